@@ -1,0 +1,108 @@
+// Package app holds Rhizome's use cases, one file per area. Every exported
+// method of an area (Import, Library, Graph, Search, ...) is bound to the
+// window by Wails and served as POST /api/<Area>/<Method> by `rhizome serve`.
+// No SQL and no parsing here: the work is done by backend/ and store/.
+package app
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"rhizome/store"
+)
+
+// Emitter sends a named event with a JSON-encodable payload to the frontend:
+// Wails events in the window, server-sent events in `rhizome serve`.
+type Emitter func(event string, data any)
+
+// Dialogs opens native file dialogs; nil in `rhizome serve`, where the
+// browser's file input is used instead.
+type Dialogs interface {
+	// OpenFiles asks the user for session files; it returns no paths and no
+	// error when the user cancels.
+	OpenFiles(ctx context.Context, title string) ([]string, error)
+	// OpenFolder asks the user for a folder.
+	OpenFolder(ctx context.Context, title string) (string, error)
+}
+
+// ErrNoDialogs is returned by dialog use cases in `rhizome serve`.
+var ErrNoDialogs = errors.New("app: native dialogs are only available in the window")
+
+// core is what every area shares.
+type core struct {
+	store  *store.Store
+	dbPath string
+
+	mu      sync.RWMutex
+	emit    Emitter
+	dialogs Dialogs
+	ctx     context.Context
+}
+
+func (c *core) emitEvent(event string, data any) {
+	c.mu.RLock()
+	emit := c.emit
+	c.mu.RUnlock()
+	if emit != nil {
+		emit(event, data)
+	}
+}
+
+func (c *core) context() context.Context {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.ctx == nil {
+		return context.Background()
+	}
+	return c.ctx
+}
+
+// App is the set of areas bound to the window and served over HTTP.
+type App struct {
+	c *core
+
+	Import  *Import
+	Library *Library
+	Graph   *Graph
+	Search  *Search
+}
+
+// New makes the app over an open library. dbPath is shown in Stats.
+func New(st *store.Store, dbPath string) *App {
+	c := &core{store: st, dbPath: dbPath}
+	return &App{
+		c:       c,
+		Import:  &Import{c: c},
+		Library: &Library{c: c},
+		Graph:   &Graph{c: c},
+		Search:  &Search{c: c},
+	}
+}
+
+// SetEmitter routes events to the frontend.
+func (a *App) SetEmitter(e Emitter) { a.c.mu.Lock(); a.c.emit = e; a.c.mu.Unlock() }
+
+// SetDialogs installs native dialogs (window only).
+func (a *App) SetDialogs(d Dialogs) { a.c.mu.Lock(); a.c.dialogs = d; a.c.mu.Unlock() }
+
+// SetContext sets the context long-running use cases run under (the Wails
+// start-up context in the window).
+func (a *App) SetContext(ctx context.Context) { a.c.mu.Lock(); a.c.ctx = ctx; a.c.mu.Unlock() }
+
+// Areas returns the bound areas by name, in a stable order; the HTTP server
+// and the Wails binding both use it.
+func (a *App) Areas() []Area {
+	return []Area{
+		{"Import", a.Import},
+		{"Library", a.Library},
+		{"Graph", a.Graph},
+		{"Search", a.Search},
+	}
+}
+
+// Area is a named group of use cases.
+type Area struct {
+	Name string
+	Impl any
+}

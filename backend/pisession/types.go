@@ -1,0 +1,218 @@
+// Package pisession reads pi coding-agent session files (JSON Lines, format
+// versions 1 to 3) as a stream of typed entries, migrated to version 3 meaning.
+//
+// See ../shared/specs/ERRATA.md, "The pi session format (what real files contain)".
+package pisession
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// CurrentVersion is the newest session format version this package reads.
+const CurrentVersion = 3
+
+// Header is the first object of a session file:
+// {"type":"session","version":3,"id","timestamp","cwd","parentSession"?}.
+// Version 1 headers have no version field (Version is then 1) and may carry
+// Provider, ModelID, ThinkingLevel and BranchedFrom.
+type Header struct {
+	Type          string `json:"type"`
+	Version       int    `json:"version"`
+	ID            string `json:"id"`
+	Timestamp     string `json:"timestamp"`
+	Cwd           string `json:"cwd"`
+	ParentSession string `json:"parentSession,omitempty"`
+	Provider      string `json:"provider,omitempty"`
+	ModelID       string `json:"modelId,omitempty"`
+	ThinkingLevel string `json:"thinkingLevel,omitempty"`
+	BranchedFrom  string `json:"branchedFrom,omitempty"`
+	// Raw is the header object exactly as it appears in the file.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Entry types written by pi (ERRATA.md). Unknown types are kept with their
+// raw JSON and Type as found.
+const (
+	TypeMessage             = "message"
+	TypeThinkingLevelChange = "thinking_level_change"
+	TypeModelChange         = "model_change"
+	TypeCompaction          = "compaction"
+	TypeBranchSummary       = "branch_summary"
+	TypeCustom              = "custom"
+	TypeCustomMessage       = "custom_message"
+	TypeLabel               = "label"
+	TypeSessionInfo         = "session_info"
+)
+
+// Message roles (ERRATA.md). RoleHookMessage is the version 1 and 2 name of
+// RoleCustom; the reader renames it.
+const (
+	RoleUser              = "user"
+	RoleAssistant         = "assistant"
+	RoleToolResult        = "toolResult"
+	RoleBashExecution     = "bashExecution"
+	RoleCustom            = "custom"
+	RoleBranchSummary     = "branchSummary"
+	RoleCompactionSummary = "compactionSummary"
+	RoleHookMessage       = "hookMessage"
+)
+
+// Entry is one session entry after the header, read with version 3 meaning:
+// version 1 entries get synthetic ids forming a linear chain in file order, a
+// compaction's firstKeptEntryIndex becomes FirstKeptEntryID, and the
+// hookMessage role becomes custom.
+//
+// Only the fields of the entry's Type are set; Raw always holds the object as
+// it appears in the file, so nothing is lost for unknown types or fields.
+type Entry struct {
+	// Seq is the 0-based index of the entry in file order (the header excluded).
+	Seq int `json:"seq"`
+	// Line is the 1-based line number of the object in the file; Offset the
+	// byte offset of its first byte. Several entries share a line when a
+	// line holds concatenated objects.
+	Line   int   `json:"line"`
+	Offset int64 `json:"offset"`
+
+	Type      string    `json:"type"`
+	ID        string    `json:"id"`
+	ParentID  string    `json:"parentId,omitempty"` // "" for a root
+	Timestamp time.Time `json:"timestamp"`          // zero when absent or unparseable
+
+	Message *Message `json:"message,omitempty"` // TypeMessage
+
+	// TypeCompaction and TypeBranchSummary.
+	Summary          string          `json:"summary,omitempty"`
+	FirstKeptEntryID string          `json:"firstKeptEntryId,omitempty"`
+	TokensBefore     int64           `json:"tokensBefore,omitempty"`
+	FromID           string          `json:"fromId,omitempty"` // branch_summary: the navigation target ("root" at the root)
+	FromHook         bool            `json:"fromHook,omitempty"`
+	Details          json.RawMessage `json:"details,omitempty"`
+
+	// TypeCustom and TypeCustomMessage.
+	CustomType string          `json:"customType,omitempty"`
+	Data       json.RawMessage `json:"data,omitempty"`
+	Content    []Block         `json:"content,omitempty"` // custom_message content (a string becomes one text block)
+	// ContentIsString records that a custom_message's content was a plain
+	// string in the file (Content then holds one text block).
+	ContentIsString bool `json:"contentIsString,omitempty"`
+	Display         bool `json:"display,omitempty"`
+
+	// TypeLabel.
+	TargetID string `json:"targetId,omitempty"`
+	Label    string `json:"label,omitempty"`
+
+	// TypeSessionInfo.
+	Name string `json:"name,omitempty"`
+
+	// TypeThinkingLevelChange and TypeModelChange.
+	ThinkingLevel string `json:"thinkingLevel,omitempty"`
+	Provider      string `json:"provider,omitempty"`
+	ModelID       string `json:"modelId,omitempty"`
+
+	// Raw is the entry object exactly as it appears in the file.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Message is the payload of a message entry. Content is always a list of
+// blocks: user content given as a plain string becomes one text block and
+// ContentIsString records that.
+type Message struct {
+	Role            string  `json:"role"`
+	Content         []Block `json:"content,omitempty"`
+	ContentIsString bool    `json:"contentIsString,omitempty"`
+	Timestamp       int64   `json:"timestamp,omitempty"` // Unix milliseconds
+
+	// Assistant.
+	API          string `json:"api,omitempty"`
+	Provider     string `json:"provider,omitempty"`
+	Model        string `json:"model,omitempty"`
+	Usage        *Usage `json:"usage,omitempty"`
+	StopReason   string `json:"stopReason,omitempty"` // stop | length | toolUse | error | aborted
+	ErrorMessage string `json:"errorMessage,omitempty"`
+
+	// ToolResult.
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	ToolName   string          `json:"toolName,omitempty"`
+	IsError    bool            `json:"isError,omitempty"`
+	Details    json.RawMessage `json:"details,omitempty"`
+
+	// BashExecution.
+	Command   string `json:"command,omitempty"`
+	Output    string `json:"output,omitempty"`
+	ExitCode  *int   `json:"exitCode,omitempty"`
+	Cancelled bool   `json:"cancelled,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+
+	// BashExecution, continued: where pi saved the full output when it
+	// truncated it, and whether the `!!` prefix kept it out of the context.
+	FullOutputPath     string `json:"fullOutputPath,omitempty"`
+	ExcludeFromContext bool   `json:"excludeFromContext,omitempty"`
+
+	// Custom (formerly hookMessage).
+	CustomType string `json:"customType,omitempty"`
+	Display    bool   `json:"display,omitempty"`
+
+	// BranchSummary and CompactionSummary roles.
+	Summary      string `json:"summary,omitempty"`
+	FromID       string `json:"fromId,omitempty"`       // branchSummary
+	TokensBefore int64  `json:"tokensBefore,omitempty"` // compactionSummary, in tokens
+}
+
+// Block types of message content.
+const (
+	BlockText     = "text"
+	BlockThinking = "thinking"
+	BlockToolCall = "toolCall"
+	BlockImage    = "image"
+)
+
+// Block is one content block: text {text}, thinking {thinking, redacted?},
+// toolCall {id, name, arguments}, image {data (base64), mimeType}. Unknown
+// block types keep their Type and are otherwise empty (the entry's Raw has
+// them whole).
+type Block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text,omitempty"`
+	Thinking  string          `json:"thinking,omitempty"`
+	Redacted  bool            `json:"redacted,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Data      string          `json:"data,omitempty"` // base64
+	MimeType  string          `json:"mimeType,omitempty"`
+}
+
+// Usage is an assistant message's token usage; Cost is in USD.
+type Usage struct {
+	Input       int64 `json:"input"`
+	Output      int64 `json:"output"`
+	CacheRead   int64 `json:"cacheRead"`
+	CacheWrite  int64 `json:"cacheWrite"`
+	TotalTokens int64 `json:"totalTokens"`
+	Cost        Cost  `json:"cost"`
+}
+
+// Cost is a usage's price in USD.
+type Cost struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+	Total      float64 `json:"total"`
+}
+
+// Problem is a line the reader could not use: the file, 1-based line number,
+// byte offset of the bad bytes and the reason.
+type Problem struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Offset int64  `json:"offset"`
+	Reason string `json:"reason"`
+}
+
+// String formats the problem as "file: line N (byte B): reason".
+func (p Problem) String() string {
+	return fmt.Sprintf("%s: line %d (byte %d): %s", p.File, p.Line, p.Offset, p.Reason)
+}

@@ -1,0 +1,316 @@
+// Command rhizome is the Rhizome desktop app and its command line.
+//
+//	rhizome                          open the window on the library
+//	rhizome import [--db PATH] [--json] PATH...
+//	rhizome search [--db PATH] [--json] QUERY
+//	rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
+//
+// The library is one SQLite file, by default in the user's data directory
+// (see defaultDBPath); RHIZOME_DB or --db overrides it.
+package main
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"rhizome/app"
+	"rhizome/store"
+)
+
+//go:embed all:frontend/dist
+var distFS embed.FS
+
+// frontendAssets is the built frontend (frontend/dist) with index.html at
+// its root.
+func frontendAssets() fs.FS {
+	sub, err := fs.Sub(distFS, "frontend/dist")
+	if err != nil {
+		return nil
+	}
+	return sub
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `Rhizome: see, search and build on the trail of your work with LLM agents.
+
+Usage:
+  rhizome                                   open the window
+  rhizome import [--db PATH] [--json] PATH...  import pi session files or folders
+  rhizome search [--db PATH] [--json] QUERY    search the library
+  rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
+                                            serve the app to a browser on loopback
+The library defaults to %s
+(RHIZOME_DB overrides it).
+`
+
+// run is main without os.Exit, for tests: ctx ends `serve`. It returns the
+// exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return runWindow(defaultDBPath(), stderr)
+	}
+	switch args[0] {
+	case "import":
+		return runImport(args[1:], stdout, stderr)
+	case "search":
+		return runSearch(args[1:], stdout, stderr)
+	case "serve":
+		return runServe(ctx, args[1:], stdout, stderr)
+	case "window":
+		fl := flag.NewFlagSet("window", flag.ContinueOnError)
+		fl.SetOutput(stderr)
+		db := fl.String("db", defaultDBPath(), "library file")
+		if err := fl.Parse(args[1:]); err != nil {
+			return 2
+		}
+		return runWindow(*db, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprintf(stdout, usage, defaultDBPath())
+		return 0
+	default:
+		fmt.Fprintf(stderr, "rhizome: unknown command %q\n\n"+usage, args[0], defaultDBPath())
+		return 2
+	}
+}
+
+// defaultDBPath is RHIZOME_DB, else library.db in the user's data directory:
+// $XDG_DATA_HOME/rhizome (~/.local/share/rhizome) on Linux,
+// ~/Library/Application Support/Rhizome on macOS, %LocalAppData%\Rhizome on
+// Windows.
+func defaultDBPath() string {
+	if p := os.Getenv("RHIZOME_DB"); p != "" {
+		return p
+	}
+	home, _ := os.UserHomeDir()
+	var dir string
+	switch runtime.GOOS {
+	case "darwin":
+		dir = filepath.Join(home, "Library", "Application Support", "Rhizome")
+	case "windows":
+		base := os.Getenv("LocalAppData")
+		if base == "" {
+			base, _ = os.UserConfigDir()
+		}
+		dir = filepath.Join(base, "Rhizome")
+	default:
+		base := os.Getenv("XDG_DATA_HOME")
+		if base == "" {
+			base = filepath.Join(home, ".local", "share")
+		}
+		dir = filepath.Join(base, "rhizome")
+	}
+	return filepath.Join(dir, "library.db")
+}
+
+// reorder moves flags after positional arguments to the front, so that both
+// `import --json a.jsonl` and `import a.jsonl --json` work. valueFlags are
+// the flags that take a value.
+func reorder(args []string, valueFlags ...string) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			for _, v := range valueFlags {
+				if name == v && i+1 < len(args) {
+					flags = append(flags, args[i+1])
+					i++
+				}
+			}
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return append(append(flags, "--"), rest...)
+}
+
+func openApp(db string, stderr io.Writer) (*app.App, *store.Store, bool) {
+	st, err := store.Open(db)
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome: %v\n", err)
+		return nil, nil, false
+	}
+	return app.New(st, db), st, true
+}
+
+func runImport(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("import", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	db := fl.String("db", defaultDBPath(), "library file")
+	asJSON := fl.Bool("json", false, "print the report as one JSON object")
+	if err := fl.Parse(reorder(args, "db")); err != nil {
+		return 2
+	}
+	if fl.NArg() == 0 {
+		fmt.Fprintln(stderr, "rhizome import: give one or more session files or folders")
+		return 2
+	}
+	a, st, ok := openApp(*db, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	if !*asJSON {
+		a.SetEmitter(progressPrinter(stderr))
+	}
+	report, err := a.Import.ImportPaths(fl.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome import: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(report)
+	} else {
+		printReport(stdout, report)
+	}
+	if report.Totals.Failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// progressPrinter draws import progress on one terminal line.
+func progressPrinter(w io.Writer) app.Emitter {
+	return func(event string, data any) {
+		p, ok := data.(app.ImportProgress)
+		if event != "import:progress" || !ok || p.BytesTotal == 0 {
+			return
+		}
+		pct := float64(p.BytesDone) / float64(p.BytesTotal)
+		bar := strings.Repeat("#", int(pct*30)) + strings.Repeat(".", 30-int(pct*30))
+		fmt.Fprintf(w, "\r[%s] %3.0f%% %d/%d %s", bar, pct*100, p.FileIndex+1, p.FileCount, filepath.Base(p.File))
+		if p.Phase == "done" && p.FileIndex+1 == p.FileCount {
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+func printReport(w io.Writer, r app.ImportReport) {
+	for _, f := range r.Files {
+		fmt.Fprintf(w, "%-9s %s", f.Status, f.Path)
+		if f.Status == "failed" {
+			fmt.Fprintf(w, ": %s\n", f.Error)
+			continue
+		}
+		fmt.Fprintf(w, " (%d entries, %d segments", f.Entries, f.Segments)
+		if n := len(f.MalformedLines); n > 0 {
+			fmt.Fprintf(w, ", %d malformed lines", n)
+		}
+		if f.PendingTail {
+			fmt.Fprint(w, ", last line still being written")
+		}
+		fmt.Fprintln(w, ")")
+		for _, m := range f.MalformedLines {
+			fmt.Fprintf(w, "    line %d (byte %d): %s\n", m.Line, m.Offset, m.Reason)
+		}
+	}
+	t := r.Totals
+	fmt.Fprintf(w, "%d files: %d imported, %d appended, %d unchanged, %d failed\n",
+		t.Files, t.Imported, t.Appended, t.Unchanged, t.Failed)
+}
+
+func runSearch(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("search", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	db := fl.String("db", defaultDBPath(), "library file")
+	asJSON := fl.Bool("json", false, "print hits as JSON")
+	limit := fl.Int("limit", 20, "most hits to show")
+	if err := fl.Parse(reorder(args, "db", "limit")); err != nil {
+		return 2
+	}
+	q := strings.Join(fl.Args(), " ")
+	if strings.TrimSpace(q) == "" {
+		fmt.Fprintln(stderr, "rhizome search: give a query")
+		return 2
+	}
+	a, st, ok := openApp(*db, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	hits, err := a.Search.Query(q, *limit)
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome search: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(hits)
+		return 0
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(stdout, "no matches")
+	}
+	for _, h := range hits {
+		snippet := strings.NewReplacer("\u0001", "[", "\u0002", "]", "\n", " ").Replace(h.Snippet)
+		fmt.Fprintf(stdout, "%s  %-5s %s\n    %s\n", h.NodeID, h.Kind, h.Title, snippet)
+	}
+	return 0
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	db := fl.String("db", defaultDBPath(), "library file")
+	addr := fl.String("addr", "127.0.0.1:0", "loopback address to listen on")
+	if err := fl.Parse(reorder(args, "db", "addr")); err != nil {
+		return 2
+	}
+	a, st, ok := openApp(*db, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	srv, err := app.NewServer(a, frontendAssets())
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
+		return 1
+	}
+	ln, url, err := srv.Listen(*addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, url)
+	if f, ok := stdout.(*os.File); ok {
+		f.Sync()
+	}
+	a.SetContext(ctx)
+	hs := &http.Server{Handler: srv}
+	go func() {
+		<-ctx.Done()
+		hs.Close()
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
+		return 1
+	}
+	return 0
+}

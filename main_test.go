@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+type cliReport struct {
+	Files []struct {
+		Path             string         `json:"path"`
+		Status           string         `json:"status"`
+		Version          int            `json:"version"`
+		SessionID        string         `json:"sessionId"`
+		Entries          int            `json:"entries"`
+		EntriesByType    map[string]int `json:"entriesByType"`
+		Segments         int            `json:"segments"`
+		BoundariesByType map[string]int `json:"boundariesByType"`
+		EdgesByType      map[string]int `json:"edgesByType"`
+		MalformedLines   []struct {
+			Line   int    `json:"line"`
+			Offset int64  `json:"offset"`
+			Reason string `json:"reason"`
+		} `json:"malformedLines"`
+		PendingTail bool   `json:"pendingTail"`
+		Error       string `json:"error"`
+	} `json:"files"`
+	Totals map[string]int `json:"totals"`
+}
+
+func importJSON(t *testing.T, db string, paths ...string) (cliReport, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"import", "--db", db, "--json"}, paths...), &out, &errb)
+	var r cliReport
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("import --json printed no JSON object (%v): %s\nstderr: %s", err, out.String(), errb.String())
+	}
+	return r, code
+}
+
+// The real sessions import with the exact entry counts, and importing the
+// same bytes again changes nothing.
+func TestImportCommandRealSessions(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "lib.db")
+	r, code := importJSON(t, db, "app/samples")
+	if code != 0 {
+		t.Fatalf("exit status %d, want 0", code)
+	}
+	want := map[string]int{"large-session.jsonl": 1018, "session-with-compaction.jsonl": 463, "compact-with-images.jsonl": 1013}
+	if len(r.Files) != len(want) {
+		t.Fatalf("%d files reported, want %d", len(r.Files), len(want))
+	}
+	for _, f := range r.Files {
+		name := filepath.Base(f.Path)
+		if f.Status != "imported" || f.Entries != want[name] || f.Version != 1 || len(f.MalformedLines) != 0 {
+			t.Errorf("%s: status %q, %d entries (want %d), version %d, %d malformed", name, f.Status, f.Entries, want[name], f.Version, len(f.MalformedLines))
+		}
+		if f.Segments < 1 {
+			t.Errorf("%s: no segments", name)
+		}
+		if name == "compact-with-images.jsonl" && f.BoundariesByType["compaction"] != 2 {
+			t.Errorf("%s: %d compaction boundaries, want 2 (one is on the concatenated last line)", name, f.BoundariesByType["compaction"])
+		}
+	}
+	again, code := importJSON(t, db, "app/samples")
+	if code != 0 {
+		t.Fatalf("re-import exit status %d", code)
+	}
+	for _, f := range again.Files {
+		if f.Status != "unchanged" {
+			t.Errorf("re-import of %s: status %q, want unchanged", f.Path, f.Status)
+		}
+	}
+}
+
+// A file without a header fails with a reason naming it, the good file
+// beside it imports, and the exit status is non-zero.
+func TestImportCommandFailureExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "no-header.jsonl")
+	os.WriteFile(bad, []byte(`{"type":"message","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}`+"\n"), 0o644)
+	r, code := importJSON(t, filepath.Join(dir, "lib.db"), bad, "app/samples/session-with-compaction.jsonl")
+	if code == 0 {
+		t.Fatal("exit status 0 although a file failed")
+	}
+	statuses := map[string]cliReportFile{}
+	for _, f := range r.Files {
+		statuses[filepath.Base(f.Path)] = cliReportFile{f.Status, f.Error}
+	}
+	if s := statuses["no-header.jsonl"]; s.status != "failed" || !strings.Contains(s.err, "header") {
+		t.Errorf("no-header.jsonl: %+v, want failed with a reason about the header", s)
+	}
+	if s := statuses["session-with-compaction.jsonl"]; s.status != "imported" {
+		t.Errorf("good file: %+v, want imported", s)
+	}
+}
+
+type cliReportFile struct{ status, err string }
+
+// serve prints its URL first, refuses requests without the token or from
+// other origins, serves the use cases and streams import progress.
+func TestServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"serve", "--db", filepath.Join(t.TempDir(), "lib.db"), "--addr", "127.0.0.1:0"}, pw, io.Discard)
+		pw.Close()
+	}()
+	defer func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("serve did not stop when its context ended")
+		}
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no first line: %v", err)
+	}
+	url := strings.TrimSpace(line)
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.Contains(url, "/?token=") {
+		t.Fatalf("first line %q is not the loopback URL with a token", url)
+	}
+	base, token, _ := strings.Cut(url, "/?token=")
+
+	get := func(path string, hdr map[string]string) *http.Response {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := get("/api", nil); res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("GET /api without token: %d, want 401", res.StatusCode)
+	}
+	if res := get("/api?token="+token, map[string]string{"Origin": "http://evil.example"}); res.StatusCode != http.StatusForbidden {
+		t.Errorf("GET /api from another origin: %d, want 403", res.StatusCode)
+	}
+	res := get("/api?token="+token, nil)
+	var list struct{ Methods []string }
+	json.NewDecoder(res.Body).Decode(&list)
+	if !contains(list.Methods, "Import.ImportFiles") || !contains(list.Methods, "Graph.Graph") {
+		t.Fatalf("GET /api methods %v lack the use cases", list.Methods)
+	}
+
+	events := get("/api/events?token="+token, nil)
+	defer events.Body.Close()
+	progress := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(events.Body)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "event: import:progress") {
+				progress <- sc.Text()
+				return
+			}
+		}
+	}()
+	time.Sleep(100 * time.Millisecond) // let the event stream register
+
+	raw, err := os.ReadFile("app/samples/session-with-compaction.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal([]any{[]map[string]string{{"name": "session-with-compaction.jsonl", "content": base64.StdEncoding.EncodeToString(raw)}}})
+	post, err := http.Post(base+"/api/Import/ImportFiles?token="+token, "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep cliReport
+	json.NewDecoder(post.Body).Decode(&rep)
+	if post.StatusCode != 200 || len(rep.Files) != 1 || rep.Files[0].Status != "imported" || rep.Files[0].Entries != 463 {
+		t.Fatalf("ImportFiles: %d %+v", post.StatusCode, rep)
+	}
+	select {
+	case <-progress:
+	case <-time.After(5 * time.Second):
+		t.Error("no import:progress event on /api/events")
+	}
+
+	bad, _ := http.Post(base+"/api/Graph/Node?token="+token, "application/json", strings.NewReader(`["no-such-node"]`))
+	var e struct{ Error string }
+	json.NewDecoder(bad.Body).Decode(&e)
+	if bad.StatusCode < 400 || e.Error == "" {
+		t.Errorf("Graph.Node of an unknown id: %d %q, want an error status with a message", bad.StatusCode, e.Error)
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// serve listens on loopback only.
+func TestServeRefusesNonLoopback(t *testing.T) {
+	var errb bytes.Buffer
+	code := run(context.Background(), []string{"serve", "--db", filepath.Join(t.TempDir(), "lib.db"), "--addr", "0.0.0.0:0"}, io.Discard, &errb)
+	if code == 0 || !strings.Contains(errb.String(), "loopback") {
+		t.Errorf("serve on 0.0.0.0: exit %d, stderr %q; want a refusal naming loopback", code, errb.String())
+	}
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"io"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"rhizome/app"
+)
+
+//go:embed build/appicon.png
+var appIcon []byte
+
+// runWindow opens the desktop window on the library at db. It needs a build
+// with `-tags desktop,production` (see the Makefile); other builds report
+// that wails cannot run.
+func runWindow(db string, stderr io.Writer) int {
+	a, st, ok := openApp(db, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	var bind []any
+	for _, area := range a.Areas() {
+		bind = append(bind, area.Impl)
+	}
+	err := wails.Run(&options.App{
+		Title:            "Rhizome",
+		Width:            1280,
+		Height:           860,
+		MinWidth:         800,
+		MinHeight:        560,
+		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
+		AssetServer:      &assetserver.Options{Assets: frontendAssets()},
+		DragAndDrop:      &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
+		OnStartup: func(ctx context.Context) {
+			a.SetContext(ctx)
+			a.SetEmitter(func(event string, data any) { wruntime.EventsEmit(ctx, event, data) })
+			a.SetDialogs(windowDialogs{})
+		},
+		Bind:  bind,
+		Linux: &linux.Options{ProgramName: "rhizome", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome: unable to open the window: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// windowDialogs are the native file dialogs of the window.
+type windowDialogs struct{}
+
+func (windowDialogs) OpenFiles(ctx context.Context, title string) ([]string, error) {
+	return wruntime.OpenMultipleFilesDialog(ctx, wruntime.OpenDialogOptions{
+		Title:   title,
+		Filters: []wruntime.FileFilter{{DisplayName: "pi sessions (*.jsonl)", Pattern: "*.jsonl"}},
+	})
+}
+
+func (windowDialogs) OpenFolder(ctx context.Context, title string) (string, error) {
+	return wruntime.OpenDirectoryDialog(ctx, wruntime.OpenDialogOptions{Title: title})
+}
