@@ -1,0 +1,537 @@
+// Package llmtest is a deterministic, local stand-in for an OpenAI-compatible
+// model server, for end-to-end tests (`rhizome serve --test-provider`) and
+// for the llm package's own tests. It speaks the real wire protocol, so the
+// production client code runs against it unchanged:
+//
+//	POST {base}/chat/completions   dialogue mode: {"model", "messages", "n", "stream", ...}
+//	POST {base}/completions        buffer mode:   {"model", "prompt", "n", "stream", ...}
+//	GET  {base}/models             {"object": "list", "data": [{"id": Model, ...}]}
+//
+// where {base} is "/v1" or "" (both are served). Streamed answers are
+// text/event-stream: one "data: {json}\n\n" event per chunk —
+// chat.completion.chunk objects (a first {"role": "assistant", "content": ""}
+// delta per choice, then one word per chunk with the choices' chunks
+// interleaved round-robin, then a chunk with "finish_reason" per choice),
+// or text_completion objects with "text" — then, when the request set
+// "stream_options": {"include_usage": true}, a chunk with "choices": [] and
+// "usage", and finally "data: [DONE]". Unstreamed answers are one
+// chat.completion or text_completion object. Errors are HTTP 4xx with
+// {"error": {"message", "type", "param", "code"}}.
+//
+// The text is made up: words drawn from a small vocabulary by a PRNG seeded
+// from (Seed, the prompt, a sample number). Sample numbers count, per prompt,
+// the continuations drawn so far; so asking the same server again for the
+// same prompt gives new continuations (as sampling would), and two servers
+// with the same Seed given the same sequence of requests answer
+// byte-for-byte the same ("created" is a fake clock: 1700000000 + the request
+// number). With n honoured, choice i of a request takes the next samples in
+// index order. With IgnoreN, each request answers one choice; parallel
+// requests then draw their samples in arrival order, so the set of texts is
+// deterministic but which request gets which is not.
+//
+// A continuation is 4..15 words; max_tokens (or max_completion_tokens)
+// counts words and cuts it with finish_reason "length"; "stop" strings cut
+// it with finish_reason "stop".
+package llmtest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// OpenAIServer is an http.Handler answering like an OpenAI-compatible server.
+// Set its fields before serving; the zero value works (Seed 0, n honoured).
+type OpenAIServer struct {
+	// Seed chooses the words.
+	Seed uint64
+	// IgnoreN makes every response carry one choice whatever n asks, like
+	// Ollama and LM Studio.
+	IgnoreN bool
+	// Model is the model name reported; "" means the request's model.
+	Model string
+	// APIKey, when set, is required as "Authorization: Bearer {APIKey}";
+	// other requests get 401 invalid_api_key.
+	APIKey string
+	// ChunkDelay is slept before each streamed chunk, so a UI can be seen
+	// streaming. A client going away stops the stream.
+	ChunkDelay time.Duration
+
+	mu       sync.Mutex
+	drawn    map[[32]byte]int // samples drawn so far, by prompt
+	requests int
+}
+
+// NewOpenAIServer returns a server choosing words by seed.
+func NewOpenAIServer(seed uint64) *OpenAIServer { return &OpenAIServer{Seed: seed} }
+
+// Requests is the number of completion requests received (valid or not).
+func (s *OpenAIServer) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests
+}
+
+// Start serves s on addr ("127.0.0.1:0" when empty: a free port), which must
+// be a loopback address. It returns the base URL to configure the llm
+// client with ("http://127.0.0.1:PORT/v1") and a function that stops the
+// server.
+func (s *OpenAIServer) Start(addr string) (baseURL string, stop func(context.Context) error, err error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("llmtest: address %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return "", nil, fmt.Errorf("llmtest: address %q is not loopback; the test provider only listens on 127.0.0.1, ::1 or localhost", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("llmtest: %w", err)
+	}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/v1", srv.Shutdown, nil
+}
+
+// request is the subset of the OpenAI request body llmtest reads.
+type request struct {
+	Model         string          `json:"model"`
+	Messages      []message       `json:"messages"`
+	Prompt        json.RawMessage `json:"prompt"`
+	Stream        bool            `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	N                   *int            `json:"n"`
+	MaxTokens           int             `json:"max_tokens"`
+	MaxCompletionTokens int             `json:"max_completion_tokens"`
+	Stop                json.RawMessage `json:"stop"`
+}
+
+type message struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"` // a string, or [{"type": "text", "text"}]
+}
+
+// ServeHTTP implements http.Handler.
+func (s *OpenAIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimPrefix(r.URL.Path, "/v1")
+	switch path {
+	case "/models":
+		if r.Method != http.MethodGet {
+			writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use GET "+r.URL.Path)
+			return
+		}
+		s.serveModels(w)
+	case "/chat/completions", "/completions":
+		s.mu.Lock()
+		s.requests++
+		reqNo := s.requests
+		s.mu.Unlock()
+		if r.Method != http.MethodPost {
+			writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use POST "+r.URL.Path)
+			return
+		}
+		if s.APIKey != "" && r.Header.Get("Authorization") != "Bearer "+s.APIKey {
+			writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "Incorrect API key provided.")
+			return
+		}
+		s.serveCompletion(w, r, path == "/chat/completions", reqNo)
+	default:
+		writeError(w, http.StatusNotFound, "invalid_request_error", "unknown_url", "Unknown request URL: "+r.Method+" "+r.URL.Path)
+	}
+}
+
+func (s *OpenAIServer) serveModels(w http.ResponseWriter) {
+	id := s.Model
+	if id == "" {
+		id = "llmtest"
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"object": "list",
+		"data":   []map[string]any{{"id": id, "object": "model", "created": 1700000000, "owned_by": "llmtest"}},
+	})
+}
+
+// choice is one generated continuation, split in the pieces it streams as.
+type choice struct {
+	pieces []string
+	finish string
+}
+
+func (s *OpenAIServer) serveCompletion(w http.ResponseWriter, r *http.Request, chat bool, reqNo int) {
+	var req request
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20))
+	if err := dec.Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "We could not parse the JSON body of your request: "+err.Error())
+		return
+	}
+	if req.Model == "" {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "you must provide a model parameter")
+		return
+	}
+	key, err := promptKey(chat, req)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", err.Error())
+		return
+	}
+	stops, err := stopStrings(req.Stop)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", err.Error())
+		return
+	}
+	n := 1
+	if req.N != nil {
+		n = *req.N
+	}
+	if n < 1 || n > 128 {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", fmt.Sprintf("%d is not valid under any of the given schemas - 'n'", n))
+		return
+	}
+	if s.IgnoreN {
+		n = 1
+	}
+	maxWords := req.MaxTokens
+	if req.MaxCompletionTokens > 0 {
+		maxWords = req.MaxCompletionTokens
+	}
+
+	h := sha256.Sum256([]byte(key))
+	s.mu.Lock()
+	if s.drawn == nil {
+		s.drawn = map[[32]byte]int{}
+	}
+	first := s.drawn[h]
+	s.drawn[h] += n
+	s.mu.Unlock()
+	choices := make([]choice, n)
+	for i := range choices {
+		choices[i] = continuation(s.Seed, key, first+i, maxWords, chat, stops)
+	}
+
+	model := s.Model
+	if model == "" {
+		model = req.Model
+	}
+	usage := usage{PromptTokens: len(strings.Fields(key))}
+	for _, c := range choices {
+		usage.CompletionTokens += len(c.pieces)
+	}
+	usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
+	resp := response{w: w, r: r, chat: chat, model: model, created: 1700000000 + int64(reqNo), delay: s.ChunkDelay}
+	if chat {
+		resp.id = fmt.Sprintf("chatcmpl-llmtest-%d", reqNo)
+	} else {
+		resp.id = fmt.Sprintf("cmpl-llmtest-%d", reqNo)
+	}
+	if !req.Stream {
+		resp.whole(choices, usage)
+		return
+	}
+	resp.stream(choices, usage, req.StreamOptions != nil && req.StreamOptions.IncludeUsage)
+}
+
+// promptKey is the text a continuation depends on: the prompt, or the
+// messages as "role: content" lines.
+func promptKey(chat bool, req request) (string, error) {
+	if !chat {
+		var p string
+		if err := json.Unmarshal(req.Prompt, &p); err != nil {
+			return "", errors.New("llmtest: 'prompt' must be a string")
+		}
+		return p, nil
+	}
+	if len(req.Messages) == 0 {
+		return "", errors.New("[] is too short - 'messages'")
+	}
+	var b strings.Builder
+	for i, m := range req.Messages {
+		var text string
+		if err := json.Unmarshal(m.Content, &text); err != nil {
+			var parts []struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			}
+			if err := json.Unmarshal(m.Content, &parts); err != nil {
+				return "", fmt.Errorf("Invalid type for 'messages[%d].content'", i)
+			}
+			for _, p := range parts {
+				text += p.Text
+			}
+		}
+		fmt.Fprintf(&b, "%s: %s\n", m.Role, text)
+	}
+	return b.String(), nil
+}
+
+// stopStrings reads "stop": a string, an array of strings, or absent.
+func stopStrings(raw json.RawMessage) ([]string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}, nil
+	}
+	var many []string
+	if err := json.Unmarshal(raw, &many); err != nil {
+		return nil, errors.New("Invalid type for 'stop': expected a string or an array of strings")
+	}
+	return many, nil
+}
+
+var vocabulary = strings.Fields(`the a of and under over through beside root rhizome branch leaf loom
+	thread tree node path river stone moss fern spore mycelium light shadow soil rain wind seed
+	grows branches spreads listens remembers forgets weaves splits returns waits turns opens
+	quiet old green hidden tangled bright slow deep small endless patient wild soft distant
+	and then while because so yet still again perhaps somewhere`)
+
+// continuation draws sample's words for key: 4..15 words, cut at maxWords
+// (finish "length") or before a stop string (finish "stop").
+func continuation(seed uint64, key string, sample, maxWords int, chat bool, stops []string) choice {
+	h := sha256.New()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], seed)
+	h.Write(b[:])
+	binary.LittleEndian.PutUint64(b[:], uint64(sample))
+	h.Write(b[:])
+	h.Write([]byte(key))
+	sum := h.Sum(nil)
+	rng := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[0:8]), binary.LittleEndian.Uint64(sum[8:16])))
+
+	words := 4 + rng.IntN(12)
+	finish := "stop"
+	if maxWords > 0 && words > maxWords {
+		words, finish = maxWords, "length"
+	}
+	pieces := make([]string, words)
+	for i := range pieces {
+		w := vocabulary[rng.IntN(len(vocabulary))]
+		switch {
+		case chat && i == 0:
+			pieces[i] = strings.ToUpper(w[:1]) + w[1:]
+		default:
+			pieces[i] = " " + w
+		}
+		if i == words-1 && finish == "stop" {
+			pieces[i] += "."
+		}
+	}
+	return cutAtStop(choice{pieces: pieces, finish: finish}, stops)
+}
+
+// cutAtStop ends c before the earliest stop string, which is not emitted.
+func cutAtStop(c choice, stops []string) choice {
+	text := strings.Join(c.pieces, "")
+	cut := -1
+	for _, s := range stops {
+		if i := strings.Index(text, s); s != "" && i >= 0 && (cut < 0 || i < cut) {
+			cut = i
+		}
+	}
+	if cut < 0 {
+		return c
+	}
+	var kept []string
+	at := 0
+	for _, p := range c.pieces {
+		if at+len(p) <= cut {
+			kept = append(kept, p)
+		} else if at < cut {
+			kept = append(kept, p[:cut-at])
+		}
+		at += len(p)
+	}
+	return choice{pieces: kept, finish: "stop"}
+}
+
+type usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Wire objects, with fields in OpenAI's order.
+type (
+	chunk struct {
+		ID                string        `json:"id"`
+		Object            string        `json:"object"`
+		Created           int64         `json:"created"`
+		Model             string        `json:"model"`
+		SystemFingerprint string        `json:"system_fingerprint,omitempty"`
+		Choices           []chunkChoice `json:"choices"`
+		Usage             *usage        `json:"usage,omitempty"`
+	}
+	chunkChoice struct {
+		Index        int     `json:"index"`
+		Delta        *delta  `json:"delta,omitempty"`
+		Text         *string `json:"text,omitempty"`
+		Logprobs     *int    `json:"logprobs"`
+		FinishReason *string `json:"finish_reason"`
+	}
+	delta struct {
+		Role    string  `json:"role,omitempty"`
+		Content *string `json:"content,omitempty"`
+	}
+	whole struct {
+		ID                string        `json:"id"`
+		Object            string        `json:"object"`
+		Created           int64         `json:"created"`
+		Model             string        `json:"model"`
+		SystemFingerprint string        `json:"system_fingerprint,omitempty"`
+		Choices           []wholeChoice `json:"choices"`
+		Usage             usage         `json:"usage"`
+	}
+	wholeChoice struct {
+		Index        int       `json:"index"`
+		Message      *wholeMsg `json:"message,omitempty"`
+		Text         *string   `json:"text,omitempty"`
+		Logprobs     *int      `json:"logprobs"`
+		FinishReason string    `json:"finish_reason"`
+	}
+	wholeMsg struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}
+)
+
+// response writes one answer.
+type response struct {
+	w       http.ResponseWriter
+	r       *http.Request
+	chat    bool
+	id      string
+	model   string
+	created int64
+	delay   time.Duration
+}
+
+func (rs response) whole(choices []choice, u usage) {
+	out := whole{ID: rs.id, Object: "text_completion", Created: rs.created, Model: rs.model, Usage: u}
+	if rs.chat {
+		out.Object, out.SystemFingerprint = "chat.completion", "fp_llmtest"
+	}
+	for i, c := range choices {
+		text := strings.Join(c.pieces, "")
+		wc := wholeChoice{Index: i, FinishReason: c.finish}
+		if rs.chat {
+			wc.Message = &wholeMsg{Role: "assistant", Content: text}
+		} else {
+			wc.Text = &text
+		}
+		out.Choices = append(out.Choices, wc)
+	}
+	rs.w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(rs.w).Encode(out)
+}
+
+func (rs response) stream(choices []choice, u usage, includeUsage bool) {
+	rs.w.Header().Set("Content-Type", "text/event-stream")
+	rs.w.Header().Set("Cache-Control", "no-cache")
+	rs.w.WriteHeader(http.StatusOK)
+	flusher, _ := rs.w.(http.Flusher)
+	send := func(data []byte) bool {
+		if rs.delay > 0 {
+			select {
+			case <-time.After(rs.delay):
+			case <-rs.r.Context().Done():
+				return false
+			}
+		}
+		if rs.r.Context().Err() != nil {
+			return false
+		}
+		if _, err := fmt.Fprintf(rs.w, "data: %s\n\n", data); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return true
+	}
+	mk := func(cc ...chunkChoice) []byte {
+		c := chunk{ID: rs.id, Object: "text_completion", Created: rs.created, Model: rs.model, Choices: cc}
+		if rs.chat {
+			c.Object, c.SystemFingerprint = "chat.completion.chunk", "fp_llmtest"
+		}
+		b, _ := json.Marshal(c)
+		return b
+	}
+	piece := func(i int, text string, finish *string) chunkChoice {
+		cc := chunkChoice{Index: i, FinishReason: finish}
+		if rs.chat {
+			cc.Delta = &delta{}
+			if finish == nil {
+				cc.Delta.Content = &text
+			}
+		} else {
+			cc.Text = &text
+		}
+		return cc
+	}
+
+	if rs.chat {
+		for i := range choices {
+			empty := ""
+			if !send(mk(chunkChoice{Index: i, Delta: &delta{Role: "assistant", Content: &empty}})) {
+				return
+			}
+		}
+	}
+	for step := 0; ; step++ {
+		more := false
+		for i, c := range choices {
+			if step < len(c.pieces) {
+				more = true
+				if !send(mk(piece(i, c.pieces[step], nil))) {
+					return
+				}
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	for i, c := range choices {
+		if !send(mk(piece(i, "", &c.finish))) {
+			return
+		}
+	}
+	if includeUsage {
+		c := chunk{ID: rs.id, Object: "text_completion", Created: rs.created, Model: rs.model, Choices: []chunkChoice{}, Usage: &u}
+		if rs.chat {
+			c.Object, c.SystemFingerprint = "chat.completion.chunk", "fp_llmtest"
+		}
+		b, _ := json.Marshal(c)
+		if !send(b) {
+			return
+		}
+	}
+	send([]byte("[DONE]"))
+}
+
+// writeError answers status with OpenAI's error object.
+func writeError(w http.ResponseWriter, status int, typ, code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	var c any
+	if code != "" {
+		c = code
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": c},
+	})
+}
