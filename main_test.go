@@ -218,3 +218,91 @@ func TestServeRefusesNonLoopback(t *testing.T) {
 		t.Errorf("serve on 0.0.0.0: exit %d, stderr %q; want a refusal naming loopback", code, errb.String())
 	}
 }
+
+// startServe runs `rhizome serve` with args on a fresh library until the
+// test ends and returns its base URL and token.
+func startServe(t *testing.T, args ...string) (base, token string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, append([]string{"serve", "--db", filepath.Join(t.TempDir(), "lib.db"), "--addr", "127.0.0.1:0"}, args...), pw, io.Discard)
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("serve did not stop when its context ended")
+		}
+	})
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no first line: %v", err)
+	}
+	go io.Copy(io.Discard, pr)
+	base, token, _ = strings.Cut(strings.TrimSpace(line), "/?token=")
+	return base, token
+}
+
+func callAPI(t *testing.T, base, token, method string, out any, args ...any) {
+	t.Helper()
+	body, _ := json.Marshal(args)
+	res, err := http.Post(base+"/api/"+method+"?token="+token, "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("%s: HTTP %d: %s", method, res.StatusCode, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v: %s", method, err, b)
+		}
+	}
+}
+
+// serve --test-provider points the library's model settings at a local
+// server speaking the OpenAI streaming protocol, so the loom can generate
+// three continuations with no outside model.
+func TestServeTestProviderGenerates(t *testing.T) {
+	base, token := startServe(t, "--test-provider", "--test-provider-delay", "0s")
+	var tree struct {
+		Tree struct {
+			ID         string `json:"id"`
+			RootNodeID string `json:"rootNodeId"`
+		} `json:"tree"`
+	}
+	callAPI(t, base, token, "Loom/CreateTree", &tree, map[string]string{"mode": "dialogue", "rootText": "Write the opening line of a story about a lighthouse."})
+	var gen struct {
+		Nodes []struct {
+			ID         string `json:"id"`
+			AuthorType string `json:"authorType"`
+			ParentID   string `json:"parentId"`
+			Text       string `json:"text"`
+		} `json:"nodes"`
+	}
+	callAPI(t, base, token, "Loom/Generate", &gen, map[string]any{"treeId": tree.Tree.ID, "activePath": map[string]string{"nodeId": tree.Tree.RootNodeID}, "n": 3})
+	if len(gen.Nodes) != 3 {
+		t.Fatalf("%d continuations, want 3", len(gen.Nodes))
+	}
+	seen := map[string]bool{}
+	for _, n := range gen.Nodes {
+		if n.AuthorType != "model" || n.ParentID != tree.Tree.RootNodeID || strings.TrimSpace(n.Text) == "" {
+			t.Errorf("continuation %+v: want a non-empty model node under the root", n)
+		}
+		seen[n.Text] = true
+	}
+	if len(seen) != 3 {
+		t.Errorf("the three continuations are not distinct: %v", seen)
+	}
+	var tampered []any
+	callAPI(t, base, token, "Loom/Verify", &tampered, tree.Tree.ID)
+	if len(tampered) != 0 {
+		t.Errorf("Verify found tampering in a fresh tree: %v", tampered)
+	}
+}

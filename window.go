@@ -11,8 +11,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
-
-	"rhizome/app"
 )
 
 //go:embed build/appicon.png
@@ -67,4 +65,13 @@ func (windowDialogs) OpenFiles(ctx context.Context, title string) ([]string, err
 
 func (windowDialogs) OpenFolder(ctx context.Context, title string) (string, error) {
 	return wruntime.OpenDirectoryDialog(ctx, wruntime.OpenDialogOptions{Title: title})
+}
+
+// SaveFile asks where to save a file; "" when cancelled.
+func (windowDialogs) SaveFile(ctx context.Context, title, defaultName string) (string, error) {
+	return wruntime.SaveFileDialog(ctx, wruntime.SaveDialogOptions{
+		Title:           title,
+		DefaultFilename: defaultName,
+		Filters:         []wruntime.FileFilter{{DisplayName: "Loom trees (*.json)", Pattern: "*.json"}},
+	})
 }

@@ -1,0 +1,58 @@
+// Search finds text in the library and jumps to its node.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, shot, startServe, waitNodeCount } from './harness.mjs';
+
+let serve, browser, page, problems;
+before(async () => {
+  serve = await startServe();
+  await serve.call('Import', 'ImportSamples');
+  ({ browser, page, problems } = await openPage(serve.url, { colorScheme: 'dark' }));
+});
+after(async () => {
+  await browser?.close();
+  await serve?.stop();
+});
+
+test('search, then Enter jumps to the node and centers it', async () => {
+  const graph = await serve.call('Graph', 'Graph', {});
+  await waitNodeCount(page, graph.nodes.length);
+
+  const query = 'compaction';
+  const hits = await serve.call('Search', 'Query', query, 30);
+  assert.ok(hits.length > 0, `Search.Query(${query}) found nothing`);
+
+  await page.keyboard.press('Control+k');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'search-input');
+  await page.keyboard.type(query);
+  await page.waitForSelector('[data-testid=search-result]');
+  const first = page.locator('[data-testid=search-result]').first();
+  assert.equal(await first.getAttribute('data-node'), hits[0].nodeId);
+  assert.ok((await first.locator('mark').count()) > 0, 'the snippet marks no match');
+  await shot(page, 'e2e-search-1-results-dark');
+
+  await page.keyboard.press('Enter');
+  const id = hits[0].nodeId;
+  await page.waitForSelector(`[data-testid=node-panel][data-node="${id}"]`);
+  const detail = await serve.call('Graph', 'Node', id);
+  await page.waitForFunction(
+    (summary) => document.querySelector('[data-testid=node-summary]')?.textContent?.trim() === summary,
+    detail.node.content.summary.trim(),
+  );
+
+  // The camera moved to the node: it sits near the middle of the canvas.
+  await page.waitForTimeout(900);
+  const off = await page.evaluate((nodeId) => {
+    const p = window.__rhizome.nodePosition(nodeId);
+    const r = document.querySelector('[data-testid=graph-canvas]').getBoundingClientRect();
+    return p && { dx: Math.abs(p.x - (r.left + r.width / 2)), dy: Math.abs(p.y - (r.top + r.height / 2)) };
+  }, id);
+  assert.ok(off && off.dx < 40 && off.dy < 40, `the node is not centered: ${JSON.stringify(off)}`);
+  await shot(page, 'e2e-search-2-jumped-dark');
+
+  // "/" focuses the search too.
+  await page.click('[data-testid=graph-canvas]', { position: { x: 5, y: 5 } });
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'search-input');
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it, vi } from 'vitest';
+import { buildRequest, createApi, detectTransport, httpTransport, isExternalURL, readResponse, wailsTransport } from './api';
+
+const json = (status: number, body: unknown) =>
+  new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+describe('serve mode requests', () => {
+  it('POSTs the arguments as a JSON array with the token', () => {
+    const { url, init } = buildRequest('Graph', 'Graph', [{ project: '/p' }], 'a b&c');
+    expect(url).toBe('/api/Graph/Graph?token=a%20b%26c');
+    expect(init.method).toBe('POST');
+    expect(init.body).toBe('[{"project":"/p"}]');
+    expect(buildRequest('Import', 'ImportSamples', [], 't').init.body).toBe('[]');
+  });
+
+  it('maps {"error"} to an Error with its text', async () => {
+    await expect(readResponse(json(400, { error: 'import: bad.jsonl line 3: not JSON' }), 'Import.ImportFiles')).rejects.toThrow(
+      /^import: bad.jsonl line 3: not JSON$/,
+    );
+    await expect(readResponse(new Response('boom', { status: 500 }), 'X.Y')).rejects.toThrow('boom');
+    await expect(readResponse(json(403, {}), 'X.Y')).rejects.toThrow('X.Y: HTTP 403');
+  });
+
+  it('returns the JSON result, null when empty', async () => {
+    expect(await readResponse(json(200, [1, 2]), 'X.Y')).toEqual([1, 2]);
+    expect(await readResponse(json(200, undefined), 'X.Y')).toBeNull();
+    expect(await readResponse(json(200, null), 'X.Y')).toBeNull();
+  });
+
+  it('calls through fetch and normalises null lists', async () => {
+    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => json(200, null));
+    const api = createApi(() => httpTransport({ token: 'tok', fetch: fetch as typeof globalThis.fetch }));
+    expect(await api.projects()).toEqual([]);
+    expect(await api.graph({})).toEqual({ nodes: [], edges: [] });
+    await api.search('x', 20);
+    expect(fetch.mock.calls[2][0]).toBe('/api/Search/Query?token=tok');
+    expect(fetch.mock.calls[2][1]?.body).toBe('["x",20]');
+  });
+
+  it('says when the server cannot be reached', async () => {
+    const fetch = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    const api = createApi(() => httpTransport({ token: 't', fetch: fetch as never }));
+    await expect(api.stats()).rejects.toThrow('Library.Stats: cannot reach rhizome serve (Failed to fetch)');
+  });
+
+  it('shares one EventSource and parses event data', () => {
+    const listeners = new Map<string, (e: MessageEvent) => void>();
+    const source = {
+      addEventListener: (t: string, l: (e: MessageEvent) => void) => listeners.set(t, l),
+      removeEventListener: (t: string) => listeners.delete(t),
+      close: vi.fn(),
+    };
+    const make = vi.fn(() => source);
+    const transport = httpTransport({ token: 't', eventSource: make });
+    const api = createApi(() => transport);
+    const got: unknown[] = [];
+    const off1 = api.on('import:progress', (p) => got.push(p));
+    const off2 = api.on('library:changed', (p) => got.push(p));
+    expect(make).toHaveBeenCalledTimes(1);
+    expect(make).toHaveBeenCalledWith('/api/events?token=t');
+    listeners.get('import:progress')!({ data: '{"bytesDone":5}' } as MessageEvent);
+    listeners.get('library:changed')!({ data: 'null' } as MessageEvent);
+    expect(got).toEqual([{ bytesDone: 5 }, null]);
+    off1();
+    off2();
+    expect(source.close).toHaveBeenCalled();
+  });
+});
+
+describe('window mode', () => {
+  it('calls the Wails bindings and turns rejections into Errors', async () => {
+    const win = {
+      go: {
+        app: {
+          Library: { Sessions: vi.fn(async (p: unknown) => [{ id: 's', project: p }]) },
+          Graph: { Node: vi.fn(async () => Promise.reject('graph: no node "x"')) },
+        },
+      },
+      runtime: { EventsOn: vi.fn(() => () => {}) },
+    };
+    const api = createApi(() => wailsTransport(win as never));
+    expect(api.mode).toBe('window');
+    expect(await api.sessions('/p')).toEqual([{ id: 's', project: '/p' }]);
+    await expect(api.node('x')).rejects.toThrow('graph: no node "x"');
+    await expect(api.stats()).rejects.toThrow('Library.Stats: not bound in this window');
+  });
+
+  it('detects the mode from window.go', () => {
+    expect(detectTransport({ go: { app: {} } } as never).mode).toBe('window');
+    expect(detectTransport({ location: { search: '?token=abc' } } as never).mode).toBe('serve');
+  });
+});
+
+describe('isExternalURL', () => {
+  it('allows only http(s) and mailto', () => {
+    expect(isExternalURL('https://example.com')).toBe(true);
+    expect(isExternalURL('mailto:a@b.c')).toBe(true);
+    expect(isExternalURL('javascript:alert(1)')).toBe(false);
+    expect(isExternalURL(' JavaScript:alert(1)')).toBe(false);
+    expect(isExternalURL('file:///etc/passwd')).toBe(false);
+  });
+});

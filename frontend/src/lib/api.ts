@@ -1,0 +1,277 @@
+// The one module that talks to Go (docs/CONTRACT.md).
+//
+// In the Wails window the use cases are bound as window.go.app.<Area>.<Method>
+// and events come from window.runtime. In `rhizome serve` (window.go is
+// undefined) they are POST /api/<Area>/<Method>?token=TOKEN with a JSON array
+// of arguments, and events come from the server-sent-event stream
+// /api/events?token=TOKEN. Components call the typed wrappers of `api` and
+// never know which of the two is behind them.
+
+import type {
+  DroppedFile,
+  EntryView,
+  EventName,
+  EventPayloads,
+  GraphData,
+  GraphFilter,
+  ImportReport,
+  NodeDetail,
+  Project,
+  SearchHit,
+  SessionSummary,
+  Stats,
+  TimelineSegment,
+} from './types';
+
+export type * from './types';
+
+/** How calls and events reach Go. */
+export interface Transport {
+  mode: 'window' | 'serve';
+  call(area: string, method: string, args: unknown[]): Promise<unknown>;
+  /** Subscribes to a named event; returns the unsubscribe function. */
+  on(event: string, cb: (data: unknown) => void): () => void;
+  /** Native file drop (window only): absolute paths. Null when unsupported. */
+  onFileDrop(cb: (paths: string[]) => void): (() => void) | null;
+  /** Opens an http(s) or mailto link outside the app. */
+  openURL(url: string): void;
+}
+
+// ---- serve mode -----------------------------------------------------------
+
+/** The request for one call in serve mode. */
+export function buildRequest(
+  area: string,
+  method: string,
+  args: unknown[],
+  token: string,
+  base = '',
+): { url: string; init: RequestInit } {
+  const url = `${base}/api/${encodeURIComponent(area)}/${encodeURIComponent(method)}?token=${encodeURIComponent(token)}`;
+  return {
+    url,
+    init: {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(args),
+    },
+  };
+}
+
+/**
+ * Reads a serve-mode response: the JSON result (null when the body is empty
+ * or `null`), or an Error carrying the server's {"error"} text.
+ */
+export async function readResponse(res: Response, what: string): Promise<unknown> {
+  const text = await res.text();
+  let body: unknown = null;
+  if (text.trim() !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      if (res.ok) throw new Error(`${what}: the server sent a response that is not JSON`);
+      throw new Error(text.trim() || `${what}: HTTP ${res.status}`);
+    }
+  }
+  if (!res.ok) {
+    const msg =
+      body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string'
+        ? (body as { error: string }).error
+        : `${what}: HTTP ${res.status} ${res.statusText}`.trim();
+    throw new Error(msg);
+  }
+  return body;
+}
+
+/** The minimal EventSource surface used here (so tests can pass a fake). */
+export interface EventSourceLike {
+  addEventListener(type: string, listener: (e: MessageEvent) => void): void;
+  removeEventListener(type: string, listener: (e: MessageEvent) => void): void;
+  close(): void;
+}
+
+export interface HttpTransportOptions {
+  token: string;
+  base?: string;
+  fetch?: typeof fetch;
+  eventSource?: (url: string) => EventSourceLike;
+  open?: (url: string) => void;
+}
+
+/** Serve mode: fetch for calls, one shared EventSource for events. */
+export function httpTransport(opts: HttpTransportOptions): Transport {
+  const base = opts.base ?? '';
+  const doFetch = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const makeSource = opts.eventSource ?? ((url: string) => new EventSource(url));
+  let source: EventSourceLike | null = null;
+  let listeners = 0;
+
+  return {
+    mode: 'serve',
+    async call(area, method, args) {
+      const what = `${area}.${method}`;
+      const { url, init } = buildRequest(area, method, args, opts.token, base);
+      let res: Response;
+      try {
+        res = await doFetch(url, init);
+      } catch (e) {
+        throw new Error(`${what}: cannot reach rhizome serve (${errorText(e)})`);
+      }
+      return readResponse(res, what);
+    },
+    on(event, cb) {
+      if (!source) source = makeSource(`${base}/api/events?token=${encodeURIComponent(opts.token)}`);
+      const handler = (e: MessageEvent) => {
+        let data: unknown = null;
+        try {
+          data = e.data ? JSON.parse(e.data) : null;
+        } catch {
+          data = e.data;
+        }
+        cb(data);
+      };
+      source.addEventListener(event, handler);
+      listeners++;
+      return () => {
+        source?.removeEventListener(event, handler);
+        if (--listeners === 0) {
+          source?.close();
+          source = null;
+        }
+      };
+    },
+    onFileDrop() {
+      return null;
+    },
+    openURL(url) {
+      if (!isExternalURL(url)) return;
+      (opts.open ?? ((u: string) => window.open(u, '_blank', 'noopener,noreferrer')))(url);
+    },
+  };
+}
+
+// ---- window mode ----------------------------------------------------------
+
+type Bound = Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>;
+
+interface WailsRuntime {
+  EventsOn(name: string, cb: (...data: unknown[]) => void): (() => void) | void;
+  EventsOff?(name: string): void;
+  OnFileDrop?(cb: (x: number, y: number, paths: string[]) => void, useDropTarget: boolean): void;
+  OnFileDropOff?(): void;
+  BrowserOpenURL?(url: string): void;
+}
+
+export interface WailsWindow {
+  go?: { app?: Bound };
+  runtime?: WailsRuntime;
+}
+
+/** Window mode: the Wails bindings and runtime. */
+export function wailsTransport(win: WailsWindow): Transport {
+  return {
+    mode: 'window',
+    async call(area, method, args) {
+      const fn = win.go?.app?.[area]?.[method];
+      if (typeof fn !== 'function') throw new Error(`${area}.${method}: not bound in this window`);
+      try {
+        return await fn(...args);
+      } catch (e) {
+        throw new Error(errorText(e));
+      }
+    },
+    on(event, cb) {
+      const off = win.runtime?.EventsOn(event, (data: unknown) => cb(data ?? null));
+      return typeof off === 'function' ? off : () => win.runtime?.EventsOff?.(event);
+    },
+    onFileDrop(cb) {
+      const rt = win.runtime;
+      if (!rt?.OnFileDrop) return null;
+      rt.OnFileDrop((_x, _y, paths) => cb(paths ?? []), false);
+      return () => rt.OnFileDropOff?.();
+    },
+    openURL(url) {
+      if (isExternalURL(url)) win.runtime?.BrowserOpenURL?.(url);
+    },
+  };
+}
+
+// ---- both -----------------------------------------------------------------
+
+/** Only these links leave the app; anything else (javascript:, file:, ...) is ignored. */
+export function isExternalURL(url: string): boolean {
+  return /^(https?:|mailto:)/i.test(url.trim());
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'string') return e;
+  if (e && typeof e === 'object' && typeof (e as { error?: unknown }).error === 'string') {
+    return (e as { error: string }).error;
+  }
+  return String(e);
+}
+
+/** Picks the transport for this page: Wails bindings when present, HTTP otherwise. */
+export function detectTransport(win: Window & WailsWindow = window as Window & WailsWindow): Transport {
+  if (win.go !== undefined) return wailsTransport(win);
+  const token = new URLSearchParams(win.location.search).get('token') ?? '';
+  return httpTransport({ token });
+}
+
+const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+
+/** Typed wrappers for every use case of docs/CONTRACT.md. */
+export function createApi(getTransport: () => Transport) {
+  const call = (area: string, method: string, ...args: unknown[]) =>
+    getTransport().call(area, method, args);
+  const report = (r: unknown): ImportReport => {
+    const rep = (r ?? {}) as Partial<ImportReport>;
+    return {
+      files: list(rep.files),
+      totals: rep.totals ?? {
+        files: 0, imported: 0, unchanged: 0, appended: 0, failed: 0, entries: 0, segments: 0, malformed: 0,
+      },
+    };
+  };
+
+  return {
+    get mode(): 'window' | 'serve' {
+      return getTransport().mode;
+    },
+
+    importPaths: async (paths: string[]) => report(await call('Import', 'ImportPaths', paths)),
+    importFiles: async (files: DroppedFile[]) => report(await call('Import', 'ImportFiles', files)),
+    importSamples: async () => report(await call('Import', 'ImportSamples')),
+    /** Native dialog; window only. An empty report when cancelled. */
+    chooseAndImport: async () => report(await call('Import', 'ChooseAndImport')),
+
+    projects: async () => list<Project>(await call('Library', 'Projects')),
+    /** "" = all projects; newest first. */
+    sessions: async (project: string) => list<SessionSummary>(await call('Library', 'Sessions', project)),
+    timeline: async (sessionId: string) => list<TimelineSegment>(await call('Library', 'Timeline', sessionId)),
+    segmentEntries: async (nodeId: string) => list<EntryView>(await call('Library', 'SegmentEntries', nodeId)),
+    stats: async () => (await call('Library', 'Stats')) as Stats,
+
+    graph: async (filter: GraphFilter): Promise<GraphData> => {
+      const g = ((await call('Graph', 'Graph', filter)) ?? {}) as GraphData;
+      return { nodes: list(g.nodes), edges: list(g.edges) };
+    },
+    node: async (id: string) => (await call('Graph', 'Node', id)) as NodeDetail,
+
+    search: async (q: string, limit: number) => list<SearchHit>(await call('Search', 'Query', q, limit)),
+
+    on<E extends EventName>(name: E, cb: (data: EventPayloads[E]) => void): () => void {
+      return getTransport().on(name, cb as (d: unknown) => void);
+    },
+    onFileDrop: (cb: (paths: string[]) => void) => getTransport().onFileDrop(cb),
+    openURL: (url: string) => getTransport().openURL(url),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+let transport: Transport | null = null;
+
+/** The app's API, bound to this page's transport on first use. */
+export const api: Api = createApi(() => (transport ??= detectTransport()));
