@@ -1,0 +1,109 @@
+package app
+
+import (
+	"unicode/utf8"
+
+	"rhizome/backend/graph"
+	"rhizome/store"
+)
+
+// Graph is the knowledge graph: nodes (one per segment, current version)
+// and the edges between them.
+type Graph struct {
+	c *core
+}
+
+// labelRunes caps a graph node's label (its summary).
+const labelRunes = 80
+
+// Graph returns the nodes matching filter and the edges between them (an
+// edge is shown when both its ends are).
+func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
+	ctx := g.c.context()
+	nodes, err := g.c.store.Nodes(ctx, store.NodeFilter{
+		Project: filter.Project, SessionID: filter.SessionID, Types: filter.Types, From: filter.From, To: filter.To,
+	})
+	if err != nil {
+		return GraphData{}, err
+	}
+	data := GraphData{Nodes: make([]GraphNode, 0, len(nodes)), Edges: []GraphEdge{}}
+	in := make(map[string]bool, len(nodes))
+	for _, n := range nodes {
+		in[n.ID] = true
+		data.Nodes = append(data.Nodes, GraphNode{
+			ID: n.ID, Label: clipRunes(n.Summary, labelRunes), Type: n.Type, Outcome: n.Outcome,
+			SessionID: n.SessionID, Project: n.Project, Segment: n.Segment, Timestamp: n.Timestamp,
+			Cost: n.Cost, Tokens: n.Tokens, Entries: n.Entries,
+		})
+	}
+	edges, err := g.c.store.Edges(ctx)
+	if err != nil {
+		return GraphData{}, err
+	}
+	for _, e := range edges {
+		if in[e.SourceNodeID] && in[e.TargetNodeID] {
+			data.Edges = append(data.Edges, graphEdge(e))
+		}
+	}
+	return data, nil
+}
+
+// Node returns a node's current version with its session, the boundaries
+// that start its segment, its edges and its version history.
+func (g *Graph) Node(id string) (NodeDetail, error) {
+	ctx := g.c.context()
+	rec, err := g.c.store.Node(ctx, id)
+	if err != nil {
+		return NodeDetail{}, err
+	}
+	incoming, outgoing, err := g.c.store.NodeEdges(ctx, id)
+	if err != nil {
+		return NodeDetail{}, err
+	}
+	versions, err := g.c.store.NodeVersions(ctx, id)
+	if err != nil {
+		return NodeDetail{}, err
+	}
+	d := NodeDetail{
+		Node: rec.Node, SessionName: rec.SessionName, Segment: rec.Segment,
+		Boundaries: boundaryViews(rec.Boundaries),
+		Incoming:   make([]GraphEdge, 0, len(incoming)),
+		Outgoing:   make([]GraphEdge, 0, len(outgoing)),
+		Versions:   make([]NodeVersionInfo, 0, len(versions)),
+	}
+	for _, e := range incoming {
+		d.Incoming = append(d.Incoming, graphEdge(e))
+	}
+	for _, e := range outgoing {
+		d.Outgoing = append(d.Outgoing, graphEdge(e))
+	}
+	for _, v := range versions {
+		d.Versions = append(d.Versions, NodeVersionInfo{
+			Version: v.Version, AnalyzedAt: v.AnalyzedAt, AnalyzerVersion: v.AnalyzerVersion, TriggerReason: v.TriggerReason,
+		})
+	}
+	return d, nil
+}
+
+func graphEdge(e graph.Edge) GraphEdge {
+	md := e.Metadata
+	if len(md) == 0 {
+		md = nil
+	}
+	return GraphEdge{ID: e.ID, Source: e.SourceNodeID, Target: e.TargetNodeID, Type: e.Type, Metadata: md}
+}
+
+// clipRunes cuts s to n runes, marking the cut with "…".
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n-1 {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
+}

@@ -1,0 +1,252 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"time"
+
+	"rhizome/backend/pisession"
+	"rhizome/backend/segment"
+)
+
+// Library is the read side of the library: projects, sessions, a session's
+// timeline of segments, a segment's entries, and totals.
+type Library struct {
+	c *core
+}
+
+// Projects lists the working directories sessions ran in, by path.
+func (l *Library) Projects() ([]Project, error) {
+	ps, err := l.c.store.Projects(l.c.context())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Project, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, Project{Path: p.Path, Name: projectName(p.Path), Sessions: p.Sessions, Nodes: p.Nodes, Cost: p.Cost})
+	}
+	return out, nil
+}
+
+// projectName is the last element of a project path (POSIX or Windows).
+func projectName(p string) string {
+	p = strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")
+	if p == "" {
+		return ""
+	}
+	return path.Base(p)
+}
+
+// Sessions lists the sessions of a project (its path; "" for all), newest
+// first.
+func (l *Library) Sessions(project string) ([]SessionSummary, error) {
+	ss, err := l.c.store.Sessions(l.c.context(), project)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionSummary, 0, len(ss))
+	for _, s := range ss {
+		name := s.Name
+		if name == "" {
+			name = s.FileName
+		}
+		out = append(out, SessionSummary{
+			ID: s.ID, Path: s.Path, Name: name, Project: s.Cwd, Timestamp: s.Timestamp,
+			Version: s.Version, Entries: s.Entries, Segments: s.Segments, Cost: s.Cost, Tokens: s.Tokens,
+			ParentSession: s.ParentSession, Malformed: s.Malformed, PendingTail: s.PendingTail,
+		})
+	}
+	return out, nil
+}
+
+// Timeline returns the segments of a session in order, each with its node.
+func (l *Library) Timeline(sessionID string) ([]TimelineSegment, error) {
+	segs, err := l.c.store.Segments(l.c.context(), sessionID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TimelineSegment, 0, len(segs))
+	for _, s := range segs {
+		out = append(out, TimelineSegment{
+			Index: s.Index, NodeID: s.NodeID, Type: s.NodeType, Summary: s.NodeSummary,
+			Start: isoTime(s.StartTimestamp), End: isoTime(s.EndTimestamp), Entries: s.EntryCount,
+			Boundaries: boundaryViews(s.Boundaries),
+		})
+	}
+	return out, nil
+}
+
+// SegmentEntries returns the entries of a node's segment in file order, their
+// content decoded into blocks, with the labels that name them.
+func (l *Library) SegmentEntries(nodeID string) ([]EntryView, error) {
+	ctx := l.c.context()
+	node, err := l.c.store.Node(ctx, nodeID)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := l.c.store.SessionByID(ctx, node.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	records, labels, err := l.c.store.SegmentEntries(ctx, nodeID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]EntryView, 0, len(records))
+	if len(records) == 0 {
+		return out, nil
+	}
+	// Decode the stored objects with the session reader, as the import did.
+	var hdr pisession.Header
+	if err := json.Unmarshal(sess.Header, &hdr); err != nil {
+		return nil, fmt.Errorf("app: unable to read the header of session %s: %w", sess.ID, err)
+	}
+	if hdr.Version == 0 {
+		hdr.Version = 1
+	}
+	var buf bytes.Buffer
+	for _, r := range records {
+		buf.Write(r.Raw)
+		buf.WriteByte('\n')
+	}
+	rd := pisession.NewReaderAt(&buf, sess.Path, hdr, 0, 0, records[0].Seq)
+	byTarget := map[string]string{}
+	for _, lb := range labels { // in file order: the last label wins, "" clears
+		byTarget[lb.TargetID] = lb.Label
+	}
+	for _, r := range records {
+		e, err := rd.Next()
+		if err == io.EOF {
+			return nil, fmt.Errorf("app: unable to decode entry %d of session %s", r.Seq, sess.ID)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("app: unable to decode entry %d of session %s: %w", r.Seq, sess.ID, err)
+		}
+		v := entryView(e)
+		v.Seq, v.Line, v.ID, v.ParentID, v.Type, v.Timestamp = r.Seq, r.Line, r.ID, r.ParentID, r.Type, r.Timestamp
+		v.Label = byTarget[r.ID]
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// entryView turns an entry into its display form: message content as blocks
+// (toolResult text as "toolResult" blocks, a bashExecution as a bash toolCall
+// and its output), summaries, labels and names as text.
+func entryView(e *pisession.Entry) EntryView {
+	v := EntryView{Blocks: []BlockView{}}
+	switch e.Type {
+	case pisession.TypeMessage:
+		m := e.Message
+		if m == nil {
+			break
+		}
+		v.Role, v.Model, v.ToolName = m.Role, m.Model, m.ToolName
+		v.IsError = m.IsError || m.StopReason == "error"
+		textType := pisession.BlockText
+		if m.Role == pisession.RoleToolResult {
+			textType = "toolResult"
+		}
+		v.Blocks = appendBlocks(v.Blocks, m.Content, textType)
+		switch m.Role {
+		case pisession.RoleBashExecution:
+			args, _ := json.Marshal(map[string]string{"command": m.Command})
+			v.ToolName = "bash"
+			v.Blocks = append(v.Blocks,
+				BlockView{Type: pisession.BlockToolCall, Name: "bash", Arguments: string(args)},
+				BlockView{Type: "toolResult", Name: "bash", Text: m.Output})
+			if m.ExitCode != nil && *m.ExitCode != 0 {
+				v.IsError = true
+			}
+		case pisession.RoleBranchSummary, pisession.RoleCompactionSummary:
+			v.Summary = m.Summary
+		case pisession.RoleAssistant:
+			if m.ErrorMessage != "" {
+				v.Blocks = append(v.Blocks, BlockView{Type: pisession.BlockText, Text: m.ErrorMessage})
+			}
+		}
+	case pisession.TypeCompaction, pisession.TypeBranchSummary:
+		v.Summary = e.Summary
+	case pisession.TypeCustomMessage:
+		v.Blocks = appendBlocks(v.Blocks, e.Content, pisession.BlockText)
+	case pisession.TypeCustom:
+		if len(e.Data) > 0 {
+			v.Blocks = append(v.Blocks, BlockView{Type: pisession.BlockText, Name: e.CustomType, Text: string(e.Data)})
+		}
+	case pisession.TypeLabel:
+		v.Blocks = append(v.Blocks, BlockView{Type: pisession.BlockText, Text: e.Label})
+	case pisession.TypeSessionInfo:
+		v.Blocks = append(v.Blocks, BlockView{Type: pisession.BlockText, Text: e.Name})
+	case pisession.TypeModelChange:
+		v.Model = strings.TrimPrefix(e.Provider+"/"+e.ModelID, "/")
+	case pisession.TypeThinkingLevelChange:
+		v.Blocks = append(v.Blocks, BlockView{Type: pisession.BlockText, Text: "thinking level: " + e.ThinkingLevel})
+	}
+	return v
+}
+
+// appendBlocks adds content blocks; text blocks get type textType.
+func appendBlocks(out []BlockView, blocks []pisession.Block, textType string) []BlockView {
+	for _, b := range blocks {
+		switch b.Type {
+		case pisession.BlockText:
+			out = append(out, BlockView{Type: textType, Text: b.Text})
+		case pisession.BlockThinking:
+			out = append(out, BlockView{Type: pisession.BlockThinking, Text: b.Thinking})
+		case pisession.BlockToolCall:
+			out = append(out, BlockView{Type: pisession.BlockToolCall, Name: b.Name, Arguments: string(b.Arguments)})
+		case pisession.BlockImage:
+			out = append(out, BlockView{Type: pisession.BlockImage, MimeType: b.MimeType, Data: b.Data})
+		default:
+			out = append(out, BlockView{Type: b.Type})
+		}
+	}
+	return out
+}
+
+// Stats counts what the library holds; ByType counts nodes by node type.
+func (l *Library) Stats() (Stats, error) {
+	st, err := l.c.store.Stats(l.c.context())
+	if err != nil {
+		return Stats{}, err
+	}
+	return Stats{
+		Path: l.c.dbPath, Sessions: st.Sessions, Entries: st.Entries, Nodes: st.Nodes, Edges: st.Edges,
+		Projects: st.Projects, Cost: st.Cost, Tokens: st.Tokens, ByType: st.NodesByType,
+	}, nil
+}
+
+// boundaryViews turns boundaries into their display form; the previous and
+// target entry ids go into the metadata.
+func boundaryViews(bs []segment.Boundary) []BoundaryView {
+	out := make([]BoundaryView, 0, len(bs))
+	for _, b := range bs {
+		md := map[string]any{}
+		for k, v := range b.Metadata {
+			md[k] = v
+		}
+		if b.PreviousEntryID != "" {
+			md["previousEntryId"] = b.PreviousEntryID
+		}
+		if b.TargetEntryID != "" {
+			md["targetEntryId"] = b.TargetEntryID
+		}
+		if len(md) == 0 {
+			md = nil
+		}
+		out = append(out, BoundaryView{Type: string(b.Type), EntryID: b.EntryID, Timestamp: isoTime(b.Timestamp), Metadata: md})
+	}
+	return out
+}
+
+// isoTime formats t as ISO 8601 in UTC with milliseconds; "" for zero.
+func isoTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return isoMillis(t)
+}

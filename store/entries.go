@@ -1,0 +1,360 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"rhizome/backend/pisession"
+)
+
+// How much of an entry's searchable text (bytes) goes into the full-text
+// index. Messages written by the user or the model keep their first 8 KB,
+// which is all of nearly every message; tool output (toolResult and
+// bashExecution messages: whole files read, test and build logs) keeps its
+// first and last 1 KB, where commands print what went wrong. Tool output is
+// two thirds of the text of real sessions and the index is half of an
+// import's work, so this keeps imports fast; the entry itself is stored
+// whole.
+const (
+	MaxSearchText     = 8 << 10
+	MaxToolOutputText = 2 << 10
+)
+
+// searchText is the part of an entry's text that is indexed.
+func searchText(role, text string) string {
+	if role != pisession.RoleToolResult && role != pisession.RoleBashExecution {
+		return capText(text, MaxSearchText)
+	}
+	if len(text) <= MaxToolOutputText {
+		return text
+	}
+	half := MaxToolOutputText / 2
+	tail := len(text) - half
+	for tail < len(text) && !utf8.RuneStart(text[tail]) {
+		tail++
+	}
+	return capText(text, half) + "\n…\n" + text[tail:]
+}
+
+// entryBatch is how many entries one INSERT statement writes.
+const entryBatch = 64
+
+// entryColumns are the columns InsertEntry writes, in order.
+const entryColumns = 13
+
+// indexChunkBytes is how much new searchable text (bytes) is collected before
+// it is added to the full-text index in one statement; see entryWriter.index.
+const indexChunkBytes = 4 << 20
+
+// failEntryInsert, when set (by tests), is called after each entry handed to
+// InsertEntry with the number handed so far in the transaction; an error it
+// returns is returned by InsertEntry, as a failure of the disk would be.
+var failEntryInsert func(n int) error
+
+// entryWriter batches entry inserts into multi-row prepared statements and
+// indexes them for full-text search by chunks. It gives entries their keys
+// itself (the transaction is the only writer), so that it knows which keys
+// are still to be indexed without asking.
+type entryWriter struct {
+	ctx  context.Context
+	tx   *sql.Tx
+	one  *sql.Stmt // one row
+	many *sql.Stmt // entryBatch rows
+	args []any
+	rows int
+
+	handed    int   // entries handed to add
+	bytes     int64 // raw and text bytes handed to add
+	nextPK    int64 // key of the next entry
+	indexedTo int64 // entries with keys up to this one are indexed
+	unindexed int   // bytes of text written and not indexed yet
+}
+
+func newEntryWriter(ctx context.Context, tx *sql.Tx) (*entryWriter, error) {
+	var last int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(pk), 0) FROM entries`).Scan(&last); err != nil {
+		return nil, fmt.Errorf("store: unable to read the last entry key: %w", err)
+	}
+	row := "(" + strings.Repeat("?, ", entryColumns-1) + "?)"
+	insert := `INSERT INTO entries (pk, session_pk, seq, entry_id, parent_id, type, role, timestamp, line,
+		byte_offset, target_id, text, raw) VALUES `
+	one, err := tx.PrepareContext(ctx, insert+row)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to prepare the entry insert: %w", err)
+	}
+	many, err := tx.PrepareContext(ctx, insert+strings.Repeat(row+", ", entryBatch-1)+row)
+	if err != nil {
+		one.Close()
+		return nil, fmt.Errorf("store: unable to prepare the entry insert: %w", err)
+	}
+	return &entryWriter{ctx: ctx, tx: tx, one: one, many: many, args: make([]any, 0, entryBatch*entryColumns),
+		nextPK: last + 1, indexedTo: last}, nil
+}
+
+// InsertEntry stores one entry of the session sessionPK with its searchable
+// text (cut to MaxSearchText, tool output to MaxToolOutputText). Entries are
+// written in batches (a query of the transaction sees them all) and added to
+// the full-text index by chunks; Commit writes and indexes the rest. e.Raw is
+// read when the batch is written: it must not change until then.
+func (t *Tx) InsertEntry(sessionPK int64, e *pisession.Entry, text string) error {
+	if t.entries == nil {
+		w, err := newEntryWriter(t.ctx, t.tx)
+		if err != nil {
+			return err
+		}
+		t.entries = w
+	}
+	return t.entries.add(sessionPK, e, text)
+}
+
+func (w *entryWriter) add(sessionPK int64, e *pisession.Entry, text string) error {
+	var role string
+	if e.Message != nil {
+		role = e.Message.Role
+	}
+	text = searchText(role, text)
+	w.args = append(w.args, w.nextPK, sessionPK, e.Seq, e.ID, e.ParentID, e.Type, role, isoTime(e.Timestamp),
+		e.Line, e.Offset, e.TargetID, text, bytesString(e.Raw))
+	w.nextPK++
+	w.rows++
+	w.handed++
+	w.unindexed += len(text)
+	w.bytes += int64(len(e.Raw) + len(text))
+	if w.rows == entryBatch {
+		if err := w.flush(); err != nil {
+			return err
+		}
+		if w.unindexed >= indexChunkBytes {
+			if err := w.index(); err != nil {
+				return err
+			}
+		}
+	}
+	if failEntryInsert != nil {
+		if err := failEntryInsert(w.handed); err != nil {
+			return fmt.Errorf("store: unable to insert entry %d (line %d): %w", e.Seq, e.Line, err)
+		}
+	}
+	return nil
+}
+
+// flush writes the batched entries.
+func (w *entryWriter) flush() error {
+	if w.rows == 0 {
+		return nil
+	}
+	var err error
+	if w.rows == entryBatch {
+		_, err = w.many.ExecContext(w.ctx, w.args...)
+	} else {
+		for i := 0; i < w.rows && err == nil; i++ {
+			_, err = w.one.ExecContext(w.ctx, w.args[i*entryColumns:(i+1)*entryColumns]...)
+		}
+	}
+	clear(w.args)
+	w.args, w.rows = w.args[:0], 0
+	if err != nil {
+		return fmt.Errorf("store: unable to insert entries: %w", err)
+	}
+	return nil
+}
+
+// index adds the written entries not indexed yet to entries_fts, in one
+// statement. Not a trigger: FTS5 writes its pending terms to disk at every
+// statement savepoint, so an insert trigger made one small index segment per
+// insert statement, and merging them made a 30 MB import 1.5 times slower.
+func (w *entryWriter) index() error {
+	last := w.nextPK - 1 - int64(w.rows)
+	if last <= w.indexedTo {
+		return nil
+	}
+	_, err := w.tx.ExecContext(w.ctx, `INSERT INTO entries_fts (rowid, text)
+		SELECT pk, text FROM entries WHERE pk > ? AND pk <= ? AND text <> ''`, w.indexedTo, last)
+	if err != nil {
+		return fmt.Errorf("store: unable to index entries for search: %w", err)
+	}
+	w.indexedTo, w.unindexed = last, 0
+	return nil
+}
+
+func (w *entryWriter) close() {
+	w.one.Close()
+	w.many.Close()
+}
+
+// capText cuts s to at most n bytes, on a rune boundary.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// bytesString views b as a string without copying; b must not change while
+// the string is in use.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// EntryRecord is a stored entry as the read side needs it.
+type EntryRecord struct {
+	Seq       int
+	Line      int
+	ID        string
+	ParentID  string
+	Type      string
+	Role      string
+	Timestamp string
+	Raw       []byte // the object as in the file
+}
+
+// EntryLabel is a label entry: Label names the entry TargetID.
+type EntryLabel struct {
+	TargetID string
+	Label    string
+	Seq      int
+}
+
+// SegmentEntries returns the entries of the segment behind node nodeID, in
+// file order, and the labels of the session that name one of them (in file
+// order). The error wraps ErrNotFound for an unknown node.
+func (s *Store) SegmentEntries(ctx context.Context, nodeID string) ([]EntryRecord, []EntryLabel, error) {
+	var sessionPK int64
+	var start, end int
+	err := s.db.QueryRowContext(ctx, `SELECT g.session_pk, g.start_seq, g.end_seq FROM nodes n
+		JOIN segments g ON g.session_pk = n.session_pk AND g.idx = n.segment_idx WHERE n.id = ?`, nodeID).
+		Scan(&sessionPK, &start, &end)
+	if err == sql.ErrNoRows {
+		return nil, nil, fmt.Errorf("store: unable to find the segment of node %s: %w", nodeID, ErrNotFound)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: unable to find the segment of node %s: %w", nodeID, err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw
+		FROM entries WHERE session_pk = ? AND seq BETWEEN ? AND ? ORDER BY seq`, sessionPK, start, end)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: unable to fetch the entries of node %s: %w", nodeID, err)
+	}
+	defer rows.Close()
+	entries := []EntryRecord{}
+	ids := map[string]bool{}
+	for rows.Next() {
+		var e EntryRecord
+		var raw string
+		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw); err != nil {
+			return nil, nil, fmt.Errorf("store: unable to read an entry of node %s: %w", nodeID, err)
+		}
+		e.Raw = []byte(raw)
+		if e.ID != "" {
+			ids[e.ID] = true
+		}
+		entries = append(entries, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("store: unable to fetch the entries of node %s: %w", nodeID, err)
+	}
+	rows.Close()
+
+	lrows, err := s.db.QueryContext(ctx, `SELECT target_id, coalesce(json_extract(raw, '$.label'), ''), seq
+		FROM entries WHERE session_pk = ? AND type = 'label' AND target_id <> '' ORDER BY seq`, sessionPK)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: unable to fetch the labels of node %s: %w", nodeID, err)
+	}
+	defer lrows.Close()
+	labels := []EntryLabel{}
+	for lrows.Next() {
+		var l EntryLabel
+		if err := lrows.Scan(&l.TargetID, &l.Label, &l.Seq); err != nil {
+			return nil, nil, fmt.Errorf("store: unable to read a label of node %s: %w", nodeID, err)
+		}
+		if ids[l.TargetID] {
+			labels = append(labels, l)
+		}
+	}
+	if err := lrows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("store: unable to fetch the labels of node %s: %w", nodeID, err)
+	}
+	return entries, labels, nil
+}
+
+// EntryIDs returns the ids of the session's entries mapped to their seq (the
+// first one for an id seen twice), for finding fork points.
+func (t *Tx) EntryIDs(sessionPK int64) (map[string]int, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT entry_id, seq FROM entries WHERE session_pk = ? AND entry_id <> '' ORDER BY seq`, sessionPK)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to fetch the entry ids of session %d: %w", sessionPK, err)
+	}
+	defer rows.Close()
+	ids := map[string]int{}
+	for rows.Next() {
+		var id string
+		var seq int
+		if err := rows.Scan(&id, &seq); err != nil {
+			return nil, fmt.Errorf("store: unable to read an entry id of session %d: %w", sessionPK, err)
+		}
+		if _, ok := ids[id]; !ok {
+			ids[id] = seq
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to fetch the entry ids of session %d: %w", sessionPK, err)
+	}
+	return ids, nil
+}
+
+// EntryChainBackward calls fn with the session's entries, only Seq, ID,
+// ParentID and Type set, in chunks of at most chunk entries from the end of
+// the file to its start (each chunk in file order), until fn returns true:
+// enough to find a fork point without holding a long session in memory.
+func (t *Tx) EntryChainBackward(sessionPK int64, chunk int, fn func(entries []pisession.Entry) bool) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
+	if chunk <= 0 {
+		chunk = 1024
+	}
+	buf := make([]pisession.Entry, 0, chunk)
+	before := int64(1) << 62
+	for {
+		rows, err := t.tx.QueryContext(t.ctx, `SELECT seq, entry_id, parent_id, type FROM entries
+			WHERE session_pk = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, sessionPK, before, chunk)
+		if err != nil {
+			return fmt.Errorf("store: unable to fetch the entries of session %d: %w", sessionPK, err)
+		}
+		buf = buf[:0]
+		for rows.Next() {
+			var e pisession.Entry
+			if err := rows.Scan(&e.Seq, &e.ID, &e.ParentID, &e.Type); err != nil {
+				rows.Close()
+				return fmt.Errorf("store: unable to read an entry of session %d: %w", sessionPK, err)
+			}
+			buf = append(buf, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("store: unable to fetch the entries of session %d: %w", sessionPK, err)
+		}
+		if len(buf) == 0 {
+			return nil
+		}
+		slices.Reverse(buf)
+		if fn(buf) {
+			return nil
+		}
+		before = int64(buf[0].Seq)
+	}
+}

@@ -1,0 +1,257 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Session is one imported session file: what its header says and what the
+// import stored (byte counts and SHA-256 hashes let the next import tell an
+// unchanged, appended or rewritten file apart).
+type Session struct {
+	PK             int64  // key of the row; 0 before PutSession
+	ID             string // session id from the header
+	Path           string // file path as imported
+	FileName       string // base name of Path
+	Cwd            string // the project
+	Version        int    // format version
+	Timestamp      string // header timestamp, ISO 8601
+	Header         json.RawMessage
+	ParentSession  string // header parentSession (a path where it was recorded)
+	ParentFileName string // base name of ParentSession
+	ParentUUID     string // session id in ParentFileName (<time>_<uuid>.jsonl)
+	Name           string // from the last session_info entry
+	IsNewProject   bool   // no other session of Cwd was stored when first imported
+	ImportedBytes  int64  // bytes of the file imported (complete lines)
+	ImportedSHA256 string // hex SHA-256 of those bytes
+	FileBytes      int64  // size of the file when imported
+	FileSHA256     string // hex SHA-256 of the whole file
+	Lines          int    // complete lines read, header included
+	Entries        int    // entries stored
+	EntriesByType  map[string]int
+	PendingTail    bool // a half-written last line was left out
+	Malformed      int  // import problems stored
+	ImportedAt     string
+	UpdatedAt      string
+
+	// Filled by Sessions and SessionByID from the session's nodes.
+	Segments int
+	Cost     float64 // USD
+	Tokens   int64
+}
+
+const sessionColumns = `s.pk, s.id, s.path, s.file_name, s.cwd, s.version, s.timestamp, s.header,
+	s.parent_session, s.parent_file_name, s.parent_uuid, s.name, s.is_new_project,
+	s.imported_bytes, s.imported_sha256, s.file_bytes, s.file_sha256, s.lines, s.entries,
+	s.entries_by_type, s.pending_tail, s.malformed, s.imported_at, s.updated_at,
+	(SELECT count(*) FROM segments g WHERE g.session_pk = s.pk),
+	(SELECT coalesce(sum(n.cost), 0) FROM nodes n WHERE n.session_pk = s.pk),
+	(SELECT coalesce(sum(n.tokens), 0) FROM nodes n WHERE n.session_pk = s.pk)`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanSession(r scanner) (*Session, error) {
+	var s Session
+	var header, byType string
+	var isNew, pending int
+	err := r.Scan(&s.PK, &s.ID, &s.Path, &s.FileName, &s.Cwd, &s.Version, &s.Timestamp, &header,
+		&s.ParentSession, &s.ParentFileName, &s.ParentUUID, &s.Name, &isNew,
+		&s.ImportedBytes, &s.ImportedSHA256, &s.FileBytes, &s.FileSHA256, &s.Lines, &s.Entries,
+		&byType, &pending, &s.Malformed, &s.ImportedAt, &s.UpdatedAt,
+		&s.Segments, &s.Cost, &s.Tokens)
+	if err != nil {
+		return nil, err
+	}
+	s.Header = json.RawMessage(header)
+	s.IsNewProject, s.PendingTail = isNew != 0, pending != 0
+	s.EntriesByType = map[string]int{}
+	if err := json.Unmarshal([]byte(byType), &s.EntriesByType); err != nil {
+		return nil, fmt.Errorf("session %s: entries_by_type: %w", s.ID, err)
+	}
+	return &s, nil
+}
+
+func sessionBy(ctx context.Context, q queryer, where string, args ...any) (*Session, error) {
+	s, err := scanSession(q.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions s WHERE `+where, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("store: unable to find session %v: %w", args[0], ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to fetch session %v: %w", args[0], err)
+	}
+	return s, nil
+}
+
+// SessionByID returns the session with the given header id; the error wraps
+// ErrNotFound when there is none.
+func (s *Store) SessionByID(ctx context.Context, id string) (*Session, error) {
+	return sessionBy(ctx, s.db, `s.id = ?`, id)
+}
+
+// SessionByID is Store.SessionByID inside the transaction.
+func (t *Tx) SessionByID(id string) (*Session, error) {
+	return sessionBy(t.ctx, t.tx, `s.id = ?`, id)
+}
+
+// Sessions lists the sessions of a project (cwd), all when project is "",
+// newest first (by header timestamp).
+func (s *Store) Sessions(ctx context.Context, project string) ([]Session, error) {
+	query := `SELECT ` + sessionColumns + ` FROM sessions s`
+	var args []any
+	if project != "" {
+		query += ` WHERE s.cwd = ?`
+		args = append(args, project)
+	}
+	query += ` ORDER BY s.timestamp DESC, s.pk DESC`
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list sessions: %w", err)
+	}
+	defer rows.Close()
+	out := []Session{}
+	for rows.Next() {
+		sess, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to read a session: %w", err)
+		}
+		out = append(out, *sess)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to list sessions: %w", err)
+	}
+	return out, nil
+}
+
+// PutSession inserts the session, or updates the stored one with the same id
+// (keeping its key and first import time), and sets sess.PK.
+func (t *Tx) PutSession(sess *Session) error {
+	now := isoTime(time.Now())
+	byType := sess.EntriesByType
+	if byType == nil {
+		byType = map[string]int{}
+	}
+	bt, err := json.Marshal(byType)
+	if err != nil {
+		return fmt.Errorf("store: unable to save session %s: %w", sess.ID, err)
+	}
+	header := string(sess.Header)
+	if header == "" {
+		header = "{}"
+	}
+	err = t.tx.QueryRowContext(t.ctx, `INSERT INTO sessions (id, path, file_name, cwd, version, timestamp, header,
+		parent_session, parent_file_name, parent_uuid, name, is_new_project, imported_bytes, imported_sha256,
+		file_bytes, file_sha256, lines, entries, entries_by_type, pending_tail, malformed, imported_at, updated_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (id) DO UPDATE SET path = excluded.path, file_name = excluded.file_name, cwd = excluded.cwd,
+		version = excluded.version, timestamp = excluded.timestamp, header = excluded.header,
+		parent_session = excluded.parent_session, parent_file_name = excluded.parent_file_name,
+		parent_uuid = excluded.parent_uuid, name = excluded.name, is_new_project = excluded.is_new_project,
+		imported_bytes = excluded.imported_bytes, imported_sha256 = excluded.imported_sha256,
+		file_bytes = excluded.file_bytes, file_sha256 = excluded.file_sha256, lines = excluded.lines,
+		entries = excluded.entries, entries_by_type = excluded.entries_by_type,
+		pending_tail = excluded.pending_tail, malformed = excluded.malformed, updated_at = excluded.updated_at
+	RETURNING pk, imported_at, updated_at`,
+		sess.ID, sess.Path, sess.FileName, sess.Cwd, sess.Version, sess.Timestamp, header,
+		sess.ParentSession, sess.ParentFileName, sess.ParentUUID, sess.Name, boolInt(sess.IsNewProject),
+		sess.ImportedBytes, sess.ImportedSHA256, sess.FileBytes, sess.FileSHA256, sess.Lines, sess.Entries,
+		string(bt), boolInt(sess.PendingTail), sess.Malformed, now, now).Scan(&sess.PK, &sess.ImportedAt, &sess.UpdatedAt)
+	if err != nil {
+		return fmt.Errorf("store: unable to save session %s: %w", sess.ID, err)
+	}
+	return nil
+}
+
+// ClearSession deletes what an import of the session wrote (entries, import
+// problems, segments and the structural edges of its nodes) so that it can
+// be imported again from scratch. The session row and its nodes (with their
+// versions) stay, detached from their segments: PutNode re-attaches and bumps
+// the version of those made again, DeleteDetachedNodes removes the others.
+func (t *Tx) ClearSession(pk int64) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`DELETE FROM entries WHERE session_pk = ?`,
+		`DELETE FROM import_problems WHERE session_pk = ?`,
+		`DELETE FROM segments WHERE session_pk = ?`,
+		`DELETE FROM edges WHERE created_by = 'boundary' AND (
+			source_id IN (SELECT id FROM nodes WHERE session_pk = ?1) OR
+			target_id IN (SELECT id FROM nodes WHERE session_pk = ?1))`,
+		`UPDATE nodes SET segment_idx = -1 - segment_idx WHERE session_pk = ? AND segment_idx >= 0`,
+	} {
+		if _, err := t.tx.ExecContext(t.ctx, q, pk); err != nil {
+			return fmt.Errorf("store: unable to clear session %d: %w", pk, err)
+		}
+	}
+	return nil
+}
+
+// HasProjectSession reports whether a session other than sessionID ran in
+// the working directory cwd.
+func (t *Tx) HasProjectSession(cwd, sessionID string) (bool, error) {
+	var found bool
+	err := t.tx.QueryRowContext(t.ctx, `SELECT EXISTS (SELECT 1 FROM sessions WHERE cwd = ? AND id <> ?)`, cwd, sessionID).Scan(&found)
+	if err != nil {
+		return false, fmt.Errorf("store: unable to look up project %s: %w", cwd, err)
+	}
+	return found, nil
+}
+
+// ForkParent finds the stored parent of a forked session: the session whose
+// path is child.ParentSession, else whose file name is child.ParentFileName,
+// else whose id is child.ParentUUID. The error wraps ErrNotFound when none
+// is stored (yet).
+func (t *Tx) ForkParent(child *Session) (*Session, error) {
+	if child.ParentSession == "" {
+		return nil, fmt.Errorf("store: session %s has no parent: %w", child.ID, ErrNotFound)
+	}
+	for _, by := range []struct {
+		column string
+		value  string
+	}{
+		{"path", child.ParentSession},
+		{"file_name", child.ParentFileName},
+		{"id", child.ParentUUID},
+	} {
+		if by.value == "" {
+			continue
+		}
+		p, err := sessionBy(t.ctx, t.tx, `s.`+by.column+` = ? AND s.pk <> ? ORDER BY s.pk LIMIT 1`, by.value, child.PK)
+		if err == nil {
+			return p, nil
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("store: unable to find the parent %s of session %s: %w", child.ParentSession, child.ID, ErrNotFound)
+}
+
+// ForkChildren lists the stored sessions whose header names parent as their
+// parentSession by path, file name or session id (candidates: ForkParent
+// decides which parent each one really resolves to).
+func (t *Tx) ForkChildren(parent *Session) ([]Session, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+sessionColumns+` FROM sessions s
+		WHERE s.pk <> ?1 AND (s.parent_session = ?2 OR s.parent_file_name = ?3 OR s.parent_uuid = ?4)
+		ORDER BY s.pk`, parent.PK, parent.Path, parent.FileName, parent.ID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list the forks of session %s: %w", parent.ID, err)
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to read a fork of session %s: %w", parent.ID, err)
+		}
+		out = append(out, *s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to list the forks of session %s: %w", parent.ID, err)
+	}
+	return out, nil
+}

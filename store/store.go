@@ -1,0 +1,263 @@
+// Package store keeps a Rhizome library in one SQLite file: sessions and
+// their entries as imported, segments, knowledge-graph nodes with all their
+// versions, edges, and full-text indexes over nodes and entries.
+//
+// The schema is store/migrations/*.sql (0001_library.sql reads as the whole
+// schema); one file here per entity, with the SQL in the method that uses it.
+// Every error says what failed: "store: unable to ...: cause".
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// ErrNotFound is returned (wrapped) when a session or node asked for by id is
+// not in the library.
+var ErrNotFound = errors.New("store: not found")
+
+// Store is an open library file. It is safe for concurrent use: reads run in
+// parallel (WAL), writes are serialised by SQLite (busy_timeout waits).
+type Store struct {
+	db   *sql.DB
+	path string
+
+	// Checkpoints of large transactions run beside the next one (see
+	// checkpointer): commits add their size to logged and wake the
+	// checkpointer past checkpointBytes.
+	mu      sync.Mutex
+	logged  int64
+	wake    chan struct{}
+	stop    chan struct{}
+	stopped chan struct{}
+}
+
+// checkpointBytes is how much a Tx writes to the log (roughly: entry bytes)
+// before the checkpointer copies the log into the database.
+const checkpointBytes = 16 << 20
+
+// Open opens the library at path, creating the file and its parent
+// directories when missing, and applies the migrations it lacks. Every
+// connection runs with journal_mode WAL, foreign_keys ON, busy_timeout 10 s
+// and synchronous NORMAL, with a 16 MB page cache; write transactions begin
+// IMMEDIATE. See Begin for how the log is checkpointed.
+func Open(path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("store: unable to open the library: empty path")
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("store: unable to create the library folder %s: %w", dir, err)
+		}
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "cache_size(-16000)") // 16 MB per connection
+	q.Add("_pragma", "temp_store(MEMORY)")
+	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", autoCheckpointPages))
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+pathForDSN(path)+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to open the library %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(4)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	s := &Store{db: db, path: path, wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
+	if err := s.migrate(context.Background()); err != nil {
+		db.Close()
+		return nil, err
+	}
+	go s.checkpointer()
+	return s, nil
+}
+
+// autoCheckpointPages is SQLite's automatic checkpoint threshold (pages of
+// log) for the connections other than a Tx's: 4096 pages, 16 MB.
+const autoCheckpointPages = 4096
+
+// checkpointer copies the write-ahead log into the database when a Tx has
+// logged checkpointBytes since the last time. A Tx turns SQLite's automatic
+// checkpoint off on its connection, so that the copy (and its two fsyncs)
+// runs here, on another connection, while the next transaction goes on,
+// instead of inside a commit.
+func (s *Store) checkpointer() {
+	defer close(s.stopped)
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-s.wake:
+			_, _ = s.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+		}
+	}
+}
+
+// committed records n bytes committed by a Tx and wakes the checkpointer past
+// checkpointBytes.
+func (s *Store) committed(n int64) {
+	s.mu.Lock()
+	s.logged += n
+	full := s.logged >= checkpointBytes
+	if full {
+		s.logged = 0
+	}
+	s.mu.Unlock()
+	if full {
+		select {
+		case s.wake <- struct{}{}:
+		default: // already awake
+		}
+	}
+}
+
+// pathForDSN escapes the characters that would end or confuse the file name
+// in a "file:" URI.
+func pathForDSN(path string) string {
+	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+	return r.Replace(path)
+}
+
+// Close checkpoints the write-ahead log and closes the library.
+func (s *Store) Close() error {
+	select {
+	case <-s.stop:
+	default:
+		close(s.stop)
+	}
+	<-s.stopped
+	_, _ = s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("store: unable to close the library %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path is the library file.
+func (s *Store) Path() string { return s.path }
+
+// migration is one embedded migrations/NNNN_name.sql file.
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+func loadMigrations() ([]migration, error) {
+	files, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list migrations: %w", err)
+	}
+	var ms []migration
+	for _, f := range files {
+		base := strings.TrimSuffix(filepath.Base(f), ".sql")
+		num, name, ok := strings.Cut(base, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("store: unable to read migration %s: name is not NNNN_name.sql", f)
+		}
+		b, err := migrations.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to read migration %s: %w", f, err)
+		}
+		ms = append(ms, migration{version: v, name: name, sql: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	return ms, nil
+}
+
+// migrate applies, in order and each in its own transaction, the migrations
+// not yet recorded in schema_migrations.
+func (s *Store) migrate(ctx context.Context) error {
+	ms, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version    INTEGER PRIMARY KEY,
+		name       TEXT NOT NULL,
+		applied_at TEXT NOT NULL
+	)`); err != nil {
+		return fmt.Errorf("store: unable to create schema_migrations in %s: %w", s.path, err)
+	}
+	for _, m := range ms {
+		if err := s.apply(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Store) apply(ctx context.Context, m migration) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: unable to begin migration %04d_%s: %w", m.version, m.name, err)
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&n); err != nil {
+		return fmt.Errorf("store: unable to read schema_migrations: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		return fmt.Errorf("store: unable to apply migration %04d_%s: %w", m.version, m.name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
+		m.version, m.name, isoTime(time.Now())); err != nil {
+		return fmt.Errorf("store: unable to record migration %04d_%s: %w", m.version, m.name, err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, m.version)); err != nil {
+		return fmt.Errorf("store: unable to set user_version: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: unable to commit migration %04d_%s: %w", m.version, m.name, err)
+	}
+	return nil
+}
+
+// queryer is what reads need: the library or an import transaction.
+type queryer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// isoTimeLayout is how the library writes times: UTC, milliseconds, "Z".
+const isoTimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// isoTime formats t for the library; "" for the zero time.
+func isoTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(isoTimeLayout)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,118 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+)
+
+// Tx is one write transaction, typically the import of one session file:
+// all it wrote is kept by Commit or dropped by Rollback, nothing in between.
+// It runs on one connection, with its statements prepared once. A Tx is not
+// safe for concurrent use.
+type Tx struct {
+	s    *Store
+	ctx  context.Context
+	conn *sql.Conn
+	tx   *sql.Tx
+
+	entries *entryWriter // prepared entry inserts, batched
+	done    bool
+}
+
+// Begin starts a write transaction (BEGIN IMMEDIATE: it waits, up to the busy
+// timeout, for another writer to finish) on a connection of its own. When
+// ctx is done the transaction is rolled back: the statement running then
+// completes, the following ones fail. Its commit does not checkpoint the
+// write-ahead log: after large transactions the Store's checkpointer does,
+// beside the next transaction.
+func (s *Store) Begin(ctx context.Context) (*Tx, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to begin a transaction on %s: %w", s.path, err)
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA wal_autocheckpoint = 0`); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("store: unable to begin a transaction on %s: %w", s.path, err)
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		release(conn)
+		return nil, fmt.Errorf("store: unable to begin a transaction on %s: %w", s.path, err)
+	}
+	// database/sql rolls the transaction back when ctx is done; its
+	// statements run without ctx, as with one the driver would watch each of
+	// them from a goroutine of its own and call back into Go every 1000
+	// SQLite instructions, a tenth of an import's time.
+	return &Tx{s: s, ctx: context.WithoutCancel(ctx), conn: conn, tx: tx}, nil
+}
+
+// release gives a transaction's connection back to the pool, with SQLite's
+// automatic checkpoint on again.
+func release(conn *sql.Conn) {
+	if _, err := conn.ExecContext(context.Background(), fmt.Sprintf(`PRAGMA wal_autocheckpoint = %d`, autoCheckpointPages)); err != nil {
+		// Do not pool a connection left without automatic checkpoints.
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	conn.Close()
+}
+
+// Commit indexes the entries inserted for full-text search and writes
+// everything the transaction did, at once.
+func (t *Tx) Commit() error {
+	if err := t.flush(); err != nil {
+		t.Rollback()
+		return err
+	}
+	if t.entries != nil {
+		if err := t.entries.index(); err != nil {
+			t.Rollback()
+			return err
+		}
+	}
+	var logged int64
+	if t.entries != nil {
+		logged = t.entries.bytes
+	}
+	t.closeStatements()
+	t.done = true
+	err := t.tx.Commit()
+	release(t.conn)
+	if err != nil {
+		return fmt.Errorf("store: unable to commit: %w", err)
+	}
+	t.s.committed(logged)
+	return nil
+}
+
+// Rollback drops everything the transaction did. It does nothing after
+// Commit or a previous Rollback, so it can be deferred.
+func (t *Tx) Rollback() error {
+	if t.done {
+		return nil
+	}
+	t.done = true
+	t.closeStatements()
+	err := t.tx.Rollback()
+	release(t.conn)
+	if err != nil {
+		return fmt.Errorf("store: unable to roll back: %w", err)
+	}
+	return nil
+}
+
+// flush writes what is batched in memory, before a query that must see it.
+func (t *Tx) flush() error {
+	if t.entries != nil {
+		return t.entries.flush()
+	}
+	return nil
+}
+
+func (t *Tx) closeStatements() {
+	if t.entries != nil {
+		t.entries.close()
+		t.entries = nil
+	}
+}
