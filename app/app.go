@@ -26,6 +26,13 @@ type Dialogs interface {
 	OpenFolder(ctx context.Context, title string) (string, error)
 }
 
+// FileSaver is implemented by Dialogs that can also ask where to save a file
+// (the window); Loom.ExportToFile uses it. SaveFile returns "" and no error
+// when the user cancels.
+type FileSaver interface {
+	SaveFile(ctx context.Context, title, defaultName string) (string, error)
+}
+
 // ErrNoDialogs is returned by dialog use cases in `rhizome serve`.
 var ErrNoDialogs = errors.New("app: native dialogs are only available in the window")
 
@@ -62,21 +69,26 @@ func (c *core) context() context.Context {
 type App struct {
 	c *core
 
-	Import  *Import
-	Library *Library
-	Graph   *Graph
-	Search  *Search
+	Import   *Import
+	Library  *Library
+	Graph    *Graph
+	Search   *Search
+	Loom     *Loom
+	Settings *Settings
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
 func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
+	settings := &Settings{c: c}
 	return &App{
-		c:       c,
-		Import:  &Import{c: c},
-		Library: &Library{c: c},
-		Graph:   &Graph{c: c},
-		Search:  &Search{c: c},
+		c:        c,
+		Import:   &Import{c: c},
+		Library:  &Library{c: c},
+		Graph:    &Graph{c: c},
+		Search:   &Search{c: c},
+		Loom:     newLoom(c, settings),
+		Settings: settings,
 	}
 }
 
@@ -98,6 +110,8 @@ func (a *App) Areas() []Area {
 		{"Library", a.Library},
 		{"Graph", a.Graph},
 		{"Search", a.Search},
+		{"Loom", a.Loom},
+		{"Settings", a.Settings},
 	}
 }
 
