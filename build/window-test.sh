@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 export RHIZOME_DB="$tmp/library.db"
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache" HOME="$tmp"
-"$bin" import --db "$RHIZOME_DB" "$(dirname "$0")/../app/samples" >/dev/null
+"$bin" import --db "$RHIZOME_DB" "$(dirname "$0")/../app/samples" >/dev/null 2>&1
 
 xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
   "$0" window --db "$RHIZOME_DB" >"$1/window.log" 2>&1 &
