@@ -351,7 +351,7 @@ const opBatch = 128
 type readResult struct {
 	name       string              // from the last session_info entry
 	links      []segment.Link      // links into new segments
-	segStart   map[int]string      // segment index -> first entry id
+	segStart   map[int]int         // segment index -> Seq of its first entry
 	problems   []pisession.Problem // malformed lines not stored yet
 	pending    bool
 	consumed   int64 // bytes up to the end of the last complete line
@@ -479,7 +479,7 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 	builder := segment.NewBuilder(segment.DefaultOptions())
 	acc := analyze.NewAccumulator()
 	now := time.Now().UTC()
-	res := &readResult{segStart: map[int]string{}}
+	res := &readResult{segStart: map[int]int{}}
 	j.byType = map[string]int{}
 	batch := make([]op, 0, opBatch)
 	send := func() error {
@@ -497,7 +497,7 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 		return nil
 	}
 	closeSegment := func(seg *segment.Segment, next *segment.Link) {
-		res.segStart[seg.Index] = seg.StartEntryID
+		res.segStart[seg.Index] = seg.StartSeq
 		defer acc.Reset()
 		if seg.Index < j.lastIdx {
 			return // stored already, unchanged

@@ -228,7 +228,7 @@ func TestImportRealSessions(t *testing.T) {
 		}
 		var wantNodes, gotNodes []string
 		for _, g := range segs {
-			wantNodes = append(wantNodes, analyze.NodeID(s.Header.ID, g.StartEntryID))
+			wantNodes = append(wantNodes, analyze.NodeID(s.Header.ID, g.StartSeq))
 		}
 		r, err := db.Query(`SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE s.id = ? ORDER BY n.segment_idx`, s.Header.ID)
 		if err != nil {
@@ -659,7 +659,7 @@ func TestForkEdges(t *testing.T) {
 			if e.ID == id {
 				for _, g := range treeSegs {
 					if e.Seq >= g.StartSeq && e.Seq <= g.EndSeq {
-						return analyze.NodeID(treeID, g.StartEntryID)
+						return analyze.NodeID(treeID, g.StartSeq)
 					}
 				}
 			}
@@ -672,7 +672,7 @@ func TestForkEdges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want[analyze.NodeID(cs.Header.ID, cs.Entries[0].ID)] = nodeOfEntry(leaf)
+		want[analyze.NodeID(cs.Header.ID, cs.Entries[0].Seq)] = nodeOfEntry(leaf)
 	}
 	forkEdges := func(l *testLib) map[string]string {
 		g, err := l.Graph.Graph(GraphFilter{})
@@ -863,5 +863,32 @@ func TestImportCancelled(t *testing.T) {
 	}
 	if after := l.tableCounts(t); !reflect.DeepEqual(after, before) || !reflect.DeepEqual(l.snapshot(t), snap) {
 		t.Errorf("counts %v, want %v", after, before)
+	}
+}
+
+// A damaged file whose entries all carry the same id still gives every
+// segment its own node: node ids come from positions, not entry ids.
+func TestRepeatedEntryIDsKeepEverySegment(t *testing.T) {
+	l := newTestLib(t)
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"dup-ids","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/tmp/dup"}` + "\n")
+	for i := 0; i < 6; i++ {
+		parent := `"aaaaaaaa"`
+		if i == 0 {
+			parent = "null"
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":"aaaaaaaa","parentId":%s,"timestamp":"2025-01-01T0%d:00:00.000Z","message":{"role":"user","content":"request %d"}}`+"\n", parent, i, i)
+	}
+	p := filepath.Join(t.TempDir(), "dup.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := reportByName(t, l.importPaths(t, p), "dup.jsonl")
+	if f.Status != "imported" || f.Entries != 6 || f.Segments != 6 {
+		t.Fatalf("report %+v, want 6 entries in 6 segments (hour-long gaps)", f)
+	}
+	counts := l.tableCounts(t)
+	if counts["nodes"] != 6 || counts["node_versions"] != 6 || counts["edges"] != 5 {
+		t.Errorf("nodes %d, versions %d, edges %d; want 6, 6, 5", counts["nodes"], counts["node_versions"], counts["edges"])
 	}
 }

@@ -16,6 +16,7 @@ package analyze
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"time"
 
 	"rhizome/backend/graph"
@@ -61,19 +62,22 @@ func Analyze(in Input, entries []pisession.Entry, now time.Time) graph.Node {
 	return a.Node(in, now)
 }
 
-// NodeID is the deterministic id of the node of the segment that starts at
-// startEntryID in session sessionID: the first 16 lowercase hex characters (64
-// bits) of SHA-256("rhizome-node\x00" + sessionID + "\x00" + startEntryID).
+// NodeID is the deterministic id of the node of the segment whose first
+// entry has 0-based file position startSeq (pisession.Entry.Seq) in session
+// sessionID: the first 16 lowercase hex characters (64 bits) of
+// SHA-256("rhizome-node\x00" + sessionID + "\x00" + decimal startSeq).
 // Re-importing a session gives its segments the same ids; a re-analysis makes
-// a new version of the same id. See pi-brain-node-model.md, "Node ID
+// a new version of the same id. The position, not the entry id, is hashed:
+// entry ids can repeat in a damaged file (and version 1 ids are synthetic),
+// and two segments must never share a node. See pi-brain-node-model.md, "Node ID
 // Generation" (random there; deterministic here so that imports are
 // idempotent).
-func NodeID(sessionID, startEntryID string) string {
+func NodeID(sessionID string, startSeq int) string {
 	h := sha256.New()
 	h.Write([]byte("rhizome-node\x00"))
 	h.Write([]byte(sessionID))
 	h.Write([]byte{0})
-	h.Write([]byte(startEntryID))
+	h.Write(strconv.AppendInt(nil, int64(startSeq), 10))
 	var sum [sha256.Size]byte
 	return hex.EncodeToString(h.Sum(sum[:0])[:8])
 }

@@ -504,18 +504,18 @@ func TestTagsAndTopics(t *testing.T) {
 }
 
 func TestNodeID(t *testing.T) {
-	sum := sha256.Sum256([]byte("rhizome-node\x00sess-1\x00abcd1234"))
+	sum := sha256.Sum256([]byte("rhizome-node\x00sess-1\x0042"))
 	want := hex.EncodeToString(sum[:])[:16]
-	if got := NodeID("sess-1", "abcd1234"); got != want {
+	if got := NodeID("sess-1", 42); got != want {
 		t.Errorf("NodeID = %s, want %s", got, want)
 	}
-	if NodeID("sess-1", "abcd1234") != NodeID("sess-1", "abcd1234") {
+	if NodeID("sess-1", 42) != NodeID("sess-1", 42) {
 		t.Error("not deterministic")
 	}
-	if NodeID("sess-1", "abcd1234") == NodeID("sess-2", "abcd1234") || NodeID("a", "bc") == NodeID("ab", "c") {
+	if NodeID("sess-1", 42) == NodeID("sess-2", 42) || NodeID("sess-1", 42) == NodeID("sess-1", 43) || NodeID("a1", 2) == NodeID("a", 12) {
 		t.Error("collision between different inputs")
 	}
-	for _, c := range NodeID("x", "y") {
+	for _, c := range NodeID("x", 0) {
 		if !strings.ContainsRune("0123456789abcdef", c) {
 			t.Errorf("non lowercase-hex rune %q", c)
 		}
@@ -530,7 +530,7 @@ func TestNodeShape(t *testing.T) {
 	in := Input{Header: testHeader, SessionFile: "/s.jsonl", Computer: "desk", IsNewProject: true}
 	in.Header.ParentSession = "/parent.jsonl"
 	n := Analyze(in, s.entries, time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
-	if n.ID != NodeID(testHeader.ID, "e1") || n.Version != 1 {
+	if n.ID != NodeID(testHeader.ID, 0) || n.Version != 1 {
 		t.Errorf("id %s version %d", n.ID, n.Version)
 	}
 	src := graph.NodeSource{SessionFile: "/s.jsonl", Computer: "desk", SessionID: testHeader.ID,
@@ -568,11 +568,11 @@ func TestNodeShape(t *testing.T) {
 // over what the accumulator saw.
 func TestSegmentWins(t *testing.T) {
 	s := (&session{}).user("add x to y in the thing").say("Added.")
-	seg := segment.Segment{StartEntryID: "s1", EndEntryID: "s9", EntryCount: 9,
+	seg := segment.Segment{StartEntryID: "s1", EndEntryID: "s9", StartSeq: 7, EntryCount: 9,
 		StartTimestamp: t0, EndTimestamp: t0.Add(90 * time.Second)}
 	n := Analyze(Input{Header: testHeader, Segment: seg}, s.entries, t0)
 	if n.Source.Segment != (graph.SegmentSource{StartEntryID: "s1", EndEntryID: "s9", EntryCount: 9}) ||
-		n.ID != NodeID(testHeader.ID, "s1") || n.Metadata.DurationMinutes != 1.5 {
+		n.ID != NodeID(testHeader.ID, 7) || n.Metadata.DurationMinutes != 1.5 {
 		t.Errorf("source %+v id %s duration %v", n.Source.Segment, n.ID, n.Metadata.DurationMinutes)
 	}
 }

@@ -206,7 +206,7 @@ func TestRealSessions(t *testing.T) {
 				if len([]rune(n.Content.Summary)) > maxSummaryRunes {
 					t.Errorf("segment %d: summary of %d runes", i, len([]rune(n.Content.Summary)))
 				}
-				if n.Source.Segment.EntryCount != segs[i].EntryCount || n.ID != NodeID(s.Header.ID, segs[i].StartEntryID) {
+				if n.Source.Segment.EntryCount != segs[i].EntryCount || n.ID != NodeID(s.Header.ID, segs[i].StartSeq) {
 					t.Errorf("segment %d: source %+v id %s", i, n.Source.Segment, n.ID)
 				}
 				if !slices.Contains(graph.NodeTypes, n.Classification.Type) {

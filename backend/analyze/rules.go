@@ -69,7 +69,7 @@ func (a *Accumulator) Node(in Input, now time.Time) graph.Node {
 
 	models, costPico := a.modelsUsed()
 	n := graph.Node{
-		ID:               NodeID(in.Header.ID, start),
+		ID:               NodeID(in.Header.ID, in.Segment.StartSeq),
 		Version:          1,
 		PreviousVersions: []string{},
 		Source: graph.NodeSource{
