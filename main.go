@@ -27,6 +27,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
+
 	"rhizome/app"
 	"rhizome/backend/llm/llmtest"
 	"rhizome/store"
@@ -200,19 +202,26 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// progressPrinter draws import progress on one terminal line.
+// progressPrinter draws import progress as a bar on w (bytes over all
+// files, the current file named).
 func progressPrinter(w io.Writer) app.Emitter {
+	var bar *progressbar.ProgressBar
 	return func(event string, data any) {
 		p, ok := data.(app.ImportProgress)
 		if event != "import:progress" || !ok || p.BytesTotal == 0 {
 			return
 		}
-		pct := float64(p.BytesDone) / float64(p.BytesTotal)
-		bar := strings.Repeat("#", int(pct*30)) + strings.Repeat(".", 30-int(pct*30))
-		fmt.Fprintf(w, "\r[%s] %3.0f%% %d/%d %s", bar, pct*100, p.FileIndex+1, p.FileCount, filepath.Base(p.File))
-		if p.Phase == "done" && p.FileIndex+1 == p.FileCount {
-			fmt.Fprintln(w)
+		if bar == nil {
+			bar = progressbar.NewOptions64(p.BytesTotal,
+				progressbar.OptionSetWriter(w),
+				progressbar.OptionShowBytes(true),
+				progressbar.OptionSetWidth(30),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+				progressbar.OptionClearOnFinish())
 		}
+		bar.Describe(fmt.Sprintf("%d/%d %s", p.FileIndex+1, p.FileCount, filepath.Base(p.File)))
+		bar.Set64(p.BytesDone)
 	}
 }
 

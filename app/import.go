@@ -1110,6 +1110,9 @@ func (p *progress) readFile(index int, src source) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.bytesRead += src.size
+	if index < p.index { // the reader is already on a later file: keep the bar moving forward
+		index, src.path = p.index, p.file
+	}
 	p.send(index, src.path, p.bytesRead, 0, "writing")
 }
 
