@@ -1,42 +1,70 @@
 #!/usr/bin/env bash
 # Window smoke test: runs the real desktop binary under Xvfb on a temporary
-# library holding the sample sessions, screenshots the screen and asserts the
-# app rendered (many colours and a non-uniform sidebar and graph), not a blank
-# window. The screenshot is kept at ${SHOT_DIR:-/tmp/rhizome-shots}/window.png.
+# library holding the sample sessions and one loom tree, screenshots the
+# graph view and (after pressing L) the Loom view, and asserts that each
+# rendered (many colours, a non-uniform sidebar, content in the main area),
+# not a blank window. Screenshots: ${SHOT_DIR:-/tmp/rhizome-shots}/window*.png.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 bin=$(realpath "${1:-build/bin/rhizome}")
 shots=${SHOT_DIR:-/tmp/rhizome-shots}
 mkdir -p "$shots"
 tmp=$(mktemp -d)
+pid=
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 export RHIZOME_DB="$tmp/library.db"
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache" HOME="$tmp"
-"$bin" import --db "$RHIZOME_DB" "$(dirname "$0")/../app/samples" >/dev/null 2>&1
+"$bin" import --db "$RHIZOME_DB" "$here/../app/samples" >/dev/null 2>&1
+
+# A loom tree, imported through the same use case the window calls.
+"$bin" serve --db "$RHIZOME_DB" >"$tmp/serve.out" 2>"$tmp/serve.err" &
+pid=$!
+for _ in $(seq 1 50); do [ -s "$tmp/serve.out" ] && break; sleep 0.1; done
+url=$(head -n1 "$tmp/serve.out")
+base=${url%%/?token=*}
+token=${url##*token=}
+tree=$(base64 -w0 "$here/../backend/loom/testdata/socketteer-lighthouse.json")
+printf '["lighthouse.json","%s"]' "$tree" >"$tmp/loom.json"
+curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$tmp/loom.json" \
+  "$base/api/Loom/Import?token=$token" >/dev/null || { echo "window-test: loom import failed"; cat "$tmp/serve.err"; exit 1; }
+kill "$pid"; wait "$pid" 2>/dev/null || true
 
 xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
   "$0" window --db "$RHIZOME_DB" >"$1/window.log" 2>&1 &
   app=$!
   for i in $(seq 1 60); do
-    if xdotool search --name "^Rhizome$" >/dev/null 2>&1; then break; fi
+    win=$(xdotool search --name "^Rhizome$" 2>/dev/null | head -n1) && [ -n "$win" ] && break
     sleep 0.5
   done
   sleep "${WINDOW_SETTLE:-6}"
   import -window root "$2/window.png"
+  xdotool windowfocus --sync "$win" 2>/dev/null || true
+  xdotool mousemove 640 450 click 1 key l
+  sleep 3
+  import -window root "$2/window-loom.png"
   kill $app 2>/dev/null || true
   wait $app 2>/dev/null || true
 ' "$bin" "$tmp" "$shots" &
 pid=$!
 wait $pid
 
-shot="$shots/window.png"
-[ -s "$shot" ] || { echo "window-test: no screenshot"; cat "$tmp/window.log"; exit 1; }
-colours=$(convert "$shot" -format "%k" info:)
-sidebar=$(convert "$shot" -crop 260x600+0+100 -format "%[fx:standard_deviation]" info:)
-graph=$(convert "$shot" -crop 700x600+400+150 -format "%k" info:)
-echo "window-test: $colours colours on screen, sidebar deviation $sidebar, $graph colours in the graph area ($shot)"
-if [ "$colours" -lt 64 ] || [ "$graph" -lt 8 ] || awk "BEGIN{exit !($sidebar < 0.01)}"; then
-  echo "window-test: FAILED: the window looks blank"
-  cat "$tmp/window.log"
-  exit 1
+check() { # check NAME SHOT: the screenshot shows a rendered app
+  local shot=$1
+  [ -s "$shot" ] || { echo "window-test: no screenshot $shot"; cat "$tmp/window.log"; exit 1; }
+  local colours sidebar main
+  colours=$(convert "$shot" -format "%k" info:)
+  sidebar=$(convert "$shot" -crop 260x600+0+100 -format "%[fx:standard_deviation]" info:)
+  main=$(convert "$shot" -crop 700x600+400+150 -format "%k" info:)
+  echo "window-test: $shot: $colours colours, sidebar deviation $sidebar, $main colours in the main area"
+  if [ "$colours" -lt 64 ] || [ "$main" -lt 8 ] || awk "BEGIN{exit !($sidebar < 0.01)}"; then
+    echo "window-test: FAILED: $shot looks blank"
+    cat "$tmp/window.log"
+    exit 1
+  fi
+}
+check "$shots/window.png"
+check "$shots/window-loom.png"
+if cmp -s "$shots/window.png" "$shots/window-loom.png"; then
+  echo "window-test: FAILED: pressing L did not change the view"; exit 1
 fi
-echo "window-test: 1 passed, 0 failed"
+echo "window-test: 2 passed, 0 failed"

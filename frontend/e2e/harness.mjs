@@ -35,14 +35,15 @@ const CHROMIUM_ARGS = [
 
 /**
  * Starts `$RHIZOME_BIN serve` on a fresh temporary library. Its first stdout
- * line is the URL to open (http://127.0.0.1:PORT/?token=TOKEN).
+ * line is the URL to open (http://127.0.0.1:PORT/?token=TOKEN). args are
+ * further flags (`--test-provider` for a local fake model).
  */
-export async function startServe() {
+export async function startServe({ args = [] } = {}) {
   const bin = process.env.RHIZOME_BIN;
   if (!bin) throw new Error('RHIZOME_BIN is not set: the path of a rhizome binary built with this frontend');
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-e2e-'));
   const db = join(dir, 'library.db');
-  const child = spawn(bin, ['serve', '--db', db, '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, ['serve', '--db', db, '--addr', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const url = await new Promise((ok, fail) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { buildRequest, createApi, detectTransport, httpTransport, isExternalURL, readResponse, wailsTransport } from './api';
+import { activePath, buildRequest, createApi, detectTransport, httpTransport, isExternalURL, loomPathView, readResponse, wailsTransport } from './api';
 
 const json = (status: number, body: unknown) =>
   new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -100,5 +100,77 @@ describe('isExternalURL', () => {
     expect(isExternalURL('javascript:alert(1)')).toBe(false);
     expect(isExternalURL(' JavaScript:alert(1)')).toBe(false);
     expect(isExternalURL('file:///etc/passwd')).toBe(false);
+  });
+});
+
+describe('loom and settings calls', () => {
+  const calls: { url: string; body: unknown }[] = [];
+  const reply = (body: unknown) =>
+    vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+      calls.push({ url: String(url), body: JSON.parse(String(init?.body)) });
+      return json(200, body);
+    });
+
+  it('sends the contract arguments in order', async () => {
+    calls.length = 0;
+    const api = createApi(() => httpTransport({ token: 't', fetch: reply(null) as never }));
+    await api.loom.listTrees(true);
+    await api.loom.activePathView('T', { nodeId: 'n', versions: {} }, 'semantic');
+    await api.loom.generate({ treeId: 'T', activePath: { nodeId: '', versions: { f: 'v' } }, n: 0, requestId: 'r' });
+    await api.loom.diff('T', 'a', 'b', 'word');
+    await api.loom.setBookmark('T', 'n', true);
+    await api.settings.setLLM({ provider: 'openai', baseUrl: '', model: 'm', temperature: null, maxTokens: 0, n: 3, noStream: false });
+    await api.nodeDiff('node', 1, 2);
+    expect(calls.map((c) => c.url)).toEqual([
+      '/api/Loom/ListTrees?token=t',
+      '/api/Loom/ActivePathView?token=t',
+      '/api/Loom/Generate?token=t',
+      '/api/Loom/Diff?token=t',
+      '/api/Loom/SetBookmark?token=t',
+      '/api/Settings/SetLLM?token=t',
+      '/api/Graph/NodeDiff?token=t',
+    ]);
+    expect(calls[1].body).toEqual(['T', { nodeId: 'n' }, 'semantic']);
+    expect(calls[2].body).toEqual([{ treeId: 'T', activePath: { nodeId: '', versions: { f: 'v' } }, n: 0, requestId: 'r' }]);
+    expect(calls[3].body).toEqual(['T', 'a', 'b', 'word']);
+    expect(calls[4].body).toEqual(['T', 'n', true, '']);
+    expect(calls[6].body).toEqual(['node', 1, 2]);
+  });
+
+  it('never hands a null list to a component', async () => {
+    const api = createApi(() => httpTransport({ token: 't', fetch: reply({ tree: { id: 'T' }, nodes: [{ id: 'n', children: null }], activePath: { nodeId: 'n' } }) as never }));
+    const t = await api.loom.tree('T');
+    expect(t.nodes[0].children).toEqual([]);
+    expect(t.nodes[0].parentIds).toEqual([]);
+    expect(t.leaves).toEqual([]);
+    expect(await api.loom.versions('T', 'n')).toEqual([]);
+    const r = await createApi(() => httpTransport({ token: 't', fetch: reply({ tree: { id: 'T' }, warnings: null }) as never })).loom.import('x.json', 'e30=');
+    expect(r.warnings).toEqual([]);
+    expect(r.tampered).toEqual([]);
+    const d = await createApi(() => httpTransport({ token: 't', fetch: reply({ nodeId: 'x', changes: null }) as never })).nodeDiff('x', 1, 2);
+    expect(d.changes).toEqual([]);
+  });
+
+  it('normalises path views and active paths', () => {
+    const v = loomPathView({ treeId: 'T', steps: [{ node: { id: 'a' }, runs: null, siblings: { ids: null, index: 0 } }] });
+    expect(v.steps[0]).toMatchObject({ runs: [], siblings: { ids: [], index: 0 }, versions: { ids: [], index: 0 } });
+    expect(activePath({ nodeId: 'x', versions: null })).toEqual({ nodeId: 'x' });
+    expect(activePath(undefined)).toEqual({ nodeId: '' });
+  });
+
+  it('delivers loom events by name', () => {
+    const listeners = new Map<string, (e: MessageEvent) => void>();
+    const source = {
+      addEventListener: (t: string, l: (e: MessageEvent) => void) => listeners.set(t, l),
+      removeEventListener: (t: string) => listeners.delete(t),
+      close: vi.fn(),
+    };
+    const api = createApi(() => httpTransport({ token: 't', eventSource: () => source }));
+    const got: string[] = [];
+    api.on('loom:delta', (d) => got.push(`${d.index}:${d.text}`));
+    api.on('settings:changed', () => got.push('settings'));
+    listeners.get('loom:delta')!({ data: '{"requestId":"r","index":2,"text":"moss"}' } as MessageEvent);
+    listeners.get('settings:changed')!({ data: 'null' } as MessageEvent);
+    expect(got).toEqual(['2:moss', 'settings']);
   });
 });

@@ -8,6 +8,11 @@
 // never know which of the two is behind them.
 
 import type {
+  ActivePath,
+  AuthorshipRun,
+  AuthorshipView,
+  DiffGranularity,
+  DiffOp,
   DroppedFile,
   EntryView,
   EventName,
@@ -15,10 +20,27 @@ import type {
   GraphData,
   GraphFilter,
   ImportReport,
+  LLMSettingsInput,
+  LLMTestResult,
+  LoomChoice,
+  LoomGenerateRequest,
+  LoomGenerated,
+  LoomImportResult,
+  LoomNode,
+  LoomPathStep,
+  LoomPathView,
+  LoomTamper,
+  LoomTreeInfo,
+  LoomTreeSpec,
+  LoomTreeView,
+  LoomVersion,
   NodeDetail,
+  NodeDiff,
+  NodeVersionInfo,
   Project,
   SearchHit,
   SessionSummary,
+  SettingsView,
   Stats,
   TimelineSegment,
 } from './types';
@@ -221,6 +243,59 @@ export function detectTransport(win: Window & WailsWindow = window as Window & W
 
 const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
+// Go sends [] for the loom's lists, but a null must not reach a component.
+const obj = <T>(v: unknown): T => ((v && typeof v === 'object' ? v : {}) as T);
+
+/** A LoomNode with its lists present. */
+export function loomNode(v: unknown): LoomNode {
+  const n = obj<LoomNode>(v);
+  return { ...n, parentIds: list(n.parentIds), children: list(n.children) };
+}
+
+const choice = (v: unknown): LoomChoice => {
+  const c = obj<LoomChoice>(v);
+  return { ids: list(c.ids), index: c.index ?? 0 };
+};
+
+/** The active path as Go takes it: versions only when there are some. */
+export function activePath(ap: ActivePath | null | undefined): ActivePath {
+  const out: ActivePath = { nodeId: ap?.nodeId ?? '' };
+  if (ap?.versions && Object.keys(ap.versions).length) out.versions = { ...ap.versions };
+  return out;
+}
+
+/** A LoomTreeView with every list present. */
+export function loomTreeView(v: unknown): LoomTreeView {
+  const t = obj<LoomTreeView>(v);
+  return {
+    tree: t.tree,
+    nodes: list(t.nodes).map(loomNode),
+    branchPoints: list(t.branchPoints),
+    leaves: list(t.leaves),
+    activePath: activePath(t.activePath),
+  };
+}
+
+/** A LoomPathView with every list present. */
+export function loomPathView(v: unknown): LoomPathView {
+  const p = obj<LoomPathView>(v);
+  return {
+    ...p,
+    activePath: activePath(p.activePath),
+    steps: list<LoomPathStep>(p.steps).map((s) => ({
+      node: loomNode(s.node),
+      runs: list(s.runs),
+      siblings: choice(s.siblings),
+      versions: choice(s.versions),
+    })),
+  };
+}
+
+const generated = (v: unknown): LoomGenerated => {
+  const g = obj<LoomGenerated>(v);
+  return { ...g, nodes: list(g.nodes).map(loomNode) };
+};
+
 /** Typed wrappers for every use case of docs/CONTRACT.md. */
 export function createApi(getTransport: () => Transport) {
   const call = (area: string, method: string, ...args: unknown[]) =>
@@ -260,6 +335,76 @@ export function createApi(getTransport: () => Transport) {
     node: async (id: string) => (await call('Graph', 'Node', id)) as NodeDetail,
 
     search: async (q: string, limit: number) => list<SearchHit>(await call('Search', 'Query', q, limit)),
+
+    /** A knowledge-graph node's stored versions, oldest first. */
+    nodeVersions: async (nodeId: string) => list<NodeVersionInfo>(await call('Graph', 'NodeVersions', nodeId)),
+    /** What changed in a node between two stored versions, field by field. */
+    nodeDiff: async (nodeId: string, fromVersion: number, toVersion: number): Promise<NodeDiff> => {
+      const d = obj<NodeDiff>(await call('Graph', 'NodeDiff', nodeId, fromVersion, toVersion));
+      return { ...d, changes: list(d.changes) };
+    },
+
+    /** Loom trees: branching text written with a model (docs/CONTRACT.md, "Loom notes"). */
+    loom: {
+      /** Most recently changed first. */
+      listTrees: async (includeArchived: boolean) =>
+        list<LoomTreeInfo>(await call('Loom', 'ListTrees', includeArchived)),
+      createTree: async (spec: LoomTreeSpec) => loomTreeView(await call('Loom', 'CreateTree', spec)),
+      tree: async (treeId: string) => loomTreeView(await call('Loom', 'Tree', treeId)),
+      /** ap.nodeId "" = the remembered active path. */
+      activePathView: async (treeId: string, ap: ActivePath, view: AuthorshipView | '' = '') =>
+        loomPathView(await call('Loom', 'ActivePathView', treeId, activePath(ap), view)),
+      setActivePath: async (treeId: string, ap: ActivePath) => {
+        await call('Loom', 'SetActivePath', treeId, activePath(ap));
+      },
+      /** The person's continuation of parentId. */
+      addNode: async (treeId: string, parentId: string, text: string) =>
+        loomNode(await call('Loom', 'AddNode', treeId, parentId, text)),
+      /** Dialogue mode: a sibling branch; buffer mode: a version. editedFrom = nodeId either way. */
+      edit: async (treeId: string, nodeId: string, text: string) =>
+        loomNode(await call('Loom', 'Edit', treeId, nodeId, text)),
+      /** Blocks while the model writes; loom:* events meanwhile. */
+      generate: async (req: LoomGenerateRequest) =>
+        generated(await call('Loom', 'Generate', { ...req, activePath: activePath(req.activePath) })),
+      /** Whether it was running. */
+      cancelGeneration: async (requestId: string) => (await call('Loom', 'CancelGeneration', requestId)) === true,
+      setBookmark: async (treeId: string, nodeId: string, bookmarked: boolean, label = '') =>
+        loomNode(await call('Loom', 'SetBookmark', treeId, nodeId, bookmarked, label)),
+      setPruned: async (treeId: string, nodeId: string, pruned: boolean) =>
+        loomNode(await call('Loom', 'SetPruned', treeId, nodeId, pruned)),
+      setExcluded: async (treeId: string, nodeId: string, excluded: boolean) =>
+        loomNode(await call('Loom', 'SetExcluded', treeId, nodeId, excluded)),
+      /** Creation order. */
+      bookmarks: async (treeId: string) => list(await call('Loom', 'Bookmarks', treeId)).map(loomNode),
+      /** The node's version family in creation order; inChain along editedFrom to it. */
+      versions: async (treeId: string, nodeId: string) => list<LoomVersion>(await call('Loom', 'Versions', treeId, nodeId)),
+      diff: async (treeId: string, fromNodeId: string, toNodeId: string, granularity: DiffGranularity) =>
+        list<DiffOp>(await call('Loom', 'Diff', treeId, fromNodeId, toNodeId, granularity)),
+      authorship: async (treeId: string, nodeId: string, view: AuthorshipView) =>
+        list<AuthorshipRun>(await call('Loom', 'Authorship', treeId, nodeId, view)),
+      /** Rhizome's lossless JSON ("format": "rhizome.loom-tree"). */
+      export: async (treeId: string) => String((await call('Loom', 'Export', treeId)) ?? ''),
+      /** Native save dialog (window only): the path written, "" when cancelled. */
+      exportToFile: async (treeId: string) => String((await call('Loom', 'ExportToFile', treeId)) ?? ''),
+      /** A Rhizome export or a socketteer/loom tree; content is base64. */
+      import: async (name: string, contentBase64: string): Promise<LoomImportResult> => {
+        const r = obj<LoomImportResult>(await call('Loom', 'Import', name, contentBase64));
+        return { ...r, activePath: activePath(r.activePath), warnings: list(r.warnings), tampered: list(r.tampered) };
+      },
+      verify: async (treeId: string) => list<LoomTamper>(await call('Loom', 'Verify', treeId)),
+      archive: async (treeId: string, archived: boolean) => {
+        await call('Loom', 'Archive', treeId, archived);
+      },
+    },
+
+    /** The model configuration; the API key never comes back, only llm.apiKeySet. */
+    settings: {
+      get: async () => (await call('Settings', 'Get')) as SettingsView,
+      /** apiKey "" keeps the stored key; clearApiKey forgets it. */
+      setLLM: async (input: LLMSettingsInput) => (await call('Settings', 'SetLLM', input)) as SettingsView,
+      /** A few tokens from the saved model settings. */
+      testLLM: async () => (await call('Settings', 'TestLLM')) as LLMTestResult,
+    },
 
     on<E extends EventName>(name: E, cb: (data: EventPayloads[E]) => void): () => void {
       return getTransport().on(name, cb as (d: unknown) => void);

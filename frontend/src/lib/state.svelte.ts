@@ -16,6 +16,8 @@ import type {
 } from './types';
 
 export type LayoutMode = 'lanes' | 'force';
+/** The window's two views: the knowledge graph of sessions, and the loom. */
+export type ViewName = 'graph' | 'loom';
 
 /** Camera commands the graph view carries out (set by GraphView). */
 export interface GraphControls {
@@ -32,6 +34,7 @@ export interface GraphControls {
 }
 
 class AppState {
+  view = $state<ViewName>('graph');
   stats = $state<Stats | null>(null);
   projects = $state.raw<Project[]>([]);
   sessions = $state.raw<SessionSummary[]>([]);
@@ -202,6 +205,7 @@ class AppState {
   async selectNode(id: string | null, center = false) {
     this.selected = id;
     if (!id) return;
+    this.view = 'graph';
     if (!this.importing) this.showImport = false;
     const node = this.nodeById.get(id);
     if (node) {

@@ -6,6 +6,8 @@
 import { flushSync } from 'svelte';
 import { app } from './state.svelte';
 import { syntheticGraph } from './graph/synthetic';
+import { loom } from './loom/loom.svelte';
+import { positionOf } from './loom/tree';
 import type { ImportProgress } from './types';
 
 export interface TestHook {
@@ -21,6 +23,15 @@ export interface TestHook {
   loadSynthetic(n: number): Promise<{ build: number; frames: number }>;
   /** Main-thread milliseconds of the last graph renders (up to 240). */
   renderTimes(): number[];
+  /** The loom view: open tree, the active path's steps, the focus, a running generation. */
+  loom(): {
+    view: string;
+    treeId: string;
+    activePath: { nodeId: string; versions?: Record<string, string> | null } | null;
+    focus: string;
+    steps: { id: string; position: string; text: string; author: string }[];
+    generating: boolean;
+  };
   state(): {
     selected: string | null;
     graphLoading: boolean;
@@ -50,6 +61,14 @@ export function installTestHook() {
       );
     },
     renderTimes: () => app.controls?.renderTimes() ?? [],
+    loom: () => ({
+      view: app.view,
+      treeId: loom.treeId,
+      activePath: loom.path ? JSON.parse(JSON.stringify(loom.path.activePath)) : null,
+      focus: loom.focus,
+      steps: loom.steps.map((s) => ({ id: s.node.id, position: positionOf(s), text: s.node.text, author: s.node.authorType })),
+      generating: !!loom.generation,
+    }),
     state: () => ({
       selected: app.selected,
       graphLoading: app.graphLoading,

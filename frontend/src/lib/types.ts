@@ -303,10 +303,285 @@ export interface Stats {
   byType: Record<string, number> | null;
 }
 
+// ---- knowledge-graph node history (backend/graph/diff.go) ----
+
+/** One difference between two versions of a node. Values are JSON values. */
+export interface FieldChange {
+  /** The field's place in the node's JSON: "content.summary", "lessons.model[0]". */
+  path: string;
+  type: 'added' | 'removed' | 'changed';
+  /** Absent for an added field. */
+  oldValue?: unknown;
+  /** Absent for a removed field. */
+  newValue?: unknown;
+}
+
+/** What changed in a node from one version to another (Graph.NodeDiff). */
+export interface NodeDiff {
+  nodeId: string;
+  fromVersion: number;
+  toVersion: number;
+  changes: FieldChange[];
+}
+
+// ---- Loom (app/loom.go) ----
+// Ids are ULIDs; localId is the short id to show. Times are ISO 8601 UTC.
+// Lists are never null here: api.ts normalises what Go sends.
+
+export type LoomMode = 'dialogue' | 'buffer';
+export type Author = 'model' | 'human';
+/** Authorship view: "raw" (exact) or "semantic" (short surviving fragments count as the editor's). */
+export type AuthorshipView = 'raw' | 'semantic';
+export type DiffGranularity = 'char' | 'word';
+
+/** A loom tree in the sidebar and at the top of its view. */
+export interface LoomTreeInfo {
+  id: string;
+  title: string;
+  description?: string;
+  summary?: string;
+  mode: LoomMode;
+  systemContext?: string;
+  rootNodeId: string;
+  createdAt: string;
+  updatedAt: string;
+  archived: boolean;
+  archivedAt?: string;
+  nodes: number;
+}
+
+/** A new tree: rootText is the person's prompt; title defaults to its first words. */
+export interface LoomTreeSpec {
+  title?: string;
+  mode: LoomMode;
+  systemContext?: string;
+  rootText: string;
+}
+
+/**
+ * The path the loom view shows: the node it ends at and, in buffer mode, the
+ * version chosen at each position (family id -> version id).
+ */
+export interface ActivePath {
+  nodeId: string;
+  versions?: Record<string, string> | null;
+}
+
+/** One node of a loom tree, its text as plain text. */
+export interface LoomNode {
+  id: string;
+  localId: string;
+  /** The primary source of its incoming edge; absent for a root. */
+  parentId?: string;
+  parentIds: string[];
+  /** The positions continuing it, in creation order (buffer mode: those of all its versions). */
+  children: string[];
+  authorType: Author;
+  authorName: string;
+  /** The agent's model key, "openai/gpt-4o". */
+  model?: string;
+  text: string;
+  contentType: string;
+  createdAt: string;
+  bookmarked: boolean;
+  bookmarkLabel?: string;
+  pruned: boolean;
+  /** Pruned, or under a pruned node. */
+  hidden: boolean;
+  excluded: boolean;
+  editedFrom?: string;
+  /** Id of the oldest node of its version family. */
+  family: string;
+  /** Drawn in the tree map (false for annotations and, in buffer mode, versions). */
+  position: boolean;
+  annotation?: boolean;
+  summary?: string;
+  contentHash: string;
+  rawResponseHash?: string;
+}
+
+/** A whole tree: every node (creation order, root first) and the active path to open it on. */
+export interface LoomTreeView {
+  tree: LoomTreeInfo;
+  nodes: LoomNode[];
+  branchPoints: string[];
+  leaves: string[];
+  activePath: ActivePath;
+}
+
+/** A stretch of a node's text written by one author; a node's runs concatenate to its text. */
+export interface AuthorshipRun {
+  text: string;
+  author: Author;
+}
+
+/** Alternatives at one place of the path, and which one the path shows (ids[index]). */
+export interface LoomChoice {
+  ids: string[];
+  index: number;
+}
+
+/** One node of the active path with its authorship runs, siblings and versions. */
+export interface LoomPathStep {
+  node: LoomNode;
+  runs: AuthorshipRun[];
+  siblings: LoomChoice;
+  versions: LoomChoice;
+}
+
+/** The reading pane: the resolved active path from the root. */
+export interface LoomPathView {
+  treeId: string;
+  mode: LoomMode;
+  activePath: ActivePath;
+  view: AuthorshipView;
+  steps: LoomPathStep[];
+}
+
+/** Asks for n continuations of the active path (n 0 = the settings' n). */
+export interface LoomGenerateRequest {
+  treeId: string;
+  activePath: ActivePath;
+  n: number;
+  requestId?: string;
+}
+
+/** A finished generation (also the `loom:done` event): new model nodes by index. */
+export interface LoomGenerated {
+  requestId: string;
+  treeId: string;
+  parentId: string;
+  nodes: LoomNode[];
+}
+
+/** The `loom:start` event. */
+export interface LoomGenerationStart {
+  requestId: string;
+  treeId: string;
+  parentId: string;
+  n: number;
+  model: string;
+}
+
+/** The `loom:delta` event: per index, deltas concatenate to continuation index's text. */
+export interface LoomDelta {
+  requestId: string;
+  index: number;
+  text: string;
+}
+
+/** The `loom:error` event: the generation failed or was cancelled; no node was written. */
+export interface LoomGenerationError {
+  requestId: string;
+  treeId: string;
+  error: string;
+  cancelled: boolean;
+}
+
+/** The `loom:changed` event. */
+export interface LoomChanged {
+  treeId: string;
+}
+
+/** One node of a version family; inChain marks the editedFrom chain to the node asked about. */
+export interface LoomVersion {
+  id: string;
+  localId: string;
+  authorType: Author;
+  authorName: string;
+  createdAt: string;
+  text: string;
+  editedFrom?: string;
+  inChain: boolean;
+}
+
+/**
+ * One operation of a text diff. Equal and delete texts give the old text,
+ * equal and insert the new; a replacement is a delete then an insert.
+ */
+export interface DiffOp {
+  op: 'equal' | 'delete' | 'insert';
+  text: string;
+}
+
+/** A hash-chain finding of Loom.Verify or an import. */
+export interface LoomTamper {
+  nodeId: string;
+  localId: string;
+  reason: string;
+  relatedId?: string;
+  detail: string;
+}
+
+/** An imported tree: format "rhizome" or "socketteer"; warnings say what was not kept. */
+export interface LoomImportResult {
+  tree: LoomTreeInfo;
+  format: 'rhizome' | 'socketteer' | string;
+  activePath: ActivePath;
+  warnings: string[];
+  tampered: LoomTamper[];
+}
+
+// ---- Settings (app/settings.go) ----
+
+export type LLMProvider = 'openai' | 'anthropic';
+
+/** The model configuration as the frontend sees it: never the API key. */
+export interface LLMSettings {
+  provider: LLMProvider | string;
+  /** "" = the provider's default. */
+  baseUrl: string;
+  model: string;
+  /** null = the server's default. */
+  temperature: number | null;
+  /** Per continuation; 0 = the server's default. */
+  maxTokens: number;
+  /** Continuations per generation; 0 = 1. */
+  n: number;
+  noStream: boolean;
+  apiKeySet: boolean;
+  /** Provider and model set: generation can run. */
+  configured: boolean;
+}
+
+/** The settings form: apiKey "" keeps the stored key, clearApiKey forgets it. */
+export interface LLMSettingsInput {
+  provider: string;
+  baseUrl: string;
+  model: string;
+  temperature: number | null;
+  maxTokens: number;
+  n: number;
+  noStream: boolean;
+  apiKey?: string;
+  clearApiKey?: boolean;
+}
+
+export interface SettingsView {
+  llm: LLMSettings;
+  /** Where settings are kept. */
+  configDir: string;
+}
+
+/** The outcome of Settings.TestLLM. */
+export interface LLMTestResult {
+  ok: boolean;
+  error?: string;
+  model: string;
+  text?: string;
+  elapsedMs: number;
+}
+
 /** Events the Go side sends, with their payloads. */
 export interface EventPayloads {
   'import:progress': ImportProgress;
   'import:done': ImportReport;
   'library:changed': null;
+  'loom:changed': LoomChanged;
+  'loom:start': LoomGenerationStart;
+  'loom:delta': LoomDelta;
+  'loom:done': LoomGenerated;
+  'loom:error': LoomGenerationError;
+  'settings:changed': null;
 }
 export type EventName = keyof EventPayloads;

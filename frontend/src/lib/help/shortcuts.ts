@@ -1,30 +1,76 @@
-// Keyboard shortcuts of the window: the help overlay lists them and
-// App.svelte handles them.
+// Keyboard shortcuts of the window: the help overlay lists them, App.svelte
+// handles the general and graph ones and loom/keys.ts the loom's.
 
 export interface Shortcut {
+  /** Pressed together, or with `or` alternatives. */
   keys: string[];
   what: string;
+  or?: boolean;
 }
 
-export const SHORTCUTS: Shortcut[] = [
-  { keys: ['Ctrl', 'K'], what: 'Search (also ⌘K)' },
-  { keys: ['/'], what: 'Search' },
-  { keys: ['Enter'], what: 'Jump to the selected search result' },
-  { keys: ['↑', '↓'], what: 'Move through search results' },
-  { keys: ['Esc'], what: 'Close the panel, the search or this help' },
-  { keys: ['['], what: 'Previous segment of the session' },
-  { keys: [']'], what: 'Next segment of the session' },
-  { keys: ['+'], what: 'Zoom in' },
-  { keys: ['-'], what: 'Zoom out' },
-  { keys: ['0'], what: 'Fit the graph' },
-  { keys: ['L'], what: 'Switch layout: session lanes / ForceAtlas2' },
-  { keys: ['I'], what: 'Import session files' },
-  { keys: ['?'], what: 'This help' },
+export interface ShortcutGroup {
+  title: string;
+  shortcuts: Shortcut[];
+}
+
+export const SHORTCUT_GROUPS: ShortcutGroup[] = [
+  {
+    title: 'Everywhere',
+    shortcuts: [
+      { keys: ['G'], what: 'Graph view' },
+      { keys: ['L'], what: 'Loom view' },
+      { keys: ['Ctrl', 'K'], what: 'Search (also ⌘K)' },
+      { keys: ['/'], what: 'Search' },
+      { keys: ['Enter'], what: 'Jump to the selected search result' },
+      { keys: ['Esc'], what: 'Close the dialog, editor, panel, search or this help' },
+      { keys: ['?'], what: 'This help' },
+    ],
+  },
+  {
+    title: 'Graph',
+    shortcuts: [
+      { keys: ['['], what: 'Previous segment of the session' },
+      { keys: [']'], what: 'Next segment of the session' },
+      { keys: ['+'], what: 'Zoom in' },
+      { keys: ['-'], what: 'Zoom out' },
+      { keys: ['0'], what: 'Fit the graph' },
+      { keys: ['Shift', 'L'], what: 'Switch layout: session lanes / ForceAtlas2' },
+      { keys: ['I'], what: 'Import session files' },
+    ],
+  },
+  {
+    title: 'Loom',
+    shortcuts: [
+      { keys: ['Shift', 'G'], what: 'Generate continuations (also Alt+G, even while typing)' },
+      { keys: ['Ctrl', 'Enter'], what: 'Add your text / save the edit' },
+      { keys: ['→', ']'], what: 'Next sibling', or: true },
+      { keys: ['←', '['], what: 'Previous sibling', or: true },
+      { keys: ['↑', 'K'], what: 'Parent (also H)', or: true },
+      { keys: ['↓', 'J'], what: 'Child (the one last visited)', or: true },
+      { keys: ['.', ','], what: 'Next / previous version (buffer mode)', or: true },
+      { keys: ['E'], what: 'Edit the node (dialogue: as a branch; buffer: in place)' },
+      { keys: ['B'], what: 'Bookmark the node' },
+      { keys: ['P'], what: 'Prune the node’s branch, or restore it' },
+      { keys: ['X'], what: 'Leave the node out of what the model is sent, or put it back' },
+      { keys: ['D'], what: 'Edit history as a diff' },
+      { keys: ['A'], what: 'Authorship: raw / semantic' },
+      { keys: ['C'], what: 'Write: focus the composer' },
+      { keys: ['N'], what: 'New loom tree' },
+      { keys: ['I'], what: 'Import a loom tree (.json)' },
+    ],
+  },
 ];
+
+/** Every shortcut, in the order listed. */
+export const SHORTCUTS: Shortcut[] = SHORTCUT_GROUPS.flatMap((g) => g.shortcuts);
 
 /** True when the key event is typing into a field (shortcuts other than Esc and Ctrl+K stay out of the way). */
 export function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el || !el.tagName) return false;
-  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+  if (el.tagName === 'INPUT') return !NOT_TEXT.has((el as HTMLInputElement).type);
+  return el.isContentEditable || ['TEXTAREA', 'SELECT'].includes(el.tagName);
 }
+
+/** Inputs that take no text: keys pressed on them are shortcuts. */
+const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file']);

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { SHORTCUT_GROUPS, isTyping } from './shortcuts';
+
+describe('isTyping', () => {
+  it('is true in text fields only', () => {
+    const el = (tagName: string, type = '') => ({ tagName, type, isContentEditable: false }) as unknown as EventTarget;
+    expect(isTyping(el('TEXTAREA'))).toBe(true);
+    expect(isTyping(el('INPUT', 'text'))).toBe(true);
+    expect(isTyping(el('INPUT', 'password'))).toBe(true);
+    expect(isTyping(el('SELECT'))).toBe(true);
+    expect(isTyping(el('INPUT', 'checkbox'))).toBe(false);
+    expect(isTyping(el('INPUT', 'radio'))).toBe(false);
+    expect(isTyping(el('BUTTON'))).toBe(false);
+    expect(isTyping(null)).toBe(false);
+  });
+});
+
+describe('the help overlay', () => {
+  it('lists the views and the loom keys', () => {
+    const titles = SHORTCUT_GROUPS.map((g) => g.title);
+    expect(titles).toEqual(['Everywhere', 'Graph', 'Loom']);
+    const loom = SHORTCUT_GROUPS[2].shortcuts.map((s) => s.what).join('\n');
+    for (const w of ['Generate', 'Next sibling', 'Previous sibling', 'Parent', 'Child', 'Bookmark', 'Prune', 'Edit', 'history']) {
+      expect(loom).toContain(w);
+    }
+  });
+});
