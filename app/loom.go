@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -510,6 +511,52 @@ func (l *Loom) Import(name, contentBase64 string) (LoomImportResult, error) {
 	if err != nil {
 		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: content is not base64: %w", name, err)
 	}
+	return l.importTree(name, data)
+}
+
+// maxLoomFileBytes bounds a loom tree file read from disk.
+const maxLoomFileBytes = 256 << 20
+
+// ImportPaths imports loom tree files by path (files dropped on the window,
+// where the frontend gets paths, not contents), each as Import does. Every
+// file is tried; the results are those that imported, and the error, if
+// any, names each file that did not and why.
+func (l *Loom) ImportPaths(paths []string) ([]LoomImportResult, error) {
+	out := []LoomImportResult{}
+	var errs []error
+	for _, p := range paths {
+		data, err := readLoomFile(p)
+		if err == nil {
+			var r LoomImportResult
+			if r, err = l.importTree(filepath.Base(p), data); err == nil {
+				out = append(out, r)
+				continue
+			}
+		}
+		errs = append(errs, err)
+	}
+	return out, errors.Join(errs...)
+}
+
+func readLoomFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("loom: unable to import %s: %w", path, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && (st.IsDir() || st.Size() > maxLoomFileBytes) {
+		return nil, fmt.Errorf("loom: unable to import %s: not a loom tree file (a folder, or over %d MiB)", path, maxLoomFileBytes>>20)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxLoomFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("loom: unable to import %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// importTree imports one loom tree file's bytes: a Rhizome export or a
+// socketteer/loom tree.
+func (l *Loom) importTree(name string, data []byte) (LoomImportResult, error) {
 	ctx := l.c.context()
 	var head struct {
 		Format string `json:"format"`

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -814,5 +815,28 @@ func TestLoomHTTP(t *testing.T) {
 	if code := call("Loom/Authorship", &runs, tv.Tree.ID, res.Nodes[0].ID, "raw"); code != 200 ||
 		len(runs) != 1 || runs[0].Author != "model" {
 		t.Errorf("Authorship: %d %+v", code, runs)
+	}
+}
+
+// Files dropped on the window arrive as paths: each imports as Import does,
+// and a bad one is named in the error while the good ones still import.
+func TestLoomImportPaths(t *testing.T) {
+	l := newTestLib(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "notes.json")
+	if err := os.WriteFile(bad, []byte(`{"hello": "world"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := "../backend/loom/testdata/socketteer-lighthouse.json"
+	res, err := l.Loom.ImportPaths([]string{bad, good, filepath.Join(dir, "missing.json")})
+	if len(res) != 1 || res[0].Format != "socketteer" || res[0].Tree.Nodes != 9 {
+		t.Fatalf("results %+v, want the one good tree", res)
+	}
+	if err == nil || !strings.Contains(err.Error(), "notes.json") || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("error %v, want one naming notes.json and missing.json", err)
+	}
+	trees, _ := l.Loom.ListTrees(false)
+	if len(trees) != 1 {
+		t.Errorf("%d trees in the library, want 1", len(trees))
 	}
 }

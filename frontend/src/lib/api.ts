@@ -257,6 +257,11 @@ const choice = (v: unknown): LoomChoice => {
   return { ids: list(c.ids), index: c.index ?? 0 };
 };
 
+/** A loom import result with its lists never null. */
+function loomImportResult(r: LoomImportResult): LoomImportResult {
+  return { ...r, activePath: activePath(r.activePath), warnings: list(r.warnings), tampered: list(r.tampered) };
+}
+
 /** The active path as Go takes it: versions only when there are some. */
 export function activePath(ap: ActivePath | null | undefined): ActivePath {
   const out: ActivePath = { nodeId: ap?.nodeId ?? '' };
@@ -387,10 +392,11 @@ export function createApi(getTransport: () => Transport) {
       /** Native save dialog (window only): the path written, "" when cancelled. */
       exportToFile: async (treeId: string) => String((await call('Loom', 'ExportToFile', treeId)) ?? ''),
       /** A Rhizome export or a socketteer/loom tree; content is base64. */
-      import: async (name: string, contentBase64: string): Promise<LoomImportResult> => {
-        const r = obj<LoomImportResult>(await call('Loom', 'Import', name, contentBase64));
-        return { ...r, activePath: activePath(r.activePath), warnings: list(r.warnings), tampered: list(r.tampered) };
-      },
+      import: async (name: string, contentBase64: string): Promise<LoomImportResult> =>
+        loomImportResult(obj<LoomImportResult>(await call('Loom', 'Import', name, contentBase64))),
+      /** Loom tree files by path (dropped on the window); rejects naming every file that failed. */
+      importPaths: async (paths: string[]): Promise<LoomImportResult[]> =>
+        list<LoomImportResult>(await call('Loom', 'ImportPaths', paths)).map(loomImportResult),
       verify: async (treeId: string) => list<LoomTamper>(await call('Loom', 'Verify', treeId)),
       archive: async (treeId: string, archived: boolean) => {
         await call('Loom', 'Archive', treeId, archived);

@@ -524,6 +524,29 @@ class LoomState {
     }
   }
 
+  /** Imports loom tree files dropped on the window (paths) and opens the last. */
+  async importPaths(paths: string[]) {
+    if (!paths.length || this.importing) return;
+    this.importing = true;
+    try {
+      let results: LoomImportResult[] = [];
+      try {
+        results = await api.loom.importPaths(paths);
+      } catch (e) {
+        app.fail(e);
+      }
+      const last = results.at(-1);
+      if (last) {
+        if (last.warnings.length || last.tampered.length) this.imported = last;
+        await this.loadTrees();
+        await this.openTree(last.tree.id, last.activePath);
+        if (!this.imported) this.say(`Imported “${last.tree.title}” (${last.format} format, ${last.tree.nodes} nodes).`);
+      }
+    } finally {
+      this.importing = false;
+    }
+  }
+
   /** Imports loom tree files (Rhizome exports or socketteer/loom trees) and opens the last. */
   async importFiles(files: File[]) {
     if (!files.length || this.importing) return;
