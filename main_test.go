@@ -196,8 +196,8 @@ func TestServe(t *testing.T) {
 	bad, _ := http.Post(base+"/api/Graph/Node?token="+token, "application/json", strings.NewReader(`["no-such-node"]`))
 	var e struct{ Error string }
 	json.NewDecoder(bad.Body).Decode(&e)
-	if bad.StatusCode < 400 || e.Error == "" {
-		t.Errorf("Graph.Node of an unknown id: %d %q, want an error status with a message", bad.StatusCode, e.Error)
+	if bad.StatusCode != http.StatusNotFound || e.Error == "" {
+		t.Errorf("Graph.Node of an unknown id: %d %q, want 404 with a message", bad.StatusCode, e.Error)
 	}
 }
 

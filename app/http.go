@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"rhizome/store"
 )
 
 // maxRequestBytes bounds a POST body: dropped files arrive base64-encoded,
@@ -231,7 +234,8 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 	for _, v := range out {
 		if v.Type() == reflect.TypeFor[error]() {
 			if !v.IsNil() {
-				httpError(w, http.StatusInternalServerError, v.Interface().(error).Error())
+				err := v.Interface().(error)
+				httpError(w, errorStatus(err), err.Error())
 				return
 			}
 			continue
@@ -286,6 +290,22 @@ func (s *Server) broadcast(name string, data any) {
 		default:
 		}
 	}
+}
+
+// errorStatus is the HTTP status for a use case's error: 404 for what is not
+// in the library, 409 for what cannot be done in the library's present state
+// (no model configured, a generation cancelled), 501 for window-only calls,
+// else 500.
+func errorStatus(err error) int {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, errNoModel), errors.Is(err, context.Canceled):
+		return http.StatusConflict
+	case errors.Is(err, ErrNoDialogs):
+		return http.StatusNotImplemented
+	}
+	return http.StatusInternalServerError
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
