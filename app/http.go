@@ -28,7 +28,8 @@ const maxRequestBytes = 512 << 20
 // arguments, GET /api listing the methods, GET /api/events as server-sent
 // events. Every /api request must carry the token (query "token" or header
 // "X-Rhizome-Token"); requests from other origins or for other hosts are
-// refused. See docs/CONTRACT.md.
+// refused. Use cases that take paths on this machine answer 501 (the browser
+// sends files instead). See docs/CONTRACT.md.
 type Server struct {
 	app     *App
 	token   string
@@ -62,6 +63,9 @@ func NewServer(a *App, assets fs.FS) (*Server, error) {
 		}
 	}
 	a.SetEmitter(s.broadcast)
+	a.c.mu.Lock()
+	a.c.served = true
+	a.c.mu.Unlock()
 	return s, nil
 }
 
@@ -294,15 +298,15 @@ func (s *Server) broadcast(name string, data any) {
 
 // errorStatus is the HTTP status for a use case's error: 404 for what is not
 // in the library, 409 for what cannot be done in the library's present state
-// (no model configured, a generation cancelled), 501 for window-only calls,
-// else 500.
+// (no model configured, a generation cancelled), 501 for window-only calls
+// (native dialogs, paths on this machine), else 500.
 func errorStatus(err error) int {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound
 	case errors.Is(err, errNoModel), errors.Is(err, context.Canceled):
 		return http.StatusConflict
-	case errors.Is(err, ErrNoDialogs):
+	case errors.Is(err, ErrNoDialogs), errors.Is(err, ErrNoPaths):
 		return http.StatusNotImplemented
 	}
 	return http.StatusInternalServerError
