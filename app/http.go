@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"rhizome/store"
 )
@@ -26,15 +28,17 @@ const maxRequestBytes = 512 << 20
 // Server serves the frontend and the use cases over HTTP for a browser
 // (`rhizome serve`): POST /api/<Area>/<Method> with a JSON array of
 // arguments, GET /api listing the methods, GET /api/events as server-sent
-// events. Every /api request must carry the token (query "token" or header
+// events, POST /api/upload with dropped session files as multipart form data.
+// Every /api request must carry the token (query "token" or header
 // "X-Rhizome-Token"); requests from other origins or for other hosts are
 // refused. Use cases that take paths on this machine answer 501 (the browser
 // sends files instead). See docs/CONTRACT.md.
 type Server struct {
-	app     *App
-	token   string
-	assets  fs.FS
-	methods map[string]reflect.Value // "Area.Method" -> bound method
+	app      *App
+	token    string
+	assets   fs.FS
+	methods  map[string]reflect.Value // "Area.Method" -> bound method
+	timeouts Timeouts
 
 	mu      sync.Mutex
 	clients map[chan sseEvent]struct{}
@@ -53,7 +57,7 @@ func NewServer(a *App, assets fs.FS) (*Server, error) {
 	if _, err := rand.Read(buf); err != nil {
 		return nil, fmt.Errorf("app: unable to make a token: %w", err)
 	}
-	s := &Server{app: a, token: hex.EncodeToString(buf), assets: assets,
+	s := &Server{app: a, token: hex.EncodeToString(buf), assets: assets, timeouts: DefaultTimeouts,
 		methods: map[string]reflect.Value{}, clients: map[chan sseEvent]struct{}{}}
 	for _, area := range a.Areas() {
 		v := reflect.ValueOf(area.Impl)
@@ -67,6 +71,43 @@ func NewServer(a *App, assets fs.FS) (*Server, error) {
 	a.c.served = true
 	a.c.mu.Unlock()
 	return s, nil
+}
+
+// Timeouts bound how long a client may take over a request on the server
+// HTTPServer makes.
+type Timeouts struct {
+	// ReadHeader is the longest a client may take to send a request's
+	// headers (a client that opens connections and sends nothing holds none
+	// for long).
+	ReadHeader time.Duration
+	// Read is the longest a client may take to send a call's body; for an
+	// upload, the longest it may go without sending a byte.
+	Read time.Duration
+	// Write is the longest a client may take to read a response, counted
+	// from when the response starts to be written (not from the request: a
+	// use case may run as long as it needs, Loom.Generate while the model
+	// writes, an import while it reads); for the event stream, each event.
+	Write time.Duration
+	// Idle is how long a kept-alive connection waits for its next request.
+	Idle time.Duration
+}
+
+// DefaultTimeouts are the timeouts of `rhizome serve`.
+var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: time.Minute, Write: time.Minute, Idle: 2 * time.Minute}
+
+// HTTPServer is an http.Server for s with its timeouts. The server-wide
+// ReadTimeout and WriteTimeout are set as a default for every route; the
+// routes that must outlast them (the event stream, a call while its use case
+// runs, an upload) move their own deadlines with http.ResponseController.
+func (s *Server) HTTPServer() *http.Server {
+	t := s.timeouts
+	return &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: t.ReadHeader,
+		ReadTimeout:       t.Read,
+		WriteTimeout:      t.Write,
+		IdleTimeout:       t.Idle,
+	}
 }
 
 // Token is the secret every /api request must carry.
@@ -135,12 +176,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// authorised reports whether r carries the token, compared in constant time
+// so that the time to answer says nothing about how much of it was right.
 func (s *Server) authorised(r *http.Request) bool {
 	tok := r.URL.Query().Get("token")
 	if tok == "" {
 		tok = r.Header.Get("X-Rhizome-Token")
 	}
-	return tok != "" && tok == s.token
+	return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1
 }
 
 // sameHost refuses requests whose Host is not the address served (DNS
@@ -183,7 +226,11 @@ func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.assets == nil {
-		httpError(w, http.StatusNotFound, "no frontend built: run `make build`")
+		noFrontend(w)
+		return
+	}
+	if _, err := fs.Stat(s.assets, "index.html"); err != nil {
+		noFrontend(w)
 		return
 	}
 	path := strings.TrimPrefix(r.URL.Path, "/")
@@ -199,8 +246,47 @@ func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
 	http.ServeFileFS(w, r, s.assets, path)
 }
 
+// noFrontendPage is what a binary built without the frontend answers for the
+// page: frontend/dist held no index.html when it was compiled.
+const noFrontendPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Rhizome: the frontend was not built</title>
+<style>
+body { font: 15px/1.5 system-ui, sans-serif; max-width: 40em; margin: 4em auto; padding: 0 1em; color: #222; background: #fff; }
+code, pre { font-family: ui-monospace, monospace; background: #f2f2f2; padding: 0.1em 0.3em; border-radius: 3px; }
+pre { padding: 0.6em 0.8em; }
+@media (prefers-color-scheme: dark) { body { color: #ddd; background: #1b1b1d; } code, pre { background: #2a2a2e; } }
+</style>
+</head>
+<body>
+<h1>The frontend was not built</h1>
+<p>This <code>rhizome</code> binary was compiled without its web frontend
+(<code>frontend/dist</code> held no <code>index.html</code>), so there is no page to show.
+The API under <code>/api</code> works.</p>
+<p>Build the frontend and the binary together, from the repository:</p>
+<pre>make build</pre>
+<p>then run <code>build/bin/rhizome serve</code> again.</p>
+</body>
+</html>
+`
+
+// noFrontend answers a page request of a binary built without the frontend:
+// 503 (the page is not available from this binary) with a page saying why
+// and how to build it.
+func noFrontend(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	io.WriteString(w, noFrontendPage)
+}
+
 // call decodes the JSON array body into the method's parameters, calls it
-// and writes its result.
+// and writes its result. Once the body is read, the connection's deadlines
+// are lifted while the use case runs (Loom.Generate lasts as long as the
+// model writes, an import as long as its files), and the write deadline is
+// set again, Timeouts.Write from now, for writing the result.
 func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 	m, ok := s.methods[strings.Replace(name, "/", ".", 1)]
 	if !ok {
@@ -212,6 +298,9 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 		httpError(w, http.StatusRequestEntityTooLarge, "request body: "+err.Error())
 		return
 	}
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
 	var raw []json.RawMessage
 	if len(strings.TrimSpace(string(body))) > 0 {
 		if err := json.Unmarshal(body, &raw); err != nil {
@@ -234,6 +323,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 		args[i] = p.Elem()
 	}
 	out := m.Call(args)
+	s.writeDeadline(rc)
 	var result any
 	for _, v := range out {
 		if v.Type() == reflect.TypeFor[error]() {
@@ -249,12 +339,26 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 	writeJSON(w, result)
 }
 
+// writeDeadline gives the response Timeouts.Write from now to be written.
+func (s *Server) writeDeadline(rc *http.ResponseController) {
+	if s.timeouts.Write > 0 {
+		rc.SetWriteDeadline(time.Now().Add(s.timeouts.Write))
+	}
+}
+
+// serveEvents streams events until the client goes. The stream outlasts the
+// server's read and write timeouts: the read deadline is lifted (else the
+// server's watch for the client closing would end the stream when it
+// expires) and each event gets Timeouts.Write to be written.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		httpError(w, http.StatusInternalServerError, "streaming unsupported")
 		return
 	}
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	s.writeDeadline(rc)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	ch := make(chan sseEvent, 256)
@@ -273,6 +377,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case ev := <-ch:
+			s.writeDeadline(rc)
 			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.name, ev.data)
 			flusher.Flush()
 		}
