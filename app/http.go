@@ -169,6 +169,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]any{"methods": s.MethodNames()})
 	case r.URL.Path == "/api/events" && r.Method == http.MethodGet:
 		s.serveEvents(w, r)
+	case r.URL.Path == "/api/upload":
+		if r.Method != http.MethodPost {
+			httpError(w, http.StatusMethodNotAllowed, "use POST /api/upload with multipart/form-data")
+			return
+		}
+		s.upload(w, r)
 	case r.Method == http.MethodPost:
 		s.call(w, r, strings.TrimPrefix(r.URL.Path, "/api/"))
 	default:
@@ -338,6 +344,82 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	writeJSON(w, result)
 }
+
+// upload imports session files sent as multipart/form-data, one part with a
+// file name per file (a browser's FormData): each part is streamed to a
+// spool file beside the library, and once the body is read they are
+// imported together, as Import.ImportFiles would import the same bytes; the
+// answer is the ImportReport. Memory holds a copy buffer while reading and
+// the import's own (bounded by the longest line), whatever the files' size.
+// The body has no size limit, but it must keep coming: each read has
+// Timeouts.Read. A body that fails or stops midway imports nothing.
+func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	r.Body = &idleReader{r: r.Body, rc: rc, idle: s.timeouts.Read}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "app: an upload must be multipart/form-data, one part per file: "+err.Error())
+		return
+	}
+	im := s.app.Import
+	sp, err := im.newSpool()
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	defer sp.remove()
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			httpError(w, http.StatusBadRequest, fmt.Errorf("%w: %w", errUploadBody, err).Error())
+			return
+		}
+		name := part.FileName()
+		if name == "" { // a form field, not a file
+			part.Close()
+			continue
+		}
+		err = sp.add(name, part)
+		part.Close()
+		if err != nil {
+			status := http.StatusInternalServerError
+			if errors.Is(err, errUploadBody) {
+				status = http.StatusBadRequest
+			}
+			httpError(w, status, err.Error())
+			return
+		}
+	}
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+	rep, err := im.importSpool(sp)
+	s.writeDeadline(rc)
+	if err != nil {
+		httpError(w, errorStatus(err), err.Error())
+		return
+	}
+	writeJSON(w, rep)
+}
+
+// idleReader reads a request body with a read deadline renewed before each
+// read: the body may take as long as it needs while bytes keep coming.
+type idleReader struct {
+	r    io.ReadCloser
+	rc   *http.ResponseController
+	idle time.Duration
+}
+
+func (b *idleReader) Read(p []byte) (int, error) {
+	if b.idle > 0 {
+		b.rc.SetReadDeadline(time.Now().Add(b.idle))
+	}
+	return b.r.Read(p)
+}
+
+func (b *idleReader) Close() error { return b.r.Close() }
 
 // writeDeadline gives the response Timeouts.Write from now to be written.
 func (s *Server) writeDeadline(rc *http.ResponseController) {
