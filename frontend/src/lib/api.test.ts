@@ -255,3 +255,13 @@ describe('dropped files', () => {
     expect(ImportFiles).toHaveBeenCalledWith([{ name: 'a.jsonl', content: 'aGk=' }]);
   });
 });
+
+describe('segment entries', () => {
+  it('ask for a page and normalise it', async () => {
+    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => json(200, { entries: null, offset: 100, total: 691 }));
+    const api = createApi(() => httpTransport({ token: 't', fetch: fetch as never }));
+    expect(await api.segmentEntries('n1', 100)).toEqual({ entries: [], offset: 100, total: 691 });
+    expect(fetch.mock.calls[0][0]).toBe('/api/Library/SegmentEntries?token=t');
+    expect(fetch.mock.calls[0][1]?.body).toBe('["n1",100,0]');
+  });
+});

@@ -16,6 +16,7 @@ import type {
   DiffGranularity,
   DiffOp,
   DroppedFile,
+  EntryPage,
   EntryView,
   EventName,
   EventPayloads,
@@ -402,7 +403,15 @@ export function createApi(getTransport: () => Transport) {
     /** "" = all projects; newest first. */
     sessions: async (project: string) => list<SessionSummary>(await call('Library', 'Sessions', project)),
     timeline: async (sessionId: string) => list<TimelineSegment>(await call('Library', 'Timeline', sessionId)),
-    segmentEntries: async (nodeId: string) => list<EntryView>(await call('Library', 'SegmentEntries', nodeId)),
+    /**
+     * A page of a node's segment entries, in file order: from the offset-th
+     * (0 = the first) on, at most limit of them (0 = the server's page size),
+     * with the segment's total.
+     */
+    segmentEntries: async (nodeId: string, offset = 0, limit = 0) => {
+      const p = obj<EntryPage>(await call('Library', 'SegmentEntries', nodeId, offset, limit));
+      return { entries: list<EntryView>(p.entries), offset: p.offset ?? offset, total: p.total ?? 0 };
+    },
     stats: async () => (await call('Library', 'Stats')) as Stats,
 
     graph: async (filter: GraphFilter): Promise<GraphData> => {
