@@ -21,8 +21,10 @@ import (
 	"rhizome/store"
 )
 
-// maxRequestBytes bounds a POST body: dropped files arrive base64-encoded,
-// so this is roughly 384 MiB of session bytes.
+// maxRequestBytes bounds a call's JSON body: a loom tree file arrives
+// base64-encoded (Loom.Import, up to maxLoomFileBytes), as do session files
+// sent to Import.ImportFiles; the browser streams session files to
+// /api/upload instead, which has no such bound.
 const maxRequestBytes = 512 << 20
 
 // Server serves the frontend and the use cases over HTTP for a browser

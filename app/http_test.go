@@ -210,6 +210,21 @@ func TestTokenComparedInConstantTime(t *testing.T) {
 // shortTimeouts make the timeout tests quick.
 var shortTimeouts = Timeouts{ReadHeader: 200 * time.Millisecond, Read: 300 * time.Millisecond, Write: 300 * time.Millisecond, Idle: 300 * time.Millisecond}
 
+// sendRaw opens a connection to host and writes raw to it as it is; the
+// connection closes when the test ends.
+func sendRaw(t *testing.T, host, raw string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if _, err := io.WriteString(conn, raw); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
 // closedWithin reports whether the server closes conn within d (reads
 // return EOF or a reset), reading and dropping what it sends first.
 func closedWithin(conn net.Conn, d time.Duration) bool {
@@ -231,24 +246,14 @@ func TestServeTimeouts(t *testing.T) {
 	host := strings.TrimPrefix(ts.base, "http://")
 
 	t.Run("half the headers", func(t *testing.T) {
-		conn, err := net.Dial("tcp", host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		fmt.Fprintf(conn, "GET /api?token=%s HTTP/1.1\r\nHost: %s\r\n", ts.token, host)
+		conn := sendRaw(t, host, fmt.Sprintf("GET /api?token=%s HTTP/1.1\r\nHost: %s\r\n", ts.token, host))
 		if !closedWithin(conn, 3*time.Second) {
 			t.Error("a client sending half its headers still holds its connection after 3 s")
 		}
 	})
 
 	t.Run("idle connection", func(t *testing.T) {
-		conn, err := net.Dial("tcp", host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		fmt.Fprintf(conn, "GET /api?token=%s HTTP/1.1\r\nHost: %s\r\n\r\n", ts.token, host)
+		conn := sendRaw(t, host, fmt.Sprintf("GET /api?token=%s HTTP/1.1\r\nHost: %s\r\n\r\n", ts.token, host))
 		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		if err != nil || res.StatusCode != 200 {
 			t.Fatalf("GET /api: %v %v", res, err)
@@ -259,12 +264,7 @@ func TestServeTimeouts(t *testing.T) {
 	})
 
 	t.Run("stalled body", func(t *testing.T) {
-		conn, err := net.Dial("tcp", host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		fmt.Fprintf(conn, "POST /api/Library/Stats?token=%s HTTP/1.1\r\nHost: %s\r\nContent-Length: 100\r\n\r\n[", ts.token, host)
+		conn := sendRaw(t, host, fmt.Sprintf("POST /api/Library/Stats?token=%s HTTP/1.1\r\nHost: %s\r\nContent-Length: 100\r\n\r\n[", ts.token, host))
 		if !closedWithin(conn, 3*time.Second) {
 			t.Error("a call whose body stalls still holds its connection after 3 s")
 		}

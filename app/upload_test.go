@@ -72,7 +72,14 @@ func multipartBody(files []uploadFile) (io.Reader, string) {
 func (ts *testServer) upload(t *testing.T, files []uploadFile, hdr map[string]string) (int, []byte) {
 	t.Helper()
 	body, ctype := multipartBody(files)
-	req, _ := http.NewRequest("POST", ts.base+"/api/upload?token="+ts.token, body)
+	return postBody(t, ts.base+"/api/upload?token="+ts.token, ctype, body, hdr)
+}
+
+// postBody posts body as ctype to url with the headers hdr and returns the
+// status and body of the answer.
+func postBody(t *testing.T, url, ctype string, body io.Reader, hdr map[string]string) (int, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, body)
 	req.Header.Set("Content-Type", ctype)
 	for k, v := range hdr {
 		req.Header.Set(k, v)
@@ -157,18 +164,8 @@ func TestServeUpload(t *testing.T) {
 
 	t.Run("refused", func(t *testing.T) {
 		post := func(url, ctype string, body io.Reader, hdr map[string]string) (int, string) {
-			req, _ := http.NewRequest("POST", url, body)
-			req.Header.Set("Content-Type", ctype)
-			for k, v := range hdr {
-				req.Header.Set(k, v)
-			}
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Body.Close()
-			b, _ := io.ReadAll(res.Body)
-			return res.StatusCode, string(b)
+			code, b := postBody(t, url, ctype, body, hdr)
+			return code, string(b)
 		}
 		mp := func() (io.Reader, string) { return multipartBody(files[:1]) }
 		b, ct := mp()
@@ -230,14 +227,9 @@ func TestServeUploadDeadlines(t *testing.T) {
 
 	// Stalled: the headers and half a file, then nothing.
 	host := strings.TrimPrefix(ts.base, "http://")
-	conn, err := net.Dial("tcp", host)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	part := "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"stalled.jsonl\"\r\n\r\n" + string(raw[:len(raw)/2])
-	fmt.Fprintf(conn, "POST /api/upload?token=%s HTTP/1.1\r\nHost: %s\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n%s",
-		ts.token, host, 2*len(part), part)
+	conn := sendRaw(t, host, fmt.Sprintf("POST /api/upload?token=%s HTTP/1.1\r\nHost: %s\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n%s",
+		ts.token, host, 2*len(part), part))
 	conn.SetReadDeadline(time.Now().Add(3 * time.Second))
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err == nil {
