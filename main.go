@@ -328,7 +328,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		f.Sync()
 	}
 	a.SetContext(ctx)
-	hs := &http.Server{Handler: srv}
+	hs := srv.HTTPServer() // with read, write and idle timeouts (app.DefaultTimeouts)
 	go func() {
 		<-ctx.Done()
 		hs.Close()

@@ -36,6 +36,13 @@ type FileSaver interface {
 // ErrNoDialogs is returned by dialog use cases in `rhizome serve`.
 var ErrNoDialogs = errors.New("app: native dialogs are only available in the window")
 
+// ErrNoPaths is returned in `rhizome serve` by the use cases that take paths
+// on this machine (Import.ImportPaths, Loom.ImportPaths), before any path is
+// looked at: whoever holds the token must not learn which files exist or
+// make the server read a device. The browser sends the files' contents
+// instead. Its text names no path.
+var ErrNoPaths = errors.New("app: importing by path is only available in the window and the command line; in a browser, drop or choose the files")
+
 // core is what every area shares.
 type core struct {
 	store  *store.Store
@@ -45,6 +52,15 @@ type core struct {
 	emit    Emitter
 	dialogs Dialogs
 	ctx     context.Context
+	served  bool // set by NewServer: the app is served to a browser
+}
+
+// isServed reports whether the app is served to a browser (`rhizome serve`),
+// where paths on this machine are not taken from the caller.
+func (c *core) isServed() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.served
 }
 
 func (c *core) emitEvent(event string, data any) {

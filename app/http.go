@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,25 +16,31 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"rhizome/store"
 )
 
-// maxRequestBytes bounds a POST body: dropped files arrive base64-encoded,
-// so this is roughly 384 MiB of session bytes.
+// maxRequestBytes bounds a call's JSON body: a loom tree file arrives
+// base64-encoded (Loom.Import, up to maxLoomFileBytes), as do session files
+// sent to Import.ImportFiles; the browser streams session files to
+// /api/upload instead, which has no such bound.
 const maxRequestBytes = 512 << 20
 
 // Server serves the frontend and the use cases over HTTP for a browser
 // (`rhizome serve`): POST /api/<Area>/<Method> with a JSON array of
 // arguments, GET /api listing the methods, GET /api/events as server-sent
-// events. Every /api request must carry the token (query "token" or header
+// events, POST /api/upload with dropped session files as multipart form data.
+// Every /api request must carry the token (query "token" or header
 // "X-Rhizome-Token"); requests from other origins or for other hosts are
-// refused. See docs/CONTRACT.md.
+// refused. Use cases that take paths on this machine answer 501 (the browser
+// sends files instead). See docs/CONTRACT.md.
 type Server struct {
-	app     *App
-	token   string
-	assets  fs.FS
-	methods map[string]reflect.Value // "Area.Method" -> bound method
+	app      *App
+	token    string
+	assets   fs.FS
+	methods  map[string]reflect.Value // "Area.Method" -> bound method
+	timeouts Timeouts
 
 	mu      sync.Mutex
 	clients map[chan sseEvent]struct{}
@@ -52,7 +59,7 @@ func NewServer(a *App, assets fs.FS) (*Server, error) {
 	if _, err := rand.Read(buf); err != nil {
 		return nil, fmt.Errorf("app: unable to make a token: %w", err)
 	}
-	s := &Server{app: a, token: hex.EncodeToString(buf), assets: assets,
+	s := &Server{app: a, token: hex.EncodeToString(buf), assets: assets, timeouts: DefaultTimeouts,
 		methods: map[string]reflect.Value{}, clients: map[chan sseEvent]struct{}{}}
 	for _, area := range a.Areas() {
 		v := reflect.ValueOf(area.Impl)
@@ -62,7 +69,47 @@ func NewServer(a *App, assets fs.FS) (*Server, error) {
 		}
 	}
 	a.SetEmitter(s.broadcast)
+	a.c.mu.Lock()
+	a.c.served = true
+	a.c.mu.Unlock()
 	return s, nil
+}
+
+// Timeouts bound how long a client may take over a request on the server
+// HTTPServer makes.
+type Timeouts struct {
+	// ReadHeader is the longest a client may take to send a request's
+	// headers (a client that opens connections and sends nothing holds none
+	// for long).
+	ReadHeader time.Duration
+	// Read is the longest a client may take to send a call's body; for an
+	// upload, the longest it may go without sending a byte.
+	Read time.Duration
+	// Write is the longest a client may take to read a response, counted
+	// from when the response starts to be written (not from the request: a
+	// use case may run as long as it needs, Loom.Generate while the model
+	// writes, an import while it reads); for the event stream, each event.
+	Write time.Duration
+	// Idle is how long a kept-alive connection waits for its next request.
+	Idle time.Duration
+}
+
+// DefaultTimeouts are the timeouts of `rhizome serve`.
+var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: time.Minute, Write: time.Minute, Idle: 2 * time.Minute}
+
+// HTTPServer is an http.Server for s with its timeouts. The server-wide
+// ReadTimeout and WriteTimeout are set as a default for every route; the
+// routes that must outlast them (the event stream, a call while its use case
+// runs, an upload) move their own deadlines with http.ResponseController.
+func (s *Server) HTTPServer() *http.Server {
+	t := s.timeouts
+	return &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: t.ReadHeader,
+		ReadTimeout:       t.Read,
+		WriteTimeout:      t.Write,
+		IdleTimeout:       t.Idle,
+	}
 }
 
 // Token is the secret every /api request must carry.
@@ -124,6 +171,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]any{"methods": s.MethodNames()})
 	case r.URL.Path == "/api/events" && r.Method == http.MethodGet:
 		s.serveEvents(w, r)
+	case r.URL.Path == "/api/upload":
+		if r.Method != http.MethodPost {
+			httpError(w, http.StatusMethodNotAllowed, "use POST /api/upload with multipart/form-data")
+			return
+		}
+		s.upload(w, r)
 	case r.Method == http.MethodPost:
 		s.call(w, r, strings.TrimPrefix(r.URL.Path, "/api/"))
 	default:
@@ -131,12 +184,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// authorised reports whether r carries the token, compared in constant time
+// so that the time to answer says nothing about how much of it was right.
 func (s *Server) authorised(r *http.Request) bool {
 	tok := r.URL.Query().Get("token")
 	if tok == "" {
 		tok = r.Header.Get("X-Rhizome-Token")
 	}
-	return tok != "" && tok == s.token
+	return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1
 }
 
 // sameHost refuses requests whose Host is not the address served (DNS
@@ -179,7 +234,11 @@ func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.assets == nil {
-		httpError(w, http.StatusNotFound, "no frontend built: run `make build`")
+		noFrontend(w)
+		return
+	}
+	if _, err := fs.Stat(s.assets, "index.html"); err != nil {
+		noFrontend(w)
 		return
 	}
 	path := strings.TrimPrefix(r.URL.Path, "/")
@@ -195,8 +254,47 @@ func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
 	http.ServeFileFS(w, r, s.assets, path)
 }
 
+// noFrontendPage is what a binary built without the frontend answers for the
+// page: frontend/dist held no index.html when it was compiled.
+const noFrontendPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Rhizome: the frontend was not built</title>
+<style>
+body { font: 15px/1.5 system-ui, sans-serif; max-width: 40em; margin: 4em auto; padding: 0 1em; color: #222; background: #fff; }
+code, pre { font-family: ui-monospace, monospace; background: #f2f2f2; padding: 0.1em 0.3em; border-radius: 3px; }
+pre { padding: 0.6em 0.8em; }
+@media (prefers-color-scheme: dark) { body { color: #ddd; background: #1b1b1d; } code, pre { background: #2a2a2e; } }
+</style>
+</head>
+<body>
+<h1>The frontend was not built</h1>
+<p>This <code>rhizome</code> binary was compiled without its web frontend
+(<code>frontend/dist</code> held no <code>index.html</code>), so there is no page to show.
+The API under <code>/api</code> works.</p>
+<p>Build the frontend and the binary together, from the repository:</p>
+<pre>make build</pre>
+<p>then run <code>build/bin/rhizome serve</code> again.</p>
+</body>
+</html>
+`
+
+// noFrontend answers a page request of a binary built without the frontend:
+// 503 (the page is not available from this binary) with a page saying why
+// and how to build it.
+func noFrontend(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	io.WriteString(w, noFrontendPage)
+}
+
 // call decodes the JSON array body into the method's parameters, calls it
-// and writes its result.
+// and writes its result. Once the body is read, the connection's deadlines
+// are lifted while the use case runs (Loom.Generate lasts as long as the
+// model writes, an import as long as its files), and the write deadline is
+// set again, Timeouts.Write from now, for writing the result.
 func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 	m, ok := s.methods[strings.Replace(name, "/", ".", 1)]
 	if !ok {
@@ -208,6 +306,9 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 		httpError(w, http.StatusRequestEntityTooLarge, "request body: "+err.Error())
 		return
 	}
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
 	var raw []json.RawMessage
 	if len(strings.TrimSpace(string(body))) > 0 {
 		if err := json.Unmarshal(body, &raw); err != nil {
@@ -230,6 +331,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 		args[i] = p.Elem()
 	}
 	out := m.Call(args)
+	s.writeDeadline(rc)
 	var result any
 	for _, v := range out {
 		if v.Type() == reflect.TypeFor[error]() {
@@ -245,12 +347,102 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 	writeJSON(w, result)
 }
 
+// upload imports session files sent as multipart/form-data, one part with a
+// file name per file (a browser's FormData): each part is streamed to a
+// spool file beside the library, and once the body is read they are
+// imported together, as Import.ImportFiles would import the same bytes; the
+// answer is the ImportReport. Memory holds a copy buffer while reading and
+// the import's own (bounded by the longest line), whatever the files' size.
+// The body has no size limit, but it must keep coming: each read has
+// Timeouts.Read. A body that fails or stops midway imports nothing.
+func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	r.Body = &idleReader{r: r.Body, rc: rc, idle: s.timeouts.Read}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "app: an upload must be multipart/form-data, one part per file: "+err.Error())
+		return
+	}
+	im := s.app.Import
+	sp, err := im.newSpool()
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	defer sp.remove()
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			httpError(w, http.StatusBadRequest, fmt.Errorf("%w: %w", errUploadBody, err).Error())
+			return
+		}
+		name := part.FileName()
+		if name == "" { // a form field, not a file
+			part.Close()
+			continue
+		}
+		err = sp.add(name, part)
+		part.Close()
+		if err != nil {
+			status := http.StatusInternalServerError
+			if errors.Is(err, errUploadBody) {
+				status = http.StatusBadRequest
+			}
+			httpError(w, status, err.Error())
+			return
+		}
+	}
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+	rep, err := im.importSpool(sp)
+	s.writeDeadline(rc)
+	if err != nil {
+		httpError(w, errorStatus(err), err.Error())
+		return
+	}
+	writeJSON(w, rep)
+}
+
+// idleReader reads a request body with a read deadline renewed before each
+// read: the body may take as long as it needs while bytes keep coming.
+type idleReader struct {
+	r    io.ReadCloser
+	rc   *http.ResponseController
+	idle time.Duration
+}
+
+func (b *idleReader) Read(p []byte) (int, error) {
+	if b.idle > 0 {
+		b.rc.SetReadDeadline(time.Now().Add(b.idle))
+	}
+	return b.r.Read(p)
+}
+
+func (b *idleReader) Close() error { return b.r.Close() }
+
+// writeDeadline gives the response Timeouts.Write from now to be written.
+func (s *Server) writeDeadline(rc *http.ResponseController) {
+	if s.timeouts.Write > 0 {
+		rc.SetWriteDeadline(time.Now().Add(s.timeouts.Write))
+	}
+}
+
+// serveEvents streams events until the client goes. The stream outlasts the
+// server's read and write timeouts: the read deadline is lifted (else the
+// server's watch for the client closing would end the stream when it
+// expires) and each event gets Timeouts.Write to be written.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		httpError(w, http.StatusInternalServerError, "streaming unsupported")
 		return
 	}
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	s.writeDeadline(rc)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	ch := make(chan sseEvent, 256)
@@ -269,6 +461,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case ev := <-ch:
+			s.writeDeadline(rc)
 			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.name, ev.data)
 			flusher.Flush()
 		}
@@ -294,15 +487,15 @@ func (s *Server) broadcast(name string, data any) {
 
 // errorStatus is the HTTP status for a use case's error: 404 for what is not
 // in the library, 409 for what cannot be done in the library's present state
-// (no model configured, a generation cancelled), 501 for window-only calls,
-// else 500.
+// (no model configured, a generation cancelled), 501 for window-only calls
+// (native dialogs, paths on this machine), else 500.
 func errorStatus(err error) int {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound
 	case errors.Is(err, errNoModel), errors.Is(err, context.Canceled):
 		return http.StatusConflict
-	case errors.Is(err, ErrNoDialogs):
+	case errors.Is(err, ErrNoDialogs), errors.Is(err, ErrNoPaths):
 		return http.StatusNotImplemented
 	}
 	return http.StatusInternalServerError

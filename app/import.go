@@ -78,8 +78,12 @@ var samples embed.FS
 
 // ImportPaths imports session files and folders (every *.jsonl below a
 // folder, recursively, such as pi's ~/.pi/agent/sessions). A path that
-// cannot be read gives a failed FileReport.
+// cannot be read gives a failed FileReport. In `rhizome serve` it returns
+// ErrNoPaths and reads nothing.
 func (im *Import) ImportPaths(paths []string) (ImportReport, error) {
+	if im.c.isServed() {
+		return emptyReport(), ErrNoPaths
+	}
 	host, _ := os.Hostname()
 	return im.run(collectPaths(paths, host))
 }

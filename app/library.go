@@ -80,30 +80,50 @@ func (l *Library) Timeline(sessionID string) ([]TimelineSegment, error) {
 	return out, nil
 }
 
-// SegmentEntries returns the entries of a node's segment in file order, their
-// content decoded into blocks, with the labels that name them.
-func (l *Library) SegmentEntries(nodeID string) ([]EntryView, error) {
+// Page sizes of SegmentEntries, in entries.
+const (
+	DefaultEntryPage = 100
+	MaxEntryPage     = 500
+)
+
+// SegmentEntries returns a page of the entries of a node's segment: at most
+// limit of them (0 = DefaultEntryPage, at most MaxEntryPage) from the
+// offset-th on (0 = the segment's first entry), in file order, their content
+// decoded into blocks, with the labels that name them; and the segment's
+// entry count, Total. A segment may hold a million entries: the frontend
+// asks for the next page as the list scrolls. An offset at or past the end
+// gives an empty page; a negative offset is an error, as is an unknown node
+// (wrapping store.ErrNotFound).
+func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, error) {
+	if offset < 0 {
+		return EntryPage{}, fmt.Errorf("app: entries of node %s from %d: the offset must not be negative", nodeID, offset)
+	}
+	if limit <= 0 {
+		limit = DefaultEntryPage
+	}
+	limit = min(limit, MaxEntryPage)
 	ctx := l.c.context()
 	node, err := l.c.store.Node(ctx, nodeID)
 	if err != nil {
-		return nil, err
+		return EntryPage{}, err
 	}
 	sess, err := l.c.store.SessionByID(ctx, node.SessionID)
 	if err != nil {
-		return nil, err
+		return EntryPage{}, err
 	}
-	records, labels, err := l.c.store.SegmentEntries(ctx, nodeID)
+	page, err := l.c.store.SegmentEntries(ctx, nodeID, offset, limit)
 	if err != nil {
-		return nil, err
+		return EntryPage{}, err
 	}
-	out := make([]EntryView, 0, len(records))
+	out := EntryPage{Entries: make([]EntryView, 0, len(page.Entries)), Offset: page.Offset, Total: page.Total}
+	records := page.Entries
 	if len(records) == 0 {
 		return out, nil
 	}
 	// Decode the stored objects with the session reader, as the import did.
 	var hdr pisession.Header
 	if err := json.Unmarshal(sess.Header, &hdr); err != nil {
-		return nil, fmt.Errorf("app: unable to read the header of session %s: %w", sess.ID, err)
+		return EntryPage{}, fmt.Errorf("app: unable to read the header of session %s: %w", sess.ID, err)
 	}
 	if hdr.Version == 0 {
 		hdr.Version = 1
@@ -115,21 +135,21 @@ func (l *Library) SegmentEntries(nodeID string) ([]EntryView, error) {
 	}
 	rd := pisession.NewReaderAt(&buf, sess.Path, hdr, 0, 0, records[0].Seq)
 	byTarget := map[string]string{}
-	for _, lb := range labels { // in file order: the last label wins, "" clears
+	for _, lb := range page.Labels { // in file order: the last label wins, "" clears
 		byTarget[lb.TargetID] = lb.Label
 	}
 	for _, r := range records {
 		e, err := rd.Next()
 		if err == io.EOF {
-			return nil, fmt.Errorf("app: unable to decode entry %d of session %s", r.Seq, sess.ID)
+			return EntryPage{}, fmt.Errorf("app: unable to decode entry %d of session %s", r.Seq, sess.ID)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("app: unable to decode entry %d of session %s: %w", r.Seq, sess.ID, err)
+			return EntryPage{}, fmt.Errorf("app: unable to decode entry %d of session %s: %w", r.Seq, sess.ID, err)
 		}
 		v := entryView(e)
 		v.Seq, v.Line, v.ID, v.ParentID, v.Type, v.Timestamp = r.Seq, r.Line, r.ID, r.ParentID, r.Type, r.Timestamp
 		v.Label = byTarget[r.ID]
-		out = append(out, v)
+		out.Entries = append(out.Entries, v)
 	}
 	return out, nil
 }

@@ -26,6 +26,82 @@ func sessionNodes(t *testing.T, l *testLib, sessionID string) []string {
 	return ids
 }
 
+// allEntries reads every entry of a node's segment, page by page (limit
+// entries a page; 0 the default).
+func allEntries(t *testing.T, l *testLib, nodeID string, limit ...int) []EntryView {
+	t.Helper()
+	var out []EntryView
+	for {
+		p, err := l.Library.SegmentEntries(nodeID, len(out), append(limit, 0)[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p.Entries...)
+		if len(p.Entries) == 0 || len(out) >= p.Total {
+			return out
+		}
+	}
+}
+
+// A segment's entries come a page at a time: every page says the segment's
+// total, pages of the default size follow each other without gap or
+// overlap, a limit over the maximum is cut to it, and past the end is an
+// empty page. The largest segment of the real sessions (691 entries) is
+// seven pages.
+func TestSegmentEntriesPaged(t *testing.T) {
+	l := newTestLib(t)
+	if _, err := l.Import.ImportSamples(); err != nil {
+		t.Fatal(err)
+	}
+	nodeID := sessionNodes(t, l, sessionIDOf(t, filepath.Join("samples", "large-session.jsonl")))[0]
+	d, err := l.Graph.Node(nodeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := d.Node.Source.Segment.EntryCount
+	if total != 691 {
+		t.Fatalf("the first segment of large-session has %d entries, want 691", total)
+	}
+	var seqs []int
+	pages := 0
+	for off := 0; off < total; off += DefaultEntryPage {
+		p, err := l.Library.SegmentEntries(nodeID, off, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		if p.Total != total || p.Offset != off || len(p.Entries) != min(DefaultEntryPage, total-off) {
+			t.Fatalf("page at %d: offset %d, total %d, %d entries", off, p.Offset, p.Total, len(p.Entries))
+		}
+		for _, e := range p.Entries {
+			seqs = append(seqs, e.Seq)
+		}
+	}
+	if pages != 7 {
+		t.Errorf("%d pages of %d, want 7", pages, DefaultEntryPage)
+	}
+	for i, s := range seqs {
+		if s != seqs[0]+i {
+			t.Fatalf("entry %d has seq %d after %d: pages overlap or leave a gap", i, s, seqs[0]+i-1)
+		}
+	}
+	if len(seqs) != total {
+		t.Errorf("%d entries over the pages, want %d", len(seqs), total)
+	}
+	if p, err := l.Library.SegmentEntries(nodeID, 0, 100_000); err != nil || len(p.Entries) != MaxEntryPage {
+		t.Errorf("a limit of 100000: %d entries, %v; want %d", len(p.Entries), err, MaxEntryPage)
+	}
+	if p, err := l.Library.SegmentEntries(nodeID, 650, 100); err != nil || len(p.Entries) != 41 || p.Entries[0].Seq != seqs[650] {
+		t.Errorf("the last 41: %d entries, %v", len(p.Entries), err)
+	}
+	if p, err := l.Library.SegmentEntries(nodeID, total, 10); err != nil || len(p.Entries) != 0 || p.Entries == nil || p.Total != total {
+		t.Errorf("past the end: %+v, %v; want an empty page with the total", p, err)
+	}
+	if _, err := l.Library.SegmentEntries(nodeID, -1, 10); err == nil {
+		t.Error("a negative offset: no error")
+	}
+}
+
 func TestSegmentEntriesImages(t *testing.T) {
 	l := newTestLib(t)
 	if _, err := l.Import.ImportSamples(); err != nil {
@@ -35,10 +111,7 @@ func TestSegmentEntriesImages(t *testing.T) {
 	images, entries, toolCalls, toolResults, bash := 0, 0, 0, 0, 0
 	lastSeq := -1
 	for _, nodeID := range sessionNodes(t, l, id) {
-		views, err := l.Library.SegmentEntries(nodeID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		views := allEntries(t, l, nodeID)
 		d, _ := l.Graph.Node(nodeID)
 		if len(views) != d.Node.Source.Segment.EntryCount {
 			t.Errorf("node %s: %d entries, segment has %d", nodeID, len(views), d.Node.Source.Segment.EntryCount)
@@ -80,7 +153,7 @@ func TestSegmentEntriesImages(t *testing.T) {
 	if entries != 1013 || images != 3 || toolCalls == 0 || toolResults == 0 || bash != 1 {
 		t.Errorf("%d entries, %d images, %d tool calls, %d tool results, %d bash", entries, images, toolCalls, toolResults, bash)
 	}
-	if _, err := l.Library.SegmentEntries("0000000000000000"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := l.Library.SegmentEntries("0000000000000000", 0, 0); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown node: %v", err)
 	}
 }
@@ -113,15 +186,11 @@ func TestLibraryV3(t *testing.T) {
 		t.Errorf("branch metadata %v", md)
 	}
 
-	// Labels are shown on the entries they name, whatever segment they are
-	// written in.
+	// Labels are shown on the entries they name, whatever segment (and
+	// page) they are written in.
 	labels := map[string]string{}
 	for _, s := range tl {
-		views, err := l.Library.SegmentEntries(s.NodeID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range views {
+		for _, v := range allEntries(t, l, s.NodeID, 3) {
 			if v.Label != "" {
 				labels[v.ID] = v.Label
 			}
@@ -278,12 +347,8 @@ func TestSearch(t *testing.T) {
 		t.Errorf("hit %+v", hit)
 	}
 	// The hit's node is the segment holding the entry.
-	views, err := l.Library.SegmentEntries(hit.NodeID)
-	if err != nil {
-		t.Fatal(err)
-	}
 	found := false
-	for _, v := range views {
+	for _, v := range allEntries(t, l, hit.NodeID) {
 		for _, b := range v.Blocks {
 			if strings.Contains(strings.ToLower(b.Text), phrase) {
 				found = true

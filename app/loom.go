@@ -520,8 +520,12 @@ const maxLoomFileBytes = 256 << 20
 // ImportPaths imports loom tree files by path (files dropped on the window,
 // where the frontend gets paths, not contents), each as Import does. Every
 // file is tried; the results are those that imported, and the error, if
-// any, names each file that did not and why.
+// any, names each file that did not and why. In `rhizome serve` it returns
+// ErrNoPaths and reads nothing.
 func (l *Loom) ImportPaths(paths []string) ([]LoomImportResult, error) {
+	if l.c.isServed() {
+		return []LoomImportResult{}, ErrNoPaths
+	}
 	out := []LoomImportResult{}
 	var errs []error
 	for _, p := range paths {

@@ -181,6 +181,15 @@ type EntryView struct {
 	Blocks    []BlockView `json:"blocks"`
 }
 
+// EntryPage is a page of a segment's entries (Library.SegmentEntries):
+// Entries from the Offset-th entry of the segment on (0 = its first), and
+// Total, the entries the segment holds.
+type EntryPage struct {
+	Entries []EntryView `json:"entries"`
+	Offset  int         `json:"offset"`
+	Total   int         `json:"total"`
+}
+
 // BlockView is one content block for display: text, thinking, toolCall
 // (Name, Arguments as JSON text), toolResult text, image (MimeType, Data
 // base64).

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -226,66 +227,95 @@ type EntryLabel struct {
 	Seq      int
 }
 
-// SegmentEntries returns the entries of the segment behind node nodeID, in
-// file order, and the labels of the session that name one of them (in file
-// order). The error wraps ErrNotFound for an unknown node.
-func (s *Store) SegmentEntries(ctx context.Context, nodeID string) ([]EntryRecord, []EntryLabel, error) {
+// SegmentPage is a page of the entries of a node's segment.
+type SegmentPage struct {
+	Entries []EntryRecord // from Offset on, in file order
+	Labels  []EntryLabel  // the session's labels naming one of Entries, in file order
+	Offset  int           // of Entries[0] in the segment: 0 is its first entry
+	Total   int           // entries in the segment
+}
+
+// segmentPageQuery reads entries first..last (seq, inclusive) of a session.
+const segmentPageQuery = `SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw
+	FROM entries WHERE session_pk = ? AND seq BETWEEN ? AND ? ORDER BY seq`
+
+// segmentLabelsQuery reads the labels of a session naming one of a JSON
+// array of entry ids, in file order. Left to itself, SQLite reads the
+// session's entries in seq order to spare the sort (every entry of a long
+// session, for each page); the labels' index is named instead.
+const segmentLabelsQuery = `SELECT target_id, coalesce(json_extract(raw, '$.label'), ''), seq
+	FROM entries INDEXED BY entries_labels WHERE session_pk = ? AND type = 'label' AND target_id IN (SELECT value FROM json_each(?))
+	ORDER BY seq`
+
+// SegmentEntries returns at most limit entries of the segment behind node
+// nodeID, from its offset-th entry (0 = the first) on, in file order, with
+// the labels of the session that name one of them. Entries of a session are
+// numbered without gaps (seq), so a page is one range read of the
+// (session, seq) index, whatever the segment's length. offset at or past the
+// end gives no entries. The error wraps ErrNotFound for an unknown node.
+func (s *Store) SegmentEntries(ctx context.Context, nodeID string, offset, limit int) (SegmentPage, error) {
 	var sessionPK int64
 	var start, end int
 	err := s.db.QueryRowContext(ctx, `SELECT g.session_pk, g.start_seq, g.end_seq FROM nodes n
 		JOIN segments g ON g.session_pk = n.session_pk AND g.idx = n.segment_idx WHERE n.id = ?`, nodeID).
 		Scan(&sessionPK, &start, &end)
 	if err == sql.ErrNoRows {
-		return nil, nil, fmt.Errorf("store: unable to find the segment of node %s: %w", nodeID, ErrNotFound)
+		return SegmentPage{}, fmt.Errorf("store: unable to find the segment of node %s: %w", nodeID, ErrNotFound)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: unable to find the segment of node %s: %w", nodeID, err)
+		return SegmentPage{}, fmt.Errorf("store: unable to find the segment of node %s: %w", nodeID, err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw
-		FROM entries WHERE session_pk = ? AND seq BETWEEN ? AND ? ORDER BY seq`, sessionPK, start, end)
+	page := SegmentPage{Entries: []EntryRecord{}, Labels: []EntryLabel{}, Offset: offset, Total: end - start + 1}
+	if offset < 0 || limit <= 0 {
+		return page, fmt.Errorf("store: unable to fetch entries %d (%d of them) of node %s: offset and limit must be positive", offset, limit, nodeID)
+	}
+	if offset >= page.Total {
+		return page, nil
+	}
+	first, last := start+offset, min(end, start+offset+limit-1)
+	rows, err := s.db.QueryContext(ctx, segmentPageQuery, sessionPK, first, last)
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: unable to fetch the entries of node %s: %w", nodeID, err)
+		return page, fmt.Errorf("store: unable to fetch the entries of node %s: %w", nodeID, err)
 	}
 	defer rows.Close()
-	entries := []EntryRecord{}
-	ids := map[string]bool{}
+	var ids []string
 	for rows.Next() {
 		var e EntryRecord
 		var raw string
 		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw); err != nil {
-			return nil, nil, fmt.Errorf("store: unable to read an entry of node %s: %w", nodeID, err)
+			return page, fmt.Errorf("store: unable to read an entry of node %s: %w", nodeID, err)
 		}
 		e.Raw = []byte(raw)
 		if e.ID != "" {
-			ids[e.ID] = true
+			ids = append(ids, e.ID)
 		}
-		entries = append(entries, e)
+		page.Entries = append(page.Entries, e)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("store: unable to fetch the entries of node %s: %w", nodeID, err)
+		return page, fmt.Errorf("store: unable to fetch the entries of node %s: %w", nodeID, err)
 	}
 	rows.Close()
+	if len(ids) == 0 {
+		return page, nil
+	}
 
-	lrows, err := s.db.QueryContext(ctx, `SELECT target_id, coalesce(json_extract(raw, '$.label'), ''), seq
-		FROM entries WHERE session_pk = ? AND type = 'label' AND target_id <> '' ORDER BY seq`, sessionPK)
+	idList, _ := json.Marshal(ids)
+	lrows, err := s.db.QueryContext(ctx, segmentLabelsQuery, sessionPK, string(idList))
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: unable to fetch the labels of node %s: %w", nodeID, err)
+		return page, fmt.Errorf("store: unable to fetch the labels of node %s: %w", nodeID, err)
 	}
 	defer lrows.Close()
-	labels := []EntryLabel{}
 	for lrows.Next() {
 		var l EntryLabel
 		if err := lrows.Scan(&l.TargetID, &l.Label, &l.Seq); err != nil {
-			return nil, nil, fmt.Errorf("store: unable to read a label of node %s: %w", nodeID, err)
+			return page, fmt.Errorf("store: unable to read a label of node %s: %w", nodeID, err)
 		}
-		if ids[l.TargetID] {
-			labels = append(labels, l)
-		}
+		page.Labels = append(page.Labels, l)
 	}
 	if err := lrows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("store: unable to fetch the labels of node %s: %w", nodeID, err)
+		return page, fmt.Errorf("store: unable to fetch the labels of node %s: %w", nodeID, err)
 	}
-	return entries, labels, nil
+	return page, nil
 }
 
 // EntryIDs returns the ids of the session's entries mapped to their seq (the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -72,15 +73,17 @@ type poster struct {
 
 // post sends body to url and returns the response once it has a 2xx status.
 // Any other status becomes an *APIError (after the retries the policy
-// allows); transport failures are wrapped, ctx's error included.
+// allows); transport failures are wrapped, ctx's error included. A redirect
+// to another host is refused (see sameHostRedirects).
 func (p poster) post(ctx context.Context, url string, body []byte, header http.Header) (*http.Response, error) {
+	hc := sameHostRedirects(p.hc)
 	for attempt := 1; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 		if err != nil {
 			return nil, fmt.Errorf("POST %s: %w", url, err)
 		}
 		req.Header = header.Clone()
-		resp, err := p.hc.Do(req)
+		resp, err := hc.Do(req)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("POST %s: %w", url, ctx.Err())
@@ -110,6 +113,38 @@ func (p poster) post(ctx context.Context, url string, body []byte, header http.H
 			return nil, fmt.Errorf("%w; then, waiting %s to retry: %w", apiErr, w, err)
 		}
 	}
+}
+
+// ErrCrossHostRedirect is returned (wrapped) when a provider answers with a
+// redirect to another host, or from https to http.
+var ErrCrossHostRedirect = errors.New("refused a redirect to another host: the API key is only sent to the configured base URL")
+
+// sameHostRedirects returns a copy of hc that follows a redirect only within
+// the host (name and port) of the first request, and never from https to
+// http; otherwise the request fails with ErrCrossHostRedirect. Go's client
+// drops Authorization on a redirect to another host name, but keeps it for
+// another port of the same name, and keeps every other header, Anthropic's
+// x-api-key included. hc's own CheckRedirect, if any, still applies.
+func sameHostRedirects(hc *http.Client) *http.Client {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	c := *hc
+	next := hc.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		first := via[0].URL
+		if !strings.EqualFold(req.URL.Host, first.Host) || (first.Scheme == "https" && req.URL.Scheme != "https") {
+			return fmt.Errorf("%w (%s://%s to %s://%s)", ErrCrossHostRedirect, first.Scheme, first.Host, req.URL.Scheme, req.URL.Host)
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &c
 }
 
 // exchange encodes body as JSON, posts it to url, and returns the 2xx

@@ -58,7 +58,7 @@ test('the empty state offers the samples and importing them works', async () => 
   // Images of the session are shown (compact-with-images holds three).
   let imageNode = null;
   for (const n of graph.nodes) {
-    const entries = await serve.call('Library', 'SegmentEntries', n.id);
+    const entries = await serve.entries(n.id);
     if (entries.some((e) => (e.blocks ?? []).some((b) => b.type === 'image'))) {
       imageNode = n.id;
       break;

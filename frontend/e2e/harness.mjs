@@ -80,6 +80,15 @@ export async function startServe({ args = [] } = {}) {
       if (!res.ok) throw new Error(`${area}.${method}: ${body?.error ?? res.status}`);
       return body;
     },
+    /** Every entry of a node's segment, page by page (Library.SegmentEntries). */
+    async entries(nodeId) {
+      const out = [];
+      for (;;) {
+        const page = await this.call('Library', 'SegmentEntries', nodeId, out.length, 0);
+        out.push(...(page.entries ?? []));
+        if ((page.entries ?? []).length === 0 || out.length >= page.total) return out;
+      }
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

@@ -1,5 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { activePath, buildRequest, createApi, detectTransport, httpTransport, isExternalURL, loomPathView, readResponse, wailsTransport } from './api';
+import {
+  activePath,
+  buildRequest,
+  createApi,
+  detectTransport,
+  httpTransport,
+  isExternalURL,
+  loomPathView,
+  pageToken,
+  readResponse,
+  wailsTransport,
+} from './api';
 
 const json = (status: number, body: unknown) =>
   new Response(body === undefined ? '' : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -172,5 +183,85 @@ describe('loom and settings calls', () => {
     listeners.get('loom:delta')!({ data: '{"requestId":"r","index":2,"text":"moss"}' } as MessageEvent);
     listeners.get('settings:changed')!({ data: 'null' } as MessageEvent);
     expect(got).toEqual(['2:moss', 'settings']);
+  });
+});
+
+describe('the serve token', () => {
+  /** A window whose address is href, with a session storage and a history. */
+  const fakeWindow = (href: string, storage: Map<string, string> | null = new Map()) => {
+    const u = new URL(href);
+    const replaced: string[] = [];
+    const win = {
+      location: { href, search: u.search, pathname: u.pathname, hash: u.hash },
+      history: { state: { s: 1 }, replaceState: (_s: unknown, _t: string, url: string) => replaced.push(url) },
+      get sessionStorage() {
+        if (!storage) throw new DOMException('denied', 'SecurityError');
+        return {
+          getItem: (k: string) => storage.get(k) ?? null,
+          setItem: (k: string, v: string) => void storage.set(k, v),
+        };
+      },
+    };
+    return { win, replaced, storage };
+  };
+
+  it('leaves the address bar and stays in the tab', () => {
+    const { win, replaced, storage } = fakeWindow('http://127.0.0.1:5/?token=abc&view=loom#n1');
+    expect(pageToken(win as never)).toBe('abc');
+    expect(replaced).toEqual(['/?view=loom#n1']);
+    // A reload: the address has no token, the tab's storage has it.
+    const again = fakeWindow('http://127.0.0.1:5/?view=loom', storage);
+    expect(pageToken(again.win as never)).toBe('abc');
+    expect(again.replaced).toEqual([]);
+  });
+
+  it('stays in the address bar when the tab cannot keep it', () => {
+    const { win, replaced } = fakeWindow('http://127.0.0.1:5/?token=abc', null);
+    expect(pageToken(win as never)).toBe('abc');
+    expect(replaced).toEqual([]);
+  });
+
+  it('is empty without one', () => {
+    expect(pageToken(fakeWindow('http://127.0.0.1:5/').win as never)).toBe('');
+  });
+});
+
+describe('dropped files', () => {
+  it('are streamed to /api/upload as multipart form data in serve mode', async () => {
+    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) =>
+      json(200, { files: [{ path: 'b.jsonl', status: 'imported' }], totals: null }),
+    );
+    const api = createApi(() => httpTransport({ token: 't k', fetch: fetch as never }));
+    const rep = await api.importDropped([
+      { file: new File(['{"type":"session"}\n'], 'b.jsonl'), name: 'dir/b.jsonl' },
+      { file: new File(['x'], 'c.jsonl'), name: 'c.jsonl' },
+    ]);
+    expect(rep.files).toEqual([{ path: 'b.jsonl', status: 'imported' }]);
+    expect(rep.totals.files).toBe(0);
+    const [url, init] = fetch.mock.calls[0];
+    expect(url).toBe('/api/upload?token=t%20k');
+    expect(init?.method).toBe('POST');
+    const form = init?.body as FormData;
+    expect(form).toBeInstanceOf(FormData);
+    const parts = form.getAll('file') as File[];
+    expect(parts.map((f) => f.name)).toEqual(['dir/b.jsonl', 'c.jsonl']);
+    expect(await parts[0].text()).toBe('{"type":"session"}\n');
+  });
+
+  it('go to Import.ImportFiles as base64 in the window', async () => {
+    const ImportFiles = vi.fn(async () => ({ files: [], totals: null }));
+    const api = createApi(() => wailsTransport({ go: { app: { Import: { ImportFiles } } } } as never));
+    await api.importDropped([{ file: new File(['hi'], 'a.jsonl'), name: 'a.jsonl' }]);
+    expect(ImportFiles).toHaveBeenCalledWith([{ name: 'a.jsonl', content: 'aGk=' }]);
+  });
+});
+
+describe('segment entries', () => {
+  it('ask for a page and normalise it', async () => {
+    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => json(200, { entries: null, offset: 100, total: 691 }));
+    const api = createApi(() => httpTransport({ token: 't', fetch: fetch as never }));
+    expect(await api.segmentEntries('n1', 100)).toEqual({ entries: [], offset: 100, total: 691 });
+    expect(fetch.mock.calls[0][0]).toBe('/api/Library/SegmentEntries?token=t');
+    expect(fetch.mock.calls[0][1]?.body).toBe('["n1",100,0]');
   });
 });

@@ -3,9 +3,11 @@
 // In the Wails window the use cases are bound as window.go.app.<Area>.<Method>
 // and events come from window.runtime. In `rhizome serve` (window.go is
 // undefined) they are POST /api/<Area>/<Method>?token=TOKEN with a JSON array
-// of arguments, and events come from the server-sent-event stream
-// /api/events?token=TOKEN. Components call the typed wrappers of `api` and
-// never know which of the two is behind them.
+// of arguments, events come from the server-sent-event stream
+// /api/events?token=TOKEN, and files read in the page are streamed to
+// POST /api/upload; the token leaves the address bar for the tab's session
+// storage (pageToken). Components call the typed wrappers of `api` and never
+// know which of the two is behind them.
 
 import type {
   ActivePath,
@@ -14,6 +16,7 @@ import type {
   DiffGranularity,
   DiffOp,
   DroppedFile,
+  EntryPage,
   EntryView,
   EventName,
   EventPayloads,
@@ -44,8 +47,15 @@ import type {
   Stats,
   TimelineSegment,
 } from './types';
+import { readDroppedFile } from './import/files';
 
 export type * from './types';
+
+/** A file dropped or chosen in the page: its bytes, and its name (a path relative to what was dropped). */
+export interface DroppedBlob {
+  file: Blob;
+  name: string;
+}
 
 /** How calls and events reach Go. */
 export interface Transport {
@@ -57,6 +67,8 @@ export interface Transport {
   onFileDrop(cb: (paths: string[]) => void): (() => void) | null;
   /** Opens an http(s) or mailto link outside the app. */
   openURL(url: string): void;
+  /** Imports files read in the page (a browser drop or file picker); resolves to the ImportReport. */
+  importBlobs(files: DroppedBlob[]): Promise<unknown>;
 }
 
 // ---- serve mode -----------------------------------------------------------
@@ -165,6 +177,19 @@ export function httpTransport(opts: HttpTransportOptions): Transport {
     onFileDrop() {
       return null;
     },
+    // Streamed: the browser sends each File from disk as a multipart part,
+    // and the server spools it to disk, so neither holds the file in memory.
+    async importBlobs(files) {
+      const form = new FormData();
+      for (const f of files) form.append('file', f.file, f.name);
+      let res: Response;
+      try {
+        res = await doFetch(`${base}/api/upload?token=${encodeURIComponent(opts.token)}`, { method: 'POST', body: form });
+      } catch (e) {
+        throw new Error(`upload: cannot reach rhizome serve (${errorText(e)})`);
+      }
+      return readResponse(res, 'upload');
+    },
     openURL(url) {
       if (!isExternalURL(url)) return;
       (opts.open ?? ((u: string) => window.open(u, '_blank', 'noopener,noreferrer')))(url);
@@ -215,6 +240,13 @@ export function wailsTransport(win: WailsWindow): Transport {
     openURL(url) {
       if (isExternalURL(url)) win.runtime?.BrowserOpenURL?.(url);
     },
+    // The window gets paths for drops (Import.ImportPaths); this is the
+    // fallback when it does not: the contents, base64.
+    async importBlobs(files) {
+      const dropped = [];
+      for (const f of files) dropped.push(await readDroppedFile(f.file as Blob & { name: string }, f.name));
+      return this.call('Import', 'ImportFiles', [dropped]);
+    },
   };
 }
 
@@ -234,11 +266,47 @@ function errorText(e: unknown): string {
   return String(e);
 }
 
+/** Where the serve token is kept for the tab (session storage). */
+const TOKEN_KEY = 'rhizome.token';
+
+/**
+ * The serve token of this page. The URL `rhizome serve` prints carries it
+ * (`/?token=...`): it is moved to the tab's session storage and taken out of
+ * the address bar (history.replaceState), so that it does not stay in the
+ * browser's history or get copied with the address; a reload then finds it
+ * in session storage. When session storage cannot be used, the token stays
+ * in the address so that a reload still works. "" when there is none.
+ */
+export function pageToken(win: Pick<Window, 'location' | 'history' | 'sessionStorage'>): string {
+  const loc = win.location;
+  const params = new URLSearchParams(loc.search);
+  const fromURL = params.get('token');
+  if (fromURL) {
+    try {
+      win.sessionStorage.setItem(TOKEN_KEY, fromURL);
+    } catch {
+      return fromURL;
+    }
+    params.delete('token');
+    const search = params.toString();
+    try {
+      win.history.replaceState(win.history.state, '', `${loc.pathname}${search ? `?${search}` : ''}${loc.hash}`);
+    } catch {
+      // The token stays in the address; it still works.
+    }
+    return fromURL;
+  }
+  try {
+    return win.sessionStorage.getItem(TOKEN_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
 /** Picks the transport for this page: Wails bindings when present, HTTP otherwise. */
 export function detectTransport(win: Window & WailsWindow = window as Window & WailsWindow): Transport {
   if (win.go !== undefined) return wailsTransport(win);
-  const token = new URLSearchParams(win.location.search).get('token') ?? '';
-  return httpTransport({ token });
+  return httpTransport({ token: pageToken(win) });
 }
 
 const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
@@ -322,6 +390,11 @@ export function createApi(getTransport: () => Transport) {
 
     importPaths: async (paths: string[]) => report(await call('Import', 'ImportPaths', paths)),
     importFiles: async (files: DroppedFile[]) => report(await call('Import', 'ImportFiles', files)),
+    /**
+     * Files read in the page (a browser drop or the file picker): streamed
+     * to POST /api/upload in serve mode, Import.ImportFiles in the window.
+     */
+    importDropped: async (files: DroppedBlob[]) => report(await getTransport().importBlobs(files)),
     importSamples: async () => report(await call('Import', 'ImportSamples')),
     /** Native dialog; window only. An empty report when cancelled. */
     chooseAndImport: async () => report(await call('Import', 'ChooseAndImport')),
@@ -330,7 +403,15 @@ export function createApi(getTransport: () => Transport) {
     /** "" = all projects; newest first. */
     sessions: async (project: string) => list<SessionSummary>(await call('Library', 'Sessions', project)),
     timeline: async (sessionId: string) => list<TimelineSegment>(await call('Library', 'Timeline', sessionId)),
-    segmentEntries: async (nodeId: string) => list<EntryView>(await call('Library', 'SegmentEntries', nodeId)),
+    /**
+     * A page of a node's segment entries, in file order: from the offset-th
+     * (0 = the first) on, at most limit of them (0 = the server's page size),
+     * with the segment's total.
+     */
+    segmentEntries: async (nodeId: string, offset = 0, limit = 0) => {
+      const p = obj<EntryPage>(await call('Library', 'SegmentEntries', nodeId, offset, limit));
+      return { entries: list<EntryView>(p.entries), offset: p.offset ?? offset, total: p.total ?? 0 };
+    },
     stats: async () => (await call('Library', 'Stats')) as Stats,
 
     graph: async (filter: GraphFilter): Promise<GraphData> => {
@@ -426,3 +507,11 @@ let transport: Transport | null = null;
 
 /** The app's API, bound to this page's transport on first use. */
 export const api: Api = createApi(() => (transport ??= detectTransport()));
+
+/**
+ * Binds the page's transport now: in serve mode this takes the token out of
+ * the address bar at once (main.ts calls it before anything is drawn).
+ */
+export function connect(): void {
+  transport ??= detectTransport();
+}

@@ -270,6 +270,13 @@ export interface EntryView {
   blocks: BlockView[] | null;
 }
 
+/** A page of a segment's entries (Library.SegmentEntries): entries from the offset-th on, and the segment's total. */
+export interface EntryPage {
+  entries: EntryView[] | null;
+  offset: number;
+  total: number;
+}
+
 export interface TimelineSegment {
   index: number;
   nodeId: string;

@@ -1,5 +1,6 @@
-// Reading dropped or chosen files in the browser (serve mode) for
-// Import.ImportFiles: base64 contents, folders walked recursively.
+// Reading dropped or chosen files in the browser: folders walked
+// recursively; base64 contents for Import.ImportFiles (the window's fallback
+// when Wails gives no paths; serve mode streams the File objects instead).
 
 import type { DroppedFile } from '../types';
 
