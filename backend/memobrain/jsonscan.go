@@ -189,15 +189,28 @@ var (
 )
 
 func decodeKey(quoted []byte) (string, error) {
-	inner := quoted[1 : len(quoted)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner), nil
-	}
-	var k string
-	if err := json.Unmarshal(quoted, &k); err != nil {
-		return "", err
+	k, ok := decodeString(quoted)
+	if !ok {
+		return "", errScan
 	}
 	return k, nil
+}
+
+// decodeString decodes the JSON string raw; ok is false when raw is not a
+// string.
+func decodeString(raw []byte) (string, bool) {
+	raw = trimJSONSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // jsonKind names the kind of the JSON value raw for error messages.

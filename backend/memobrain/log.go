@@ -131,18 +131,27 @@ func (g *Graph) applyStep(s Step) (Diff, error) {
 		}
 		return g.initTask(*in.Task)
 	case OpPatch:
-		p, err := ReadPatch(s.Input)
+		if !json.Valid(s.Input) {
+			return Diff{}, errors.New("the input is not valid JSON")
+		}
+		p, err := readPatch(s.Input)
 		if err != nil {
 			return Diff{}, err
 		}
 		return g.applyPatch(p, s.TurnIDs)
 	case OpFlush:
+		if !json.Valid(s.Input) {
+			return Diff{}, errors.New("the input is not valid JSON")
+		}
 		op, err := readFlushOp(s.Input)
 		if err != nil {
 			return Diff{}, err
 		}
 		return g.flush(op)
 	case OpFold:
+		if !json.Valid(s.Input) {
+			return Diff{}, errors.New("the input is not valid JSON")
+		}
 		op, err := readFoldOp(s.Input)
 		if err != nil {
 			return Diff{}, err

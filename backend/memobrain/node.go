@@ -122,25 +122,49 @@ func (n Note) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads an object with a string "role" and a string
 // "content" (other keys are kept); anything else is an error.
 func (n *Note) UnmarshalJSON(b []byte) error {
-	var v struct {
-		Role    *string `json:"role"`
-		Content *string `json:"content"`
+	b = trimJSONSpace(b)
+	if !json.Valid(b) {
+		return fmt.Errorf("a note is not valid JSON")
 	}
-	if len(trimJSONSpace(b)) == 0 || trimJSONSpace(b)[0] != '{' {
-		return fmt.Errorf("a note is %s, not an object {role, content}", jsonKind(b))
+	v, err := readNote(append(json.RawMessage(nil), b...))
+	if err != nil {
+		return err
 	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		return fmt.Errorf("a note's role and content must be strings: %w", err)
-	}
-	if v.Role == nil {
-		return fmt.Errorf(`a note has no "role"`)
-	}
-	if v.Content == nil {
-		return fmt.Errorf(`a note has no "content"`)
-	}
-	*n = Note{Role: NoteRole(*v.Role), Content: *v.Content, raw: append(json.RawMessage(nil), trimJSONSpace(b)...),
-		rawRole: *v.Role, rawText: *v.Content}
+	*n = v
 	return nil
+}
+
+// readNote reads one note from valid JSON. A repeated key counts with its
+// last value, as in Python.
+func readNote(raw json.RawMessage) (Note, error) {
+	fs, err := objectFields(raw, 0)
+	if err != nil {
+		return Note{}, fmt.Errorf("a note is %s, not an object {role, content}", jsonKind(raw))
+	}
+	var role, content *string
+	for _, f := range fs {
+		var to **string
+		switch f.key {
+		case "role":
+			to = &role
+		case "content":
+			to = &content
+		default:
+			continue
+		}
+		s, ok := decodeString(f.value)
+		if !ok {
+			return Note{}, fmt.Errorf("a note's %s is %s, not a string", f.key, jsonKind(f.value))
+		}
+		*to = &s
+	}
+	if role == nil {
+		return Note{}, fmt.Errorf(`a note has no "role"`)
+	}
+	if content == nil {
+		return Note{}, fmt.Errorf(`a note has no "content"`)
+	}
+	return Note{Role: NoteRole(*role), Content: *content, raw: trimJSONSpace(raw), rawRole: *role, rawText: *content}, nil
 }
 
 // appendNotes appends notes as a JSON list, each note as it was read or made.
@@ -164,7 +188,7 @@ func readNotes(raw json.RawMessage) (Notes, error) {
 	}
 	out := make(Notes, len(es))
 	for i, e := range es {
-		if err := out[i].UnmarshalJSON(e.value); err != nil {
+		if out[i], err = readNote(e.value); err != nil {
 			return nil, fmt.Errorf("[%d]: %w", i, err)
 		}
 	}
@@ -251,7 +275,7 @@ func classifyThought(raw json.RawMessage) Thought {
 	t := Thought{raw: raw}
 	switch raw[0] {
 	case '"':
-		_ = json.Unmarshal(raw, &t.Text)
+		t.Text, _ = decodeString(raw)
 		t.Form = ThoughtText
 		if s := trimJSONSpace([]byte(t.Text)); len(s) > 0 && s[0] == '[' && json.Valid(s) {
 			if notes, err := readNotes(s); err == nil {

@@ -302,51 +302,88 @@ func (g *Graph) fold(op FoldOp) (Diff, error) {
 		g.nodes[g.index[id]].Active = Folded
 		d.NodesChanged = append(d.NodesChanged, NodeChange{ID: id, From: Live, To: Folded})
 	}
-	g.edges = edges
-	g.out = nil
+	g.edges, g.out = edges, out
 	return d, nil
 }
 
 // ApplyFlushAndFold applies the model's reply to the flush-and-fold prompt
 // as MemoBrain's recall() does: every flush in order, then every fold in
 // order, each recorded as its own step. It is all or nothing: on an error
-// the graph is untouched. Besides what Flush and Fold check, a node may be
+// the steps already applied are taken back and the graph is as it was. Besides what Flush and Fold check, a node may be
 // in one operation only (the prompt's rule).
 //
 // Errors name the op: `memobrain: fold_ops[1] (fold): ids[0]: node 4 is
 // already in flush_ops[0] of this reply`.
 func (g *Graph) ApplyFlushAndFold(f FlushAndFoldOp) ([]Step, error) {
-	c := g.clone()
+	start := len(g.steps)
+	if undos, err := g.applyFlushAndFold(f); err != nil {
+		g.rollback(start, undos)
+		return nil, err
+	}
+	return slices.Clone(g.steps[start:]), nil
+}
+
+// applyFlushAndFold applies and records the reply's operations; undos has
+// one entry per step it recorded, also when it fails half way.
+func (g *Graph) applyFlushAndFold(f FlushAndFoldOp) (undos []undo, err error) {
 	in := map[int]string{}
 	for i, op := range f.FlushOps {
 		if by, ok := in[op.ID]; ok {
-			return nil, fmt.Errorf("memobrain: flush_ops[%d] (flush): node %d is already in %s of this reply", i, op.ID, by)
+			return undos, fmt.Errorf("memobrain: flush_ops[%d] (flush): node %d is already in %s of this reply", i, op.ID, by)
 		}
-		d, err := c.flush(op)
+		d, err := g.flush(op)
 		if err != nil {
-			return nil, fmt.Errorf("memobrain: flush_ops[%d] (flush): %w", i, err)
+			return undos, fmt.Errorf("memobrain: flush_ops[%d] (flush): %w", i, err)
 		}
-		c.record(Step{Kind: OpFlush, Input: op.input(), Diff: d})
+		undos = append(undos, undo{edges: g.edges, next: g.next})
+		g.record(Step{Kind: OpFlush, Input: op.input(), Diff: d})
 		in[op.ID] = fmt.Sprintf("flush_ops[%d]", i)
 	}
 	for i, op := range f.FoldOps {
 		for k, id := range op.IDs {
 			if by, ok := in[id]; ok {
-				return nil, fmt.Errorf("memobrain: fold_ops[%d] (fold): ids[%d]: node %d is already in %s of this reply", i, k, id, by)
+				return undos, fmt.Errorf("memobrain: fold_ops[%d] (fold): ids[%d]: node %d is already in %s of this reply", i, k, id, by)
 			}
 		}
-		d, err := c.fold(op)
+		before := undo{edges: g.edges, next: g.next}
+		d, err := g.fold(op)
 		if err != nil {
-			return nil, fmt.Errorf("memobrain: fold_ops[%d] (fold): %w", i, err)
+			return undos, fmt.Errorf("memobrain: fold_ops[%d] (fold): %w", i, err)
 		}
-		c.record(Step{Kind: OpFold, Input: op.input(), Diff: d})
+		undos = append(undos, before)
+		g.record(Step{Kind: OpFold, Input: op.input(), Diff: d})
 		for _, id := range op.IDs {
 			in[id] = fmt.Sprintf("fold_ops[%d]", i)
 		}
 	}
-	steps := slices.Clone(c.steps[len(g.steps):])
-	*g = *c
-	return steps, nil
+	return undos, nil
+}
+
+// undo is what a step of a reply being applied needs to be taken back: the
+// edge list and the next id before it (a flush leaves the edge list alone, a
+// fold replaces it: neither changes it in place).
+type undo struct {
+	edges []Edge
+	next  int
+}
+
+// rollback takes back the steps recorded since step start, newest first:
+// states changed go back, nodes added go, the edge list and the next id are
+// restored.
+func (g *Graph) rollback(start int, undos []undo) {
+	for i := len(g.steps) - 1; i >= start; i-- {
+		s, u := g.steps[i], undos[i-start]
+		for _, c := range s.Diff.NodesChanged {
+			g.nodes[g.index[c.ID]].Active = c.From
+		}
+		for _, id := range s.Diff.NodesAdded {
+			delete(g.index, id)
+		}
+		g.nodes = g.nodes[:len(g.nodes)-len(s.Diff.NodesAdded)]
+		g.edges, g.next = u.edges, u.next
+	}
+	g.steps = g.steps[:start]
+	g.out = nil
 }
 
 func (g *Graph) record(s Step) Step {

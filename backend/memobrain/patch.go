@@ -125,6 +125,11 @@ func ReadPatch(data []byte) (MemoryPatch, error) {
 	if err != nil {
 		return MemoryPatch{}, fmt.Errorf("memobrain: unable to read a memory patch: %w", err)
 	}
+	return readPatch(body)
+}
+
+// readPatch reads a patch from valid JSON (see ReadPatch).
+func readPatch(body json.RawMessage) (MemoryPatch, error) {
 	top, err := readObject(body, "a memory patch {add_nodes, add_edges}")
 	if err != nil {
 		return MemoryPatch{}, fmt.Errorf("memobrain: unable to read a memory patch: %w", err)
@@ -502,8 +507,8 @@ func requiredString(m map[string]field, key string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%q is missing", key)
 	}
-	var s string
-	if f.value[0] != '"' || json.Unmarshal(f.value, &s) != nil {
+	s, ok := decodeString(f.value)
+	if !ok {
 		return "", fmt.Errorf("%s is %s, not a string", key, jsonKind(f.value))
 	}
 	return s, nil

@@ -13,13 +13,6 @@ import (
 	"unicode"
 )
 
-// pyIsSpace is Python's str.isspace(): Unicode white space plus the
-// information separators U+001C..U+001F, which Go's unicode.IsSpace leaves
-// out.
-func pyIsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
-}
-
 // digitValue is the value of the Unicode decimal digit r (category Nd), or -1.
 // Every Nd range of Unicode is a run of whole 0..9 sequences, each starting at
 // its zero.
@@ -43,12 +36,14 @@ func digitValue(r rune) int {
 	return -1
 }
 
-// pyInt is Python's int(s) for a str: white space around, an optional sign,
+// pyInt is Python's int(s) for a str: white space around (Unicode's
+// White_Space, which is Go's unicode.IsSpace; int() does not strip the
+// separators U+001C..U+001F that str.isspace() counts), an optional sign,
 // then decimal digits (any Unicode decimal digits) with single underscores
 // between them. ok is false where int() raises ValueError. A value too large
 // for an int saturates (no node has such an id).
 func pyInt(s string) (n int, ok bool) {
-	s = strings.TrimFunc(s, pyIsSpace)
+	s = strings.TrimFunc(s, unicode.IsSpace)
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-'

@@ -425,36 +425,51 @@ func LooksLikeSnapshot(head []byte) bool {
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return false
 	}
-	return sniffGraph(dec, true)
+	return sniffGraph(dec, true) == sniffFound
 }
 
-// sniffGraph reads the members of an object whose '{' was read.
-func sniffGraph(dec *json.Decoder, top bool) bool {
+// sniff results.
+const (
+	sniffFail     = iota // not a snapshot, or the head ends first
+	sniffFound           // a graph's first node has node_id and kind
+	sniffNotGraph        // an object without "nodes", read to its end
+)
+
+// sniffGraph reads the members of an object whose '{' was read: the top
+// level (where "memory" is looked into) or "memory".
+func sniffGraph(dec *json.Decoder, top bool) int {
 	for {
 		t, err := dec.Token()
 		if err != nil {
-			return false
+			return sniffFail
 		}
 		key, ok := t.(string)
 		if !ok { // the closing '}'
-			return false
+			return sniffNotGraph
 		}
 		switch {
 		case key == "nodes":
-			return sniffNodes(dec)
+			if sniffNodes(dec) {
+				return sniffFound
+			}
+			return sniffFail
 		case key == "memory" && top:
 			t, err := dec.Token()
 			if err != nil {
-				return false
+				return sniffFail
 			}
-			if t == json.Delim('{') {
-				return sniffGraph(dec, false)
-			} else if !skipAfter(dec, t) {
-				return false
+			if t != json.Delim('{') {
+				if !skipAfter(dec, t) {
+					return sniffFail
+				}
+				continue
+			}
+			if r := sniffGraph(dec, false); r != sniffNotGraph {
+				return r
 			}
 		default:
 			if !skipValue(dec) {
-				return false
+				return sniffFail
 			}
 		}
 	}

@@ -295,3 +295,13 @@ func TestSnapshotMessages(t *testing.T) {
 		t.Error("the example has no messages")
 	}
 }
+
+func TestLooksLikeSnapshotMemoryFirst(t *testing.T) {
+	data := []byte(`{"memory": {"note": "not the graph"}, "nodes": {"1": {"node_id": 1, "kind": "task", "thought": "t"}}, "edges": []}`)
+	if _, err := ReadSnapshot(data); err != nil {
+		t.Fatal(err)
+	}
+	if !LooksLikeSnapshot(data) {
+		t.Error("a bare snapshot with an unrelated \"memory\" object first is not detected")
+	}
+}
