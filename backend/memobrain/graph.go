@@ -23,7 +23,8 @@ const MaxID = 1<<53 - 1
 
 // Graph is a reasoning graph and the log of the operations applied to it.
 // Nodes are kept in the order they were read or made (MemoBrain's dict
-// order), edges in list order. A Graph is not safe for concurrent use.
+// order), edges in list order. The zero Graph is an empty graph, as from
+// NewGraph. A Graph is not safe for concurrent use.
 type Graph struct {
 	nodes []*ReasoningNode
 	index map[int]int // node id -> position in nodes
@@ -46,7 +47,10 @@ func (g *Graph) Len() int { return len(g.nodes) }
 
 // NextID is the id the next new node will get (MemoBrain's counter: one more
 // than the largest id).
-func (g *Graph) NextID() int { return g.next }
+func (g *Graph) NextID() int {
+	g.ready()
+	return g.next
+}
 
 // Node returns the node with id, and whether there is one. Its slices are
 // shared with the graph: do not modify them.
@@ -126,6 +130,16 @@ func (g *Graph) frozen() *Graph {
 	c := g.clone()
 	c.base, c.steps = nil, nil
 	return c
+}
+
+// ready makes the zero Graph an empty one.
+func (g *Graph) ready() {
+	if g.index == nil {
+		g.index = map[int]int{}
+		if len(g.nodes) == 0 && g.next == 0 {
+			g.next = 1
+		}
+	}
 }
 
 func (g *Graph) addNode(n *ReasoningNode) {

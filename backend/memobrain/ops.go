@@ -27,6 +27,7 @@ func (g *Graph) Init(task string) (Step, error) {
 }
 
 func (g *Graph) initTask(task string) (Diff, error) {
+	g.ready()
 	if len(g.nodes) > 0 {
 		return Diff{}, fmt.Errorf("the graph already has %d nodes: init starts an empty graph", len(g.nodes))
 	}
@@ -66,6 +67,7 @@ func (g *Graph) initTask(task string) (Diff, error) {
 //
 // Errors name the op: `memobrain: patch add_edges[1] (add_edge): src "x" is
 // neither a node id nor a tmp id of this patch, and holds no number`.
+// See interchange-formats.md §3, "MemoryPatch".
 func (g *Graph) ApplyPatch(p MemoryPatch, turnIDs []int) (Step, error) {
 	d, err := g.applyPatch(p, turnIDs)
 	if err != nil {
@@ -75,6 +77,7 @@ func (g *Graph) ApplyPatch(p MemoryPatch, turnIDs []int) (Step, error) {
 }
 
 func (g *Graph) applyPatch(p MemoryPatch, turnIDs []int) (Diff, error) {
+	g.ready()
 	for _, t := range turnIDs {
 		if t < 0 || t > MaxID {
 			return Diff{}, fmt.Errorf("memobrain: patch: turn id %d is out of range", t)
@@ -199,6 +202,7 @@ func (g *Graph) Flush(op FlushOp) (Step, error) {
 }
 
 func (g *Graph) flush(op FlushOp) (Diff, error) {
+	g.ready()
 	i, ok := g.index[op.ID]
 	if !ok {
 		return Diff{}, fmt.Errorf("node %d is not in the graph", op.ID)
@@ -234,6 +238,9 @@ func (g *Graph) flush(op FlushOp) (Diff, error) {
 // the graph (MemoBrain skips those), a node that is not active (the prompt
 // allows only active ones), and a fold that would make a cycle through the
 // summary (an outside node between two folded ones).
+//
+// See interchange-formats.md §3, "Active states", and ERRATA.md,
+// "MemoBrain".
 func (g *Graph) Fold(op FoldOp) (Step, error) {
 	d, err := g.fold(op)
 	if err != nil {
@@ -243,6 +250,7 @@ func (g *Graph) Fold(op FoldOp) (Step, error) {
 }
 
 func (g *Graph) fold(op FoldOp) (Diff, error) {
+	g.ready()
 	if len(op.IDs) == 0 {
 		return Diff{}, errors.New("ids is empty")
 	}

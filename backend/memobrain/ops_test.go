@@ -394,3 +394,22 @@ func TestInferEdgeKind(t *testing.T) {
 		}
 	}
 }
+
+// The zero Graph is an empty graph.
+func TestZeroGraph(t *testing.T) {
+	var g Graph
+	if g.NextID() != 1 || g.Len() != 0 {
+		t.Fatalf("next %d, len %d", g.NextID(), g.Len())
+	}
+	var h Graph
+	if _, err := h.Init("x"); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := h.Node(1); !ok || n.Kind != KindTask {
+		t.Errorf("%+v", n)
+	}
+	var f Graph
+	if _, err := f.ApplyPatch(MemoryPatch{AddNodes: []AddNodeOp{{TmpID: "a", Kind: KindSubtask}}}, nil); err != nil || f.NextID() != 2 {
+		t.Errorf("a patch on the zero graph: %v, next %d", err, f.NextID())
+	}
+}
