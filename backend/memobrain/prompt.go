@@ -25,7 +25,7 @@ Node kinds:
 - "evidence": a fact, an answer or a conclusion a step established for a task or subtask.
 - "summary": earlier nodes condensed into one. Summaries are made elsewhere: never create one.
 
-Edges go from an existing node to a new one:
+Edges go from a parent (an existing node, or a new one of your reply) to a new node:
 - task -> subtask: the task is broken down;
 - task or subtask -> a more precise subtask: the problem is refined;
 - task or subtask -> evidence: the evidence answers or supports it.
