@@ -280,3 +280,17 @@ func thoughtList(t Thought, strict bool) ([]json.RawMessage, bool) {
 	}
 	return out, true
 }
+
+// UnmarshalJSON reads a message as ReadMessages reads each.
+func (m *Message) UnmarshalJSON(b []byte) error {
+	b = trimJSONSpace(b)
+	if !json.Valid(b) {
+		return fmt.Errorf("memobrain: a message is not valid JSON")
+	}
+	v, err := readMessage(append(json.RawMessage(nil), b...))
+	if err != nil {
+		return fmt.Errorf("memobrain: message: %w", err)
+	}
+	*m = v
+	return nil
+}

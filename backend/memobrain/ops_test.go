@@ -2,6 +2,7 @@ package memobrain
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -411,5 +412,35 @@ func TestZeroGraph(t *testing.T) {
 	var f Graph
 	if _, err := f.ApplyPatch(MemoryPatch{AddNodes: []AddNodeOp{{TmpID: "a", Kind: KindSubtask}}}, nil); err != nil || f.NextID() != 2 {
 		t.Errorf("a patch on the zero graph: %v, next %d", err, f.NextID())
+	}
+}
+
+// The operation types go through encoding/json as the readers read them,
+// keeping what the model wrote.
+func TestOperationsJSON(t *testing.T) {
+	var v struct {
+		Patch MemoryPatch    `json:"patch"`
+		Reply FlushAndFoldOp `json:"reply"`
+		Fold  FoldOp         `json:"fold"`
+		Flush FlushOp        `json:"flush"`
+		Msg   Message        `json:"msg"`
+	}
+	in := `{"patch": {"add_nodes": [{"tmp_id": "a", "kind": "evidence", "thought": [{"role": "Agent_X", "content": "é", "extra": 1}]}], "add_edges": [{"src": "Node 1", "dst": "a"}], "note": "kept"},
+	  "reply": {"flush_ops": [{"id": 2}], "fold_ops": []},
+	  "fold": {"ids": [3], "rationale": null, "notes": [], "why": "kept"},
+	  "flush": {"id": 4, "rationale": "r"},
+	  "msg": {"role": "user", "content": "hi", "name": "kept"}}`
+	if err := json.Unmarshal([]byte(in), &v); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !jsonEqual(t, []byte(in), out) {
+		t.Errorf("through encoding/json:\n%s", out)
+	}
+	if err := json.Unmarshal([]byte(`{"patch": {"add_nodes": []}}`), &v); err == nil || !strings.Contains(err.Error(), `"add_edges" is missing`) {
+		t.Errorf("a bad patch through encoding/json: %v", err)
 	}
 }

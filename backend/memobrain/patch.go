@@ -554,3 +554,51 @@ func clip(s string) string {
 	}
 	return s[:max] + "…"
 }
+
+// UnmarshalJSON reads a patch as ReadPatch does.
+func (p *MemoryPatch) UnmarshalJSON(b []byte) error {
+	q, err := ReadPatch(b)
+	if err != nil {
+		return err
+	}
+	*p = q
+	return nil
+}
+
+// UnmarshalJSON reads the operations as ReadFlushAndFold does.
+func (f *FlushAndFoldOp) UnmarshalJSON(b []byte) error {
+	q, err := ReadFlushAndFold(b)
+	if err != nil {
+		return err
+	}
+	*f = q
+	return nil
+}
+
+// UnmarshalJSON reads one flush as ReadFlushAndFold reads each.
+func (op *FlushOp) UnmarshalJSON(b []byte) error {
+	b = trimJSONSpace(b)
+	if !json.Valid(b) {
+		return errors.New("memobrain: a flush is not valid JSON")
+	}
+	q, err := readFlushOp(append(json.RawMessage(nil), b...))
+	if err != nil {
+		return fmt.Errorf("memobrain: flush: %w", err)
+	}
+	*op = q
+	return nil
+}
+
+// UnmarshalJSON reads one fold as ReadFlushAndFold reads each.
+func (op *FoldOp) UnmarshalJSON(b []byte) error {
+	b = trimJSONSpace(b)
+	if !json.Valid(b) {
+		return errors.New("memobrain: a fold is not valid JSON")
+	}
+	q, err := readFoldOp(append(json.RawMessage(nil), b...))
+	if err != nil {
+		return fmt.Errorf("memobrain: fold: %w", err)
+	}
+	*op = q
+	return nil
+}
