@@ -22,7 +22,7 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['Ctrl', 'K'], what: 'Search (also ⌘K)' },
       { keys: ['/'], what: 'Search' },
       { keys: ['Enter'], what: 'Jump to the selected search result' },
-      { keys: ['Esc'], what: 'Close the dialog, editor, panel, search or this help' },
+      { keys: ['Esc'], what: 'Close a message (toast), the dialog, editor, panel, search or this help' },
       { keys: ['?'], what: 'This help' },
     ],
   },
