@@ -493,7 +493,7 @@ func errorStatus(err error) int {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound
-	case errors.Is(err, errNoModel), errors.Is(err, context.Canceled):
+	case errors.Is(err, errNoModel), errors.Is(err, context.Canceled), errors.Is(err, store.ErrLoomTreeExists):
 		return http.StatusConflict
 	case errors.Is(err, ErrNoDialogs), errors.Is(err, ErrNoPaths):
 		return http.StatusNotImplemented

@@ -119,7 +119,7 @@ func (l *Loom) ListTrees(includeArchived bool) ([]LoomTreeInfo, error) {
 	}
 	out := make([]LoomTreeInfo, 0, len(list))
 	for _, t := range list {
-		out = append(out, treeInfo(t.LoomTree, t.Nodes))
+		out = append(out, treeInfo(t.LoomTree, t.Nodes, t.Positions))
 	}
 	return out, nil
 }
@@ -165,7 +165,7 @@ func (l *Loom) treeView(t *loom.Tree) (LoomTreeView, error) {
 	if err != nil {
 		return LoomTreeView{}, err
 	}
-	v := LoomTreeView{Tree: treeInfo(t.LoomTree, t.Len()), Nodes: make([]LoomNode, 0, t.Len()),
+	v := LoomTreeView{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Nodes: make([]LoomNode, 0, t.Len()),
 		BranchPoints: nodeIDs(t.BranchPoints()), Leaves: nodeIDs(t.Leaves()), ActivePath: ap}
 	nv := newNodeViews(t)
 	for _, n := range t.Nodes() {
@@ -505,13 +505,28 @@ func exportFileName(title string) string {
 // contentBase64 its bytes as base64: a Rhizome export (kept exactly, ids and
 // hashes included) or a socketteer/loom tree (imported as a buffer-mode tree
 // titled by the file name, its selected node as the active path). Errors:
-// not base64, neither format, a Rhizome tree already in the library.
+// not base64, neither format, a Rhizome tree already in the library
+// (store.ErrLoomTreeExists, HTTP 409: ImportCopy imports it as a copy).
 func (l *Loom) Import(name, contentBase64 string) (LoomImportResult, error) {
 	data, err := base64.StdEncoding.DecodeString(contentBase64)
 	if err != nil {
 		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: content is not base64: %w", name, err)
 	}
-	return l.importTree(name, data)
+	return l.importTree(name, data, false)
+}
+
+// ImportCopy imports a loom tree file as Import does, but a Rhizome export
+// as a copy: the tree, its nodes and edges get new ids, so it imports beside
+// the tree it was exported from; content, authors, times, node state and the
+// hash chain are kept (Verify finds it intact), the title gains " (copy)",
+// and LoomTreeInfo.copiedFrom and copySource say where it came from
+// (loom.ImportCopy). A socketteer/loom tree imports as with Import.
+func (l *Loom) ImportCopy(name, contentBase64 string) (LoomImportResult, error) {
+	data, err := base64.StdEncoding.DecodeString(contentBase64)
+	if err != nil {
+		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: content is not base64: %w", name, err)
+	}
+	return l.importTree(name, data, true)
 }
 
 // maxLoomFileBytes bounds a loom tree file read from disk.
@@ -523,6 +538,17 @@ const maxLoomFileBytes = 256 << 20
 // any, names each file that did not and why. In `rhizome serve` it returns
 // ErrNoPaths and reads nothing.
 func (l *Loom) ImportPaths(paths []string) ([]LoomImportResult, error) {
+	return l.importPaths(paths, false)
+}
+
+// ImportCopyPaths imports loom tree files by path as ImportCopy does, each
+// as ImportPaths does. In `rhizome serve` it returns ErrNoPaths and reads
+// nothing.
+func (l *Loom) ImportCopyPaths(paths []string) ([]LoomImportResult, error) {
+	return l.importPaths(paths, true)
+}
+
+func (l *Loom) importPaths(paths []string, asCopy bool) ([]LoomImportResult, error) {
 	if l.c.isServed() {
 		return []LoomImportResult{}, ErrNoPaths
 	}
@@ -532,7 +558,7 @@ func (l *Loom) ImportPaths(paths []string) ([]LoomImportResult, error) {
 		data, err := readLoomFile(p)
 		if err == nil {
 			var r LoomImportResult
-			if r, err = l.importTree(filepath.Base(p), data); err == nil {
+			if r, err = l.importTree(filepath.Base(p), data, asCopy); err == nil {
 				out = append(out, r)
 				continue
 			}
@@ -558,9 +584,9 @@ func readLoomFile(path string) ([]byte, error) {
 	return data, nil
 }
 
-// importTree imports one loom tree file's bytes: a Rhizome export or a
-// socketteer/loom tree.
-func (l *Loom) importTree(name string, data []byte) (LoomImportResult, error) {
+// importTree imports one loom tree file's bytes: a Rhizome export (asCopy:
+// under new ids) or a socketteer/loom tree.
+func (l *Loom) importTree(name string, data []byte, asCopy bool) (LoomImportResult, error) {
 	ctx := l.c.context()
 	var head struct {
 		Format string `json:"format"`
@@ -568,7 +594,13 @@ func (l *Loom) importTree(name string, data []byte) (LoomImportResult, error) {
 	// A Rhizome export, or one too damaged to decode: its import error says why.
 	if json.Unmarshal(data, &head) == nil && head.Format == loom.ExportFormat ||
 		bytes.Contains(data[:min(len(data), 4096)], []byte(`"`+loom.ExportFormat+`"`)) {
-		t, found, err := l.c.store.ImportLoomTree(ctx, data)
+		save := l.c.store.ImportLoomTree
+		if asCopy {
+			save = func(ctx context.Context, data []byte) (*loom.Tree, []loom.Tamper, error) {
+				return l.c.store.ImportLoomTreeCopy(ctx, data, filepath.Base(name))
+			}
+		}
+		t, found, err := save(ctx, data)
 		if err != nil {
 			return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
 		}
@@ -577,7 +609,7 @@ func (l *Loom) importTree(name string, data []byte) (LoomImportResult, error) {
 			return LoomImportResult{}, err
 		}
 		l.changed(t.ID)
-		return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len()), Format: "rhizome", ActivePath: ap,
+		return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Format: "rhizome", ActivePath: ap,
 			Warnings: []string{}, Tampered: tampers(found)}, nil
 	}
 	if !loom.IsSocketteerTree(data) {
@@ -610,7 +642,7 @@ func (l *Loom) importTree(name string, data []byte) (LoomImportResult, error) {
 		warnings = []string{}
 	}
 	l.changed(t.ID)
-	return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len()), Format: "socketteer", ActivePath: ap,
+	return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Format: "socketteer", ActivePath: ap,
 		Warnings: warnings, Tampered: tampers(loom.VerifyTree(t))}, nil
 }
 
@@ -815,10 +847,10 @@ func authorshipRuns(runs []authorship.Run) []AuthorshipRun {
 	return out
 }
 
-func treeInfo(t loom.LoomTree, nodes int) LoomTreeInfo {
+func treeInfo(t loom.LoomTree, nodes, positions int) LoomTreeInfo {
 	v := LoomTreeInfo{ID: t.ID, Title: t.Title, Description: t.Description, Summary: t.Summary, Mode: string(t.Mode),
 		SystemContext: t.SystemContext, RootNodeID: t.RootNodeID, CreatedAt: loom.ISOTime(t.CreatedAt),
-		UpdatedAt: loom.ISOTime(t.UpdatedAt), Nodes: nodes}
+		UpdatedAt: loom.ISOTime(t.UpdatedAt), Nodes: nodes, Positions: positions, CopiedFrom: t.CopiedFrom, CopySource: t.CopySource}
 	if t.ArchivedAt != nil {
 		v.Archived, v.ArchivedAt = true, loom.ISOTime(*t.ArchivedAt)
 	}

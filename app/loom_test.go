@@ -21,6 +21,7 @@ import (
 
 	"rhizome/backend/llm/llmtest"
 	"rhizome/backend/loom"
+	"rhizome/store"
 )
 
 // testAPIKey is the key the loom tests configure: it must never come back
@@ -838,5 +839,113 @@ func TestLoomImportPaths(t *testing.T) {
 	trees, _ := l.Loom.ListTrees(false)
 	if len(trees) != 1 {
 		t.Errorf("%d trees in the library, want 1", len(trees))
+	}
+}
+
+// Importing a tree the library already holds is a conflict (HTTP 409), not a
+// server error; Loom.ImportCopy imports it again under new ids, the copy
+// intact (Verify) and saying what it is a copy of.
+func TestLoomImportCopy(t *testing.T) {
+	l := newTestLib(t)
+	fake := startFakeModel(t, nil)
+	useModel(t, l, fake.base)
+	tv, err := l.Loom.CreateTree(LoomTreeSpec{Mode: "buffer", Title: "Jar of storms", RootText: "The keeper"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	treeID := tv.Tree.ID
+	res, err := l.Loom.Generate(LoomGenerateRequest{TreeID: treeID, ActivePath: ActivePath{NodeID: tv.Tree.RootNodeID}, N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Loom.Edit(treeID, res.Nodes[0].ID, res.Nodes[0].Text+" kept going."); err != nil {
+		t.Fatal(err)
+	}
+	exported, err := l.Loom.Export(treeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := base64.StdEncoding.EncodeToString([]byte(exported))
+
+	srv, err := NewServer(l.App, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	call := func(method string, out any, args ...any) int {
+		t.Helper()
+		body, _ := json.Marshal(args)
+		res, err := http.Post(hs.URL+"/api/"+method+"?token="+srv.Token(), "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if out != nil {
+			if err := json.Unmarshal(b, out); err != nil {
+				t.Fatalf("%s: %v: %s", method, err, b)
+			}
+		}
+		return res.StatusCode
+	}
+
+	var e struct{ Error string }
+	if code := call("Loom/Import", &e, "jar.loom.json", content); code != http.StatusConflict || !strings.Contains(e.Error, "already in the library") {
+		t.Errorf("importing a tree the library holds: %d %q, want 409", code, e.Error)
+	}
+	var cp LoomImportResult
+	if code := call("Loom/ImportCopy", &cp, "jar.loom.json", content); code != 200 {
+		t.Fatalf("ImportCopy: %d", code)
+	}
+	if cp.Tree.ID == treeID || cp.Tree.CopiedFrom != treeID || cp.Tree.CopySource != "jar.loom.json" || cp.Format != "rhizome" ||
+		cp.Tree.Nodes != 4 || cp.Tree.Positions != 3 || cp.Tree.Title != "Jar of storms (copy)" || len(cp.Tampered) != 0 {
+		t.Errorf("copy %+v", cp)
+	}
+	orig, _ := l.Loom.Tree(treeID)
+	if orig.Tree.Nodes != 4 || orig.Tree.Positions != 3 {
+		t.Errorf("original: %d nodes, %d positions; want 4 (one a version), 3", orig.Tree.Nodes, orig.Tree.Positions)
+	}
+	copied, err := l.Loom.Tree(cp.Tree.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range copied.Nodes {
+		o := orig.Nodes[i]
+		if n.ID == o.ID || n.Text != o.Text || n.ContentHash != o.ContentHash || n.AuthorType != o.AuthorType || n.Position != o.Position {
+			t.Errorf("node %d: copy %+v of %+v", i, n, o)
+		}
+	}
+	if found, err := l.Loom.Verify(cp.Tree.ID); err != nil || len(found) != 0 {
+		t.Errorf("Verify(copy) = %+v, %v", found, err)
+	}
+	// The authorship of the edit survived the new ids.
+	edited := copied.Nodes[len(copied.Nodes)-1]
+	runs, err := l.Loom.Authorship(cp.Tree.ID, edited.ID, "raw")
+	if err != nil || len(runs) != 2 || runs[0].Author != "model" || runs[1].Author != "human" || runs[1].Text != " kept going." {
+		t.Errorf("authorship of the copied edit %+v, %v", runs, err)
+	}
+	trees, _ := l.Loom.ListTrees(false)
+	if len(trees) != 2 || trees[0].ID != cp.Tree.ID || trees[0].Positions != 3 {
+		t.Errorf("trees %+v, want the copy first", trees)
+	}
+	// A socketteer/loom tree has no ids to clash: ImportCopy imports it as Import does.
+	socket, err := os.ReadFile("../backend/loom/testdata/socketteer-lighthouse.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := l.Loom.ImportCopy("lighthouse.json", base64.StdEncoding.EncodeToString(socket)); err != nil || r.Format != "socketteer" {
+		t.Errorf("ImportCopy of a socketteer tree: %+v, %v", r, err)
+	}
+	// Dropped on the window: by path.
+	path := filepath.Join(t.TempDir(), "jar.loom.json")
+	if err := os.WriteFile(path, []byte(exported), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Loom.ImportPaths([]string{path}); !errors.Is(err, store.ErrLoomTreeExists) {
+		t.Errorf("ImportPaths of a tree the library holds: %v", err)
+	}
+	if rs, err := l.Loom.ImportCopyPaths([]string{path}); err != nil || len(rs) != 1 || rs[0].Tree.CopiedFrom != treeID {
+		t.Errorf("ImportCopyPaths: %+v, %v", rs, err)
 	}
 }

@@ -254,7 +254,16 @@ type LoomTreeInfo struct {
 	UpdatedAt     string `json:"updatedAt"`
 	Archived      bool   `json:"archived"`
 	ArchivedAt    string `json:"archivedAt,omitempty"`
-	Nodes         int    `json:"nodes"`
+	// Nodes counts every node stored, versions and annotations included.
+	Nodes int `json:"nodes"`
+	// Positions counts the nodes the tree map draws (loom.Tree.Positions):
+	// Nodes less annotations and, in buffer mode, versions. What the
+	// window calls the tree's nodes.
+	Positions int `json:"positions"`
+	// CopiedFrom is the id of the tree this one is a copy of (Loom.ImportCopy),
+	// CopySource the file it was imported from; both "" for an original.
+	CopiedFrom string `json:"copiedFrom,omitempty"`
+	CopySource string `json:"copySource,omitempty"`
 }
 
 // LoomTreeSpec is a new tree: Mode "dialogue" (a chat: editing makes a

@@ -16,9 +16,33 @@ import (
 // (paths, versions, hashes) is backend/loom; here it is only stored, and a
 // tree is always written from and read into a loom.Tree.
 
-// ErrLoomTreeExists is returned (wrapped) by ImportLoomTree when the library
-// already holds a tree with the imported tree's id.
+// ErrLoomTreeExists is returned (wrapped, as a *LoomTreeExistsError) by
+// ImportLoomTree when the library already holds the imported tree.
 var ErrLoomTreeExists = errors.New("store: the loom tree is already in the library")
+
+// LoomTreeExistsError is the error of importing a tree the library already
+// holds, found by key before anything is written: the tree's id, or the id
+// of one of its nodes or edges already stored (a tree exported, then given
+// another id). errors.Is(err, ErrLoomTreeExists) holds for it.
+type LoomTreeExistsError struct {
+	// TreeID and Title are the imported tree's.
+	TreeID string
+	Title  string
+	// NodeID is the stored node or edge id found, "" when the tree's own id was.
+	NodeID string
+	// InTree is the stored tree holding it.
+	InTree string
+}
+
+func (e *LoomTreeExistsError) Error() string {
+	if e.NodeID == "" {
+		return fmt.Sprintf("%v: %s (%q)", ErrLoomTreeExists, e.TreeID, e.Title)
+	}
+	return fmt.Sprintf("%v: %s (%q) holds %s, already stored in tree %s", ErrLoomTreeExists, e.TreeID, e.Title, e.NodeID, e.InTree)
+}
+
+// Is makes errors.Is(err, ErrLoomTreeExists) hold.
+func (e *LoomTreeExistsError) Is(target error) bool { return target == ErrLoomTreeExists }
 
 // loomTime formats t for the loom tables: UTC, milliseconds (the precision
 // loom keeps), "" for nil.
@@ -137,9 +161,9 @@ func (s *Store) CreateLoomTree(ctx context.Context, t *loom.Tree) error {
 		t.Title = loom.FallbackTitle(n + 1)
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO loom_trees (id, grove_id, title, description, summary, root_node_id, mode,
-		system_context, created_at, updated_at, archived_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		system_context, created_at, updated_at, archived_at, copied_from, copy_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		t.ID, t.GroveID, t.Title, t.Description, t.Summary, t.RootNodeID, string(t.Mode), t.SystemContext,
-		loomTime(&t.CreatedAt), loomTime(&t.UpdatedAt), loomTime(t.ArchivedAt))
+		loomTime(&t.CreatedAt), loomTime(&t.UpdatedAt), loomTime(t.ArchivedAt), t.CopiedFrom, t.CopySource)
 	if err != nil {
 		return fmt.Errorf("store: unable to save loom tree %s: %w", t.ID, err)
 	}
@@ -167,8 +191,14 @@ func (s *Store) CreateLoomTree(ctx context.Context, t *loom.Tree) error {
 // ListLoomTrees returns the trees of grove groveID ("" for every grove),
 // most recently updated first, without archived ones unless archived.
 func (s *Store) ListLoomTrees(ctx context.Context, groveID string, archived bool) ([]LoomTreeListing, error) {
+	// Positions: every node but annotations and, in buffer mode, versions
+	// (loom.Tree.Positions).
 	q := `SELECT t.id, t.grove_id, t.title, t.description, t.summary, t.root_node_id, t.mode, t.system_context,
-		t.created_at, t.updated_at, t.archived_at, (SELECT count(*) FROM loom_nodes n WHERE n.tree_id = t.id)
+		t.created_at, t.updated_at, t.archived_at, t.copied_from, t.copy_source,
+		(SELECT count(*) FROM loom_nodes n WHERE n.tree_id = t.id),
+		(SELECT count(*) FROM loom_nodes n WHERE n.tree_id = t.id
+			AND NOT (t.mode = 'buffer' AND n.edited_from IS NOT NULL)
+			AND NOT EXISTS (SELECT 1 FROM loom_edges e WHERE e.target_node_id = n.id AND e.type = 'annotation'))
 		FROM loom_trees t WHERE (? = '' OR t.grove_id = ?)`
 	if !archived {
 		q += ` AND t.archived_at = ''`
@@ -182,7 +212,7 @@ func (s *Store) ListLoomTrees(ctx context.Context, groveID string, archived bool
 	for rows.Next() {
 		var l LoomTreeListing
 		var err error
-		l.LoomTree, err = scanLoomTree(rows, &l.Nodes)
+		l.LoomTree, err = scanLoomTree(rows, &l.Nodes, &l.Positions)
 		if err != nil {
 			return nil, err
 		}
@@ -191,18 +221,22 @@ func (s *Store) ListLoomTrees(ctx context.Context, groveID string, archived bool
 	return out, rows.Err()
 }
 
-// LoomTreeListing is a tree of ListLoomTrees with its number of nodes.
+// LoomTreeListing is a tree of ListLoomTrees with its number of nodes and
+// of positions (loom.Tree.Positions: what its tree map draws).
 type LoomTreeListing struct {
 	loom.LoomTree
-	Nodes int `json:"nodes"`
+	Nodes     int `json:"nodes"`
+	Positions int `json:"positions"`
 }
 
-// scanLoomTree reads a loom_trees row (and extra columns into extra).
+// scanLoomTree reads a loom_trees row: id, grove_id, title, description,
+// summary, root_node_id, mode, system_context, created_at, updated_at,
+// archived_at, copied_from, copy_source (and extra columns into extra).
 func scanLoomTree(r scanner, extra ...any) (loom.LoomTree, error) {
 	var t loom.LoomTree
 	var mode, created, updated, archived string
 	dest := append([]any{&t.ID, &t.GroveID, &t.Title, &t.Description, &t.Summary, &t.RootNodeID, &mode,
-		&t.SystemContext, &created, &updated, &archived}, extra...)
+		&t.SystemContext, &created, &updated, &archived, &t.CopiedFrom, &t.CopySource}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return t, fmt.Errorf("store: unable to read a loom tree: %w", err)
 	}
@@ -272,7 +306,7 @@ func (s *Store) LoadLoomTree(ctx context.Context, id string) (*loom.Tree, error)
 
 func (s *Store) loadLoomTree(ctx context.Context, id string, withRaw bool) (*loom.Tree, error) {
 	info, err := scanLoomTree(s.db.QueryRowContext(ctx, `SELECT id, grove_id, title, description, summary, root_node_id,
-		mode, system_context, created_at, updated_at, archived_at FROM loom_trees WHERE id = ?`, id))
+		mode, system_context, created_at, updated_at, archived_at, copied_from, copy_source FROM loom_trees WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: loom tree %s", ErrNotFound, id)
 	}

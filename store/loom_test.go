@@ -439,3 +439,102 @@ func TestLoomSocketteerIntoLibrary(t *testing.T) {
 		t.Errorf("active path %q, %v", loom.PathText(path), err)
 	}
 }
+
+// A tree the library already holds is found by its key (its id, or the id
+// of a node already stored), not by a constraint failing: the typed error
+// says which tree holds it. Imported as a copy, it gets new ids and keeps
+// its content, authors, times, node state, blobs and hash chain, and says
+// where it came from.
+func TestLoomImportDuplicateAndCopy(t *testing.T) {
+	ctx := context.Background()
+	a := openLoomTestStore(t, "a.db")
+	f := newLoomFixture(t, a)
+	data, err := a.ExportLoomTree(ctx, f.tree.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The same tree again: found by its id.
+	_, _, err = a.ImportLoomTree(ctx, data)
+	var exists *LoomTreeExistsError
+	if !errors.As(err, &exists) || !errors.Is(err, ErrLoomTreeExists) || exists.TreeID != f.tree.ID || exists.InTree != f.tree.ID || exists.NodeID != "" {
+		t.Fatalf("second import: %v (%+v)", err, exists)
+	}
+	// Its nodes under another tree id: found by a node's id, in the tree that holds it.
+	renamed := strings.ReplaceAll(string(data), f.tree.ID, "01JZZZZZZZZZZZZZZZZZZZZZZZ")
+	_, _, err = a.ImportLoomTree(ctx, []byte(renamed))
+	exists = nil
+	if !errors.As(err, &exists) || exists.TreeID != "01JZZZZZZZZZZZZZZZZZZZZZZZ" || exists.InTree != f.tree.ID || exists.NodeID == "" {
+		t.Fatalf("import of stored nodes under another tree id: %v (%+v)", err, exists)
+	}
+	if trees, _ := a.ListLoomTrees(ctx, "", true); len(trees) != 1 {
+		t.Fatalf("%d trees after two refused imports, want 1", len(trees))
+	}
+
+	// As a copy: new ids, the same tree otherwise.
+	cp, findings, err := a.ImportLoomTreeCopy(ctx, data, "keeper.loom.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if findings != nil {
+		t.Errorf("findings of the copy %+v", findings)
+	}
+	if cp.ID == f.tree.ID || cp.CopiedFrom != f.tree.ID || cp.CopySource != "keeper.loom.json" || cp.Mode != f.tree.Mode ||
+		cp.SystemContext != f.tree.SystemContext {
+		t.Errorf("copy %+v of %+v", cp.LoomTree, f.tree.LoomTree)
+	}
+	orig := f.tree.Nodes()
+	copied := cp.Nodes()
+	if len(copied) != len(orig) {
+		t.Fatalf("%d nodes copied, want %d", len(copied), len(orig))
+	}
+	for i, n := range copied {
+		o := orig[i]
+		if n.ID == o.ID || f.tree.Node(n.ID) != nil || n.TreeID != cp.ID {
+			t.Errorf("node %d kept id %s or tree %s", i, n.ID, n.TreeID)
+		}
+		if n.ContentHash != o.ContentHash || n.Content.PlainText() != o.Content.PlainText() || !n.CreatedAt.Equal(o.CreatedAt) ||
+			n.AuthorAgentID != o.AuthorAgentID || n.Metadata != o.Metadata || n.Summary != o.Summary {
+			t.Errorf("node %d: copy %+v of %+v", i, n, o)
+		}
+		if (o.EditedFrom == "") != (n.EditedFrom == "") || (o.EditedFrom != "" && cp.Node(n.EditedFrom) == nil) {
+			t.Errorf("node %d: editedFrom %q for %q", i, n.EditedFrom, o.EditedFrom)
+		}
+	}
+	if cp.Root().Content.PlainText() != f.tree.Root().Content.PlainText() {
+		t.Errorf("root %q", cp.Root().Content.PlainText())
+	}
+	// Stored as it was made: the hash chain holds, raw responses and the image came along, provenance kept.
+	if found, err := a.VerifyLoomTree(ctx, cp.ID); err != nil || found != nil {
+		t.Errorf("VerifyLoomTree(copy) = %+v, %v", found, err)
+	}
+	loaded, err := a.LoadLoomTree(ctx, cp.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loaded.CopiedFrom != f.tree.ID || loaded.CopySource != "keeper.loom.json" || loaded.Len() != len(orig) {
+		t.Errorf("loaded copy %+v, %d nodes", loaded.LoomTree, loaded.Len())
+	}
+	if raw, err := a.LoomRawResponse(ctx, copied[1].ID); err != nil || len(raw) == 0 {
+		t.Errorf("raw response of the copy's first continuation: %q, %v", raw, err)
+	}
+	trees, _ := a.ListLoomTrees(ctx, "", true)
+	if len(trees) != 2 {
+		t.Fatalf("%d trees, want the original and its copy", len(trees))
+	}
+	for _, l := range trees {
+		if l.Nodes != len(orig) || l.Positions != f.tree.Positions() {
+			t.Errorf("listing %s: %d nodes, %d positions; want %d, %d", l.ID, l.Nodes, l.Positions, len(orig), f.tree.Positions())
+		}
+	}
+	// A copy of the copy, in another library, still says what it is a copy of.
+	again, err := a.ExportLoomTree(ctx, cp.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := openLoomTestStore(t, "b.db")
+	back, _, err := b.ImportLoomTree(ctx, again)
+	if err != nil || back.ID != cp.ID || back.CopiedFrom != f.tree.ID {
+		t.Errorf("the copy imported elsewhere: %+v, %v", back, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Rhizome's loom tree export format.
@@ -91,6 +92,34 @@ func (t *Tree) Export(blobs BlobStore) ([]byte, error) {
 // reference (BlobStore is content-addressed). It checks the tree's structure
 // (see Restore) but not its hashes: run VerifyTree on the result.
 func Import(data []byte, blobs BlobStore) (*Tree, error) {
+	x, err := decodeExport(data)
+	if err != nil {
+		return nil, err
+	}
+	return x.build(blobs)
+}
+
+// ImportCopy reads a tree written by Export as a new tree beside the one
+// exported: the tree, its nodes and its edges get new ULIDs (each at its
+// own creation time, in creation order, so the order is kept) and the nodes
+// new local ids; everything else is kept: content, authors, creation times,
+// content hashes, node state, raw responses and blobs. A node's hash covers
+// no id (ComputeHash), so the copy's hash chain holds exactly as the
+// original's did. The copy records its provenance: CopiedFrom is the
+// exported tree's id (or the one it was itself a copy of), CopySource is
+// source (a file name), and its title gains " (copy)". now is its updated
+// time. Errors are those of Import.
+func ImportCopy(data []byte, blobs BlobStore, source string, now time.Time) (*Tree, error) {
+	x, err := decodeExport(data)
+	if err != nil {
+		return nil, err
+	}
+	x.renew(source, now)
+	return x.build(blobs)
+}
+
+// decodeExport reads and checks the head of an export.
+func decodeExport(data []byte) (*Export, error) {
 	var x Export
 	if err := json.Unmarshal(data, &x); err != nil {
 		return nil, fmt.Errorf("loom: unable to import a tree: %w", err)
@@ -101,6 +130,72 @@ func Import(data []byte, blobs BlobStore) (*Tree, error) {
 	if x.Version != ExportVersion {
 		return nil, fmt.Errorf("loom: unable to import tree %s: format version %d is not %d", x.Tree.ID, x.Version, ExportVersion)
 	}
+	return &x, nil
+}
+
+// renew gives x's tree, nodes and edges new ids (see ImportCopy). Ids that
+// name nothing in the export (a tampered one) are left as they are, for
+// VerifyTree to report.
+func (x *Export) renew(source string, now time.Time) {
+	ids := map[string]string{}
+	nodes := slices.Clone(x.Nodes)
+	slices.SortStableFunc(nodes, func(a, b *Node) int {
+		if a == nil || b == nil {
+			return 0
+		}
+		return compareOrder(a.CreatedAt, a.ID, b.CreatedAt, b.ID)
+	})
+	for _, n := range nodes {
+		if n != nil && n.ID != "" {
+			ids[n.ID] = NewID(n.CreatedAt)
+		}
+	}
+	id := func(old string) string {
+		if v, ok := ids[old]; ok {
+			return v
+		}
+		return old
+	}
+	origin := x.Tree.ID
+	if x.Tree.CopiedFrom != "" {
+		origin = x.Tree.CopiedFrom
+	}
+	x.Tree.ID = NewID(now)
+	x.Tree.RootNodeID = id(x.Tree.RootNodeID)
+	x.Tree.CopiedFrom, x.Tree.CopySource = origin, source
+	x.Tree.UpdatedAt = normalTime(now)
+	x.Tree.ArchivedAt = nil
+	if x.Tree.Title != "" {
+		x.Tree.Title += " (copy)"
+	}
+	localIDs := map[string]bool{}
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		n.ID, n.TreeID, n.EditedFrom = id(n.ID), x.Tree.ID, id(n.EditedFrom)
+		n.LocalID = LocalID(n.ID, func(l string) bool { return localIDs[l] })
+		localIDs[n.LocalID] = true
+		for i := range n.Parents {
+			n.Parents[i].NodeID = id(n.Parents[i].NodeID)
+		}
+	}
+	for _, e := range x.Edges {
+		if e == nil {
+			continue
+		}
+		e.ID, e.TreeID, e.TargetNodeID = NewID(e.CreatedAt), x.Tree.ID, id(e.TargetNodeID)
+		for i := range e.Sources {
+			e.Sources[i].NodeID = id(e.Sources[i].NodeID)
+		}
+	}
+	for i := range x.RawResponses {
+		x.RawResponses[i].NodeID = id(x.RawResponses[i].NodeID)
+	}
+}
+
+// build makes the tree of x, storing its blobs in blobs (when not nil).
+func (x *Export) build(blobs BlobStore) (*Tree, error) {
 	t, err := Restore(x.Tree, x.Agents, x.Nodes, x.Edges)
 	if err != nil {
 		return nil, err

@@ -88,6 +88,12 @@ type LoomTree struct {
 	CreatedAt     time.Time  `json:"createdAt"`
 	UpdatedAt     time.Time  `json:"updatedAt"`
 	ArchivedAt    *time.Time `json:"archivedAt,omitempty"` // soft delete
+	// CopiedFrom is the id of the tree this one is a copy of, "" for an
+	// original: ImportCopy gives a tree new ids and records the old one
+	// here. Not hashed; an export carries it.
+	CopiedFrom string `json:"copiedFrom,omitempty"`
+	// CopySource names what the copy was imported from (a file name).
+	CopySource string `json:"copySource,omitempty"`
 }
 
 // Agent is who writes nodes: the human, or one configured model.

@@ -226,6 +226,10 @@ func (t *Tree) positions() []*Node {
 	return out
 }
 
+// Positions returns how many positions the tree has: what a tree map draws,
+// every node but annotations and, in buffer mode, versions.
+func (t *Tree) Positions() int { return len(t.positions()) }
+
 // BranchPoints returns the positions with more than one child, in creation
 // order.
 func (t *Tree) BranchPoints() []*Node {

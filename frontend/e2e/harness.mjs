@@ -190,3 +190,69 @@ export async function clickableNode(page) {
 }
 
 export const readSample = () => readFileSync(SAMPLE);
+
+/** The three real sample sessions (app/samples). */
+export const SAMPLES = ['session-with-compaction.jsonl', 'large-session.jsonl', 'compact-with-images.jsonl'].map((f) => join(REPO, 'app/samples', f));
+
+/**
+ * n real session files (as {name, bytes}) for a library of several sessions:
+ * the three samples, then the first lines of a sample under a session id of
+ * its own (pi starts a new session file with a new id; the entries are the
+ * sample's, byte for byte). Deterministic.
+ */
+export function sessionFiles(n) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const src = SAMPLES[i % SAMPLES.length];
+    const text = readFileSync(src, 'utf8');
+    if (i < SAMPLES.length) {
+      out.push({ name: src.split('/').pop(), bytes: Buffer.from(text) });
+      continue;
+    }
+    const lines = text.split('\n');
+    const keep = Math.max(40, Math.floor(lines.length / (2 + (i % 3))));
+    const header = JSON.parse(lines[0]);
+    header.id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const body = [JSON.stringify(header), ...lines.slice(1, keep)].join('\n') + '\n';
+    out.push({ name: `session-${i + 1}.jsonl`, bytes: Buffer.from(body) });
+  }
+  return out;
+}
+
+/** Imports files ({name, bytes}) through the use case a browser drop calls; returns the report. */
+export async function importFiles(serve, files) {
+  return serve.call('Import', 'ImportFiles', files.map((f) => ({ name: f.name, content: Buffer.from(f.bytes).toString('base64') })));
+}
+
+/** Whether two boxes ({x, y, width, height}) overlap by more than slack pixels each way. */
+export function overlaps(a, b, slack = 0) {
+  return a.x + slack < b.x + b.width && b.x + slack < a.x + a.width && a.y + slack < b.y + b.height && b.y + slack < a.y + a.height;
+}
+
+/**
+ * Why the element matching selector cannot be used where it is: "" when it
+ * is whole in the window, not cut off by an ancestor that clips overflow,
+ * and what is at its centre is it (nothing covers it).
+ */
+export async function unreachable(page, selector) {
+  return page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return `${sel}: not in the page`;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return `${sel}: not shown`;
+    if (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
+      return `${sel}: outside the ${innerWidth}x${innerHeight} window (${r.left.toFixed(0)},${r.top.toFixed(0)} ${r.width.toFixed(0)}x${r.height.toFixed(0)})`;
+    }
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const q = p.getBoundingClientRect();
+      if (r.left < q.left - 0.5 || r.right > q.right + 0.5 || r.top < q.top - 0.5 || r.bottom > q.bottom + 0.5) {
+        return `${sel}: cut off by ${p.tagName.toLowerCase()}.${[...p.classList].join('.')} (${r.left.toFixed(0)}..${r.right.toFixed(0)} in ${q.left.toFixed(0)}..${q.right.toFixed(0)})`;
+      }
+    }
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(hit === el || el.contains(hit))) return `${sel}: covered by ${hit?.tagName.toLowerCase()}.${[...(hit?.classList ?? [])].join('.')}`;
+    return '';
+  }, selector);
+}

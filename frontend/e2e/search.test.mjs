@@ -14,7 +14,7 @@ after(async () => {
   await serve?.stop();
 });
 
-test('search, then Enter jumps to the node and centers it', async () => {
+test('search, then Enter jumps to the node and shows it', async () => {
   const graph = await serve.call('Graph', 'Graph', {});
   await waitNodeCount(page, graph.nodes.length);
 
@@ -40,14 +40,16 @@ test('search, then Enter jumps to the node and centers it', async () => {
     detail.node.content.summary.trim(),
   );
 
-  // The camera moved to the node: it sits near the middle of the canvas.
+  // The camera shows the node (zoomed in on a large graph): well inside the
+  // canvas. It moves no more than that, so lane labels stay whole (issue 6,
+  // section 4.3): a node already in view is not re-centred.
   await page.waitForTimeout(900);
-  const off = await page.evaluate((nodeId) => {
+  const at = await page.evaluate((nodeId) => {
     const p = window.__rhizome.nodePosition(nodeId);
     const r = document.querySelector('[data-testid=graph-canvas]').getBoundingClientRect();
-    return p && { dx: Math.abs(p.x - (r.left + r.width / 2)), dy: Math.abs(p.y - (r.top + r.height / 2)) };
+    return p && { x: p.x - r.left, y: p.y - r.top, width: r.width, height: r.height };
   }, id);
-  assert.ok(off && off.dx < 40 && off.dy < 40, `the node is not centered: ${JSON.stringify(off)}`);
+  assert.ok(at && at.x > 40 && at.x < at.width - 40 && at.y > 40 && at.y < at.height - 40, `the node is not in view: ${JSON.stringify(at)}`);
   await shot(page, 'e2e-search-2-jumped-dark');
 
   // "/" focuses the search too.

@@ -325,6 +325,15 @@ const choice = (v: unknown): LoomChoice => {
   return { ids: list(c.ids), index: c.index ?? 0 };
 };
 
+/**
+ * Whether an import failed because the library already holds the tree
+ * (serve: HTTP 409; both: the error text says "already in the library",
+ * docs/CONTRACT.md): Loom.ImportCopy imports it as a copy.
+ */
+export function alreadyInLibrary(e: unknown): boolean {
+  return /already in the library/.test(e instanceof Error ? e.message : String(e));
+}
+
 /** A loom import result with its lists never null. */
 function loomImportResult(r: LoomImportResult): LoomImportResult {
   return { ...r, activePath: activePath(r.activePath), warnings: list(r.warnings), tampered: list(r.tampered) };
@@ -478,6 +487,12 @@ export function createApi(getTransport: () => Transport) {
       /** Loom tree files by path (dropped on the window); rejects naming every file that failed. */
       importPaths: async (paths: string[]): Promise<LoomImportResult[]> =>
         list<LoomImportResult>(await call('Loom', 'ImportPaths', paths)).map(loomImportResult),
+      /** As import, but a Rhizome export under new ids: a copy beside the tree the library holds. */
+      importCopy: async (name: string, contentBase64: string): Promise<LoomImportResult> =>
+        loomImportResult(obj<LoomImportResult>(await call('Loom', 'ImportCopy', name, contentBase64))),
+      /** As importPaths, each file as importCopy does. */
+      importCopyPaths: async (paths: string[]): Promise<LoomImportResult[]> =>
+        list<LoomImportResult>(await call('Loom', 'ImportCopyPaths', paths)).map(loomImportResult),
       verify: async (treeId: string) => list<LoomTamper>(await call('Loom', 'Verify', treeId)),
       archive: async (treeId: string, archived: boolean) => {
         await call('Loom', 'Archive', treeId, archived);

@@ -53,6 +53,8 @@ class AppState {
   layout = $state<LayoutMode>('lanes');
 
   selected = $state<string | null>(null);
+  /** The node the keyboard is on in the graph (arrow keys move it, Enter opens it). */
+  cursor = $state<string | null>(null);
   timeline = $state.raw<TimelineSegment[]>([]);
 
   importing = $state(false);
@@ -205,6 +207,7 @@ class AppState {
   async selectNode(id: string | null, center = false) {
     this.selected = id;
     if (!id) return;
+    this.cursor = id;
     this.view = 'graph';
     if (!this.importing) this.showImport = false;
     const node = this.nodeById.get(id);

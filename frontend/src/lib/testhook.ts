@@ -34,6 +34,8 @@ export interface TestHook {
   };
   state(): {
     selected: string | null;
+    /** The node the keyboard is on in the graph. */
+    cursor: string | null;
     graphLoading: boolean;
     importing: boolean;
     nodes: number;
@@ -71,6 +73,7 @@ export function installTestHook() {
     }),
     state: () => ({
       selected: app.selected,
+      cursor: app.cursor,
       graphLoading: app.graphLoading,
       importing: app.importing,
       nodes: (app.graph.nodes ?? []).length,

@@ -354,7 +354,13 @@ export interface LoomTreeInfo {
   updatedAt: string;
   archived: boolean;
   archivedAt?: string;
+  /** Every node stored, versions and annotations included. */
   nodes: number;
+  /** The nodes the tree map draws (no annotations, no buffer-mode versions): what the window calls its nodes. */
+  positions: number;
+  /** The tree this one is a copy of (Loom.ImportCopy), and the file it came from. */
+  copiedFrom?: string;
+  copySource?: string;
 }
 
 /** A new tree: rootText is the person's prompt; title defaults to its first words. */

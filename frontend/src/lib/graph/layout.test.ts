@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphNode } from '../types';
-import { LANE_GAP, PROJECT_GAP, laneLayout } from './layout';
+import { LANE_GAP, PROJECT_GAP, laneLayout, laneOrder } from './layout';
 import { syntheticGraph } from './synthetic';
 
 const node = (id: string, sessionId: string, segment: number, timestamp: string, project = '/p'): GraphNode => ({
@@ -65,5 +65,22 @@ describe('laneLayout', () => {
     const ms = performance.now() - t;
     expect(positions.size).toBe(10_000);
     expect(ms).toBeLessThan(500);
+  });
+});
+
+describe('laneOrder', () => {
+  it('reads lane by lane, each lane left to right', () => {
+    const l = laneLayout([
+      node('b1', 'B', 1, '2025-02-01T00:01:00Z'),
+      node('a0', 'A', 0, '2025-01-01T00:00:00Z'),
+      node('b0', 'B', 0, '2025-02-01T00:00:00Z'),
+      node('a1', 'A', 1, '2025-01-01T00:05:00Z'),
+    ]);
+    expect(laneOrder(l)).toEqual(['a0', 'a1', 'b0', 'b1']);
+  });
+  it('keeps every node of a large layout in columns', () => {
+    const g = syntheticGraph(2000);
+    const order = laneOrder(laneLayout(g.nodes ?? []));
+    expect(new Set(order).size).toBe(g.nodes?.length);
   });
 });

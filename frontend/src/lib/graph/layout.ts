@@ -20,6 +20,8 @@ export interface LaneLayout {
   /** Graph coordinates by node id. */
   positions: Map<string, { x: number; y: number }>;
   lanes: Lane[];
+  /** Node ids lane by lane, each lane's segments in order. */
+  order: string[];
 }
 
 /** Distance between consecutive segments of a lane, and between lanes. */
@@ -95,6 +97,7 @@ export function laneLayout(nodes: readonly GraphNode[]): LaneLayout {
 
   const positions = new Map<string, { x: number; y: number }>();
   const lanes: Lane[] = [];
+  const order: string[] = [];
   let col = 0;
   let colTop = 0;
   for (const { s, project, y: ly } of stacked) {
@@ -105,8 +108,20 @@ export function laneLayout(nodes: readonly GraphNode[]): LaneLayout {
     }
     const x0 = col * colWidth;
     const yy = colTop - ly;
-    s.nodes.forEach((n, i) => positions.set(n.id, { x: x0 + i * SEGMENT_GAP, y: yy }));
+    s.nodes.forEach((n, i) => {
+      positions.set(n.id, { x: x0 + i * SEGMENT_GAP, y: yy });
+      order.push(n.id);
+    });
     lanes.push({ sessionId: s.sessionId, project, x: x0, y: yy, nodes: s.nodes.length });
   }
-  return { positions, lanes };
+  return { positions, lanes, order };
+}
+
+/**
+ * The ids of a lane layout's nodes in reading order: lane by lane, as the
+ * lanes are stacked, each lane's segments left to right (the graph's node
+ * list, and where the keyboard starts).
+ */
+export function laneOrder(l: LaneLayout): string[] {
+  return l.order;
 }

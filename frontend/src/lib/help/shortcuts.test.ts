@@ -24,4 +24,9 @@ describe('the help overlay', () => {
       expect(loom).toContain(w);
     }
   });
+
+  it('lists the graph keys for working without a mouse', () => {
+    const graph = SHORTCUT_GROUPS[1].shortcuts.map((s) => `${s.keys.join(' ')} ${s.what}`).join('\n');
+    for (const w of ['Tab', '→ ↓', 'connected node', 'Enter Open', 'node list']) expect(graph).toContain(w);
+  });
 });

@@ -8,11 +8,11 @@
 // and the composer continue the path's end.
 
 import { SvelteMap } from 'svelte/reactivity';
-import { activePath, api } from '../api';
+import { activePath, alreadyInLibrary, api } from '../api';
 import { app } from '../state.svelte';
 import { readDroppedFile } from '../import/files';
 import { downloadText, exportFileName } from './files';
-import { childOf, descend, positionOf, rememberChildren, siblingOf } from './tree';
+import { childOf, descend, nearestVisible, positionOf, rememberChildren, siblingOf } from './tree';
 import type {
   ActivePath,
   AuthorshipView,
@@ -39,6 +39,19 @@ export interface Generation {
   texts: string[];
   /** loom:start arrived. */
   started: boolean;
+}
+
+/**
+ * A loom tree file the library already holds: the person may import it as
+ * a copy. A dropped or chosen file carries its content; a path (the window)
+ * does not.
+ */
+export interface DuplicateImport {
+  name: string;
+  content?: string;
+  path?: string;
+  /** Go's error, naming the tree. */
+  message: string;
 }
 
 /** Why the last generation wrote nothing. */
@@ -83,6 +96,8 @@ class LoomState {
   /** An import with warnings or tampering to read. */
   imported = $state.raw<LoomImportResult | null>(null);
   importing = $state(false);
+  /** Files whose tree the library already holds: offered as copies. */
+  duplicates = $state.raw<DuplicateImport[]>([]);
 
   info = $derived(this.tree?.tree ?? null);
   mode = $derived(this.tree?.tree.mode ?? 'dialogue');
@@ -96,7 +111,7 @@ class LoomState {
   end = $derived<LoomPathStep | null>(this.steps[this.steps.length - 1] ?? null);
   onPath = $derived(new Set(this.steps.map(positionOf)));
   bookmarks = $derived((this.tree?.nodes ?? []).filter((n) => n.bookmarked));
-  dialogOpen = $derived(this.showNewTree || this.historyOf !== null || this.imported !== null);
+  dialogOpen = $derived(this.showNewTree || this.historyOf !== null || this.imported !== null || this.duplicates.length > 0);
 
   /** Per position, the child the path last went on to (for walking back down). */
   private lastChild = new Map<string, string>();
@@ -359,13 +374,46 @@ class LoomState {
     void this.changeState(() => api.loom.setBookmark(id, node.id, !node.bookmarked, node.bookmarkLabel ?? ''));
   }
 
-  /** Prunes a node and so its branch (hidden, not deleted), or restores it. */
-  togglePrune(node: LoomNode | undefined = this.focusStep?.node) {
+  /**
+   * Prunes a node and so its branch (hidden, not deleted), or restores it.
+   * A path that went through the node pruned moves to the nearest visible
+   * node: a sibling (next, else previous), else the parent.
+   */
+  async togglePrune(node: LoomNode | undefined = this.focusStep?.node) {
     if (!node || !this.treeId) return;
     const id = this.treeId;
     const pos = this.mode === 'buffer' ? node.family : node.id;
+    const pruning = !node.pruned;
     this.collapsed.delete(pos);
-    void this.changeState(() => api.loom.setPruned(id, node.id, !node.pruned));
+    try {
+      await api.loom.setPruned(id, node.id, pruning);
+      if (pruning && id === this.treeId) {
+        await this.refreshTree();
+        if (await this.leaveHidden(node)) return;
+      }
+      await this.reload();
+    } catch (e) {
+      app.fail(e);
+    }
+  }
+
+  /** After node was pruned: moves the path off it when it was on it. Whether it moved. */
+  private async leaveHidden(node: LoomNode): Promise<boolean> {
+    const i = this.steps.findIndex((s) => s.node.id === node.id);
+    const step = this.steps[i];
+    if (!step) return false;
+    // Buffer mode: a version pruned at a position still shown: another version of it.
+    if (!this.byId.get(positionOf(step))?.hidden) {
+      const v = step.versions.ids.find((vid) => vid !== node.id && !this.byId.get(vid)?.hidden);
+      if (!v) return false;
+      const versions = { ...(this.versionChoices() ?? {}), [step.node.family]: v };
+      await this.goTo({ nodeId: positionOf(this.end ?? step), versions }, positionOf(step));
+      return true;
+    }
+    const target = nearestVisible(this.steps, i, this.byId, this.lastChild);
+    if (!target) return false;
+    await this.goTo({ nodeId: target, versions: this.versionChoices() }, target);
+    return true;
   }
 
   toggleExcluded(node: LoomNode | undefined = this.focusStep?.node) {
@@ -529,19 +577,20 @@ class LoomState {
     if (!paths.length || this.importing) return;
     this.importing = true;
     try {
-      let results: LoomImportResult[] = [];
-      try {
-        results = await api.loom.importPaths(paths);
-      } catch (e) {
-        app.fail(e);
+      const results: LoomImportResult[] = [];
+      const dups: DuplicateImport[] = [];
+      // One by one, so a tree already held is known by its file.
+      for (const path of paths) {
+        try {
+          results.push(...(await api.loom.importPaths([path])));
+        } catch (e) {
+          const name = path.split(/[\\/]/).pop() ?? path;
+          if (alreadyInLibrary(e)) dups.push({ name, path, message: errorText(e) });
+          else app.fail(e);
+        }
       }
-      const last = results.at(-1);
-      if (last) {
-        if (last.warnings.length || last.tampered.length) this.imported = last;
-        await this.loadTrees();
-        await this.openTree(last.tree.id, last.activePath);
-        if (!this.imported) this.say(`Imported “${last.tree.title}” (${last.format} format, ${last.tree.nodes} nodes).`);
-      }
+      await this.opened(results.at(-1) ?? null);
+      this.duplicates = dups;
     } finally {
       this.importing = false;
     }
@@ -553,22 +602,55 @@ class LoomState {
     this.importing = true;
     try {
       let last: LoomImportResult | null = null;
+      const dups: DuplicateImport[] = [];
       for (const f of files) {
+        let read: { name: string; content: string } | null = null;
         try {
-          const { name, content } = await readDroppedFile(f);
-          last = await api.loom.import(name, content);
-          if (last.warnings.length || last.tampered.length) this.imported = last;
+          read = await readDroppedFile(f);
+          last = await api.loom.import(read.name, read.content);
+        } catch (e) {
+          if (read && alreadyInLibrary(e)) dups.push({ name: read.name, content: read.content, message: errorText(e) });
+          else app.fail(e);
+        }
+      }
+      await this.opened(last);
+      this.duplicates = dups;
+    } finally {
+      this.importing = false;
+    }
+  }
+
+  /** Imports the files offered as copies (the trees the library already holds) and opens the last. */
+  async importCopies() {
+    const dups = this.duplicates;
+    this.duplicates = [];
+    if (!dups.length) return;
+    this.importing = true;
+    try {
+      let last: LoomImportResult | null = null;
+      for (const d of dups) {
+        try {
+          if (d.content !== undefined) last = await api.loom.importCopy(d.name, d.content);
+          else if (d.path) last = (await api.loom.importCopyPaths([d.path])).at(-1) ?? last;
         } catch (e) {
           app.fail(e);
         }
       }
-      if (last) {
-        await this.loadTrees();
-        await this.openTree(last.tree.id, last.activePath);
-        if (!this.imported) this.say(`Imported “${last.tree.title}” (${last.format} format, ${last.tree.nodes} nodes).`);
-      }
+      await this.opened(last);
     } finally {
       this.importing = false;
+    }
+  }
+
+  /** Opens what an import made; shows its warnings, or says what it was. */
+  private async opened(r: LoomImportResult | null) {
+    if (!r) return;
+    if (r.warnings.length || r.tampered.length) this.imported = r;
+    await this.loadTrees();
+    await this.openTree(r.tree.id, r.activePath);
+    if (!this.imported) {
+      const copy = r.tree.copiedFrom ? ' as a copy' : '';
+      this.say(`Imported “${r.tree.title}”${copy} (${r.format} format, ${r.tree.positions} nodes).`);
     }
   }
 
@@ -580,7 +662,8 @@ class LoomState {
 
   /** Escape: closes the topmost loom dialog or the editor. Whether there was one. */
   closeTop(): boolean {
-    if (this.imported) this.imported = null;
+    if (this.duplicates.length) this.duplicates = [];
+    else if (this.imported) this.imported = null;
     else if (this.historyOf) this.historyOf = null;
     else if (this.showNewTree) this.showNewTree = false;
     else if (this.editing) this.editing = null;

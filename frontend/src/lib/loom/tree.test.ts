@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { childOf, descend, layoutMap, mapData, pathPositions, rememberChildren, siblingOf } from './tree';
+import { childOf, descend, layoutMap, mapData, nearestVisible, pathPositions, rememberChildren, siblingOf } from './tree';
 import type { LoomNode, LoomPathStep } from '../types';
 
 function node(id: string, children: string[] = [], extra: Partial<LoomNode> = {}): LoomNode {
@@ -102,5 +102,31 @@ describe('walking the path', () => {
     expect(childOf('r', byId, new Map())).toBe('a');
     expect(childOf('r', byId, new Map([['r', 'b2']]))).toBe('b2');
     expect(childOf('b', byId, new Map())).toBeNull();
+  });
+});
+
+describe('nearestVisible: where the path goes when the node it is on is pruned', () => {
+  // root ─ k1, k2, k3 (siblings); k2 has a child c.
+  const n = (id: string, children: string[] = [], hidden = false) =>
+    ({ id, children, hidden, position: true }) as unknown as LoomNode;
+  const tree = (hidden: string[]) => {
+    const all = [n('root', ['k1', 'k2', 'k3']), n('k1'), n('k2', ['c']), n('k3'), n('c')];
+    return new Map(all.map((x) => [x.id, { ...x, hidden: hidden.includes(x.id) || (x.id === 'c' && hidden.includes('k2')) }]));
+  };
+  const steps = (end: string[]) => end.map((id, i) => ({ node: { id } as LoomNode, runs: [], siblings: { ids: i === 1 ? ['k1', 'k2', 'k3'] : [id], index: i === 1 ? ['k1', 'k2', 'k3'].indexOf(id) : 0 }, versions: { ids: [id], index: 0 } }) as LoomPathStep);
+
+  it('moves to the next visible sibling, else the previous one', () => {
+    expect(nearestVisible(steps(['root', 'k2']), 1, tree(['k2']), new Map())).toBe('k3');
+    expect(nearestVisible(steps(['root', 'k3']), 1, tree(['k3']), new Map())).toBe('k2');
+    expect(nearestVisible(steps(['root', 'k3']), 1, tree(['k2', 'k3']), new Map())).toBe('k1');
+  });
+  it('goes down the branch last visited under the sibling', () => {
+    expect(nearestVisible(steps(['root', 'k1']), 1, tree(['k1']), new Map([['k2', 'c']]))).toBe('c');
+  });
+  it('ends at the parent when no sibling is left', () => {
+    expect(nearestVisible(steps(['root', 'k2']), 1, tree(['k1', 'k2', 'k3']), new Map())).toBe('root');
+  });
+  it('stays when the step is still visible', () => {
+    expect(nearestVisible(steps(['root', 'k2']), 1, tree([]), new Map())).toBeNull();
   });
 });

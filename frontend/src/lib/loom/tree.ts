@@ -181,3 +181,31 @@ export function childOf(id: string, byId: ReadonlyMap<string, LoomNode>, lastChi
   if (last && kids.includes(last)) return last;
   return kids.find((c) => !byId.get(c)?.hidden) ?? kids[0] ?? null;
 }
+
+/**
+ * Where the path goes when step i of it is hidden (pruned, or under a
+ * pruned node): the nearest visible sibling position, next ones first, then
+ * previous ones (and down the branch last visited under it); with none, the
+ * parent, where the path then ends. Null when step i is still visible, or
+ * when it is the root and nothing is left.
+ */
+export function nearestVisible(
+  steps: readonly LoomPathStep[],
+  i: number,
+  byId: ReadonlyMap<string, LoomNode>,
+  lastChild: ReadonlyMap<string, string>,
+): string | null {
+  const step = steps[i];
+  if (!step) return null;
+  const pos = positionOf(step);
+  if (!byId.get(pos)?.hidden && !byId.get(step.node.id)?.hidden) return null;
+  const ids = step.siblings.ids;
+  const at = ids.indexOf(pos);
+  const visible = (id: string) => byId.has(id) && !byId.get(id)?.hidden;
+  for (let d = 1; d < ids.length; d++) {
+    for (const j of [at + d, at - d]) {
+      if (j >= 0 && j < ids.length && visible(ids[j])) return descend(ids[j], byId, lastChild);
+    }
+  }
+  return i > 0 ? positionOf(steps[i - 1]) : null;
+}

@@ -37,3 +37,18 @@ describe('settings form', () => {
     expect(inputOf({ ...formOf(TEST), model: ' ' }).error).toMatch(/^Model/);
   });
 });
+
+describe('settings form: every invalid field at once', () => {
+  it('names each field that is wrong, keyed by field', () => {
+    const r = inputOf({ ...formOf(TEST), baseUrl: 'ftp://x', model: ' ', temperature: 'hot', maxTokens: '-1', n: '0' });
+    expect(r.input).toBeUndefined();
+    expect(Object.keys(r.errors ?? {}).sort()).toEqual(['baseUrl', 'maxTokens', 'model', 'n', 'temperature']);
+    expect(r.errors?.model).toMatch(/^Model/);
+    expect(r.errors?.n).toMatch(/^Continuations/);
+    // error is all of them, in the form's order.
+    expect(r.error?.split('\n').map((l) => l.split(':')[0])).toEqual(['Base URL', 'Model', 'Temperature', 'Max tokens', 'Continuations']);
+  });
+  it('has no errors for a good form', () => {
+    expect(inputOf(formOf(TEST)).errors).toBeUndefined();
+  });
+});

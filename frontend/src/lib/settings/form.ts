@@ -41,23 +41,35 @@ export function formOf(s: LLMSettings | null | undefined): SettingsForm {
   };
 }
 
-/** The input for Settings.SetLLM, or what is wrong with the form. */
-export function inputOf(f: SettingsForm): { input: LLMSettingsInput; error?: undefined } | { error: string; input?: undefined } {
-  if (!PROVIDERS.some((p) => p.id === f.provider)) return { error: `Provider: choose ${PROVIDERS.map((p) => p.id).join(' or ')}.` };
-  if (!f.model.trim()) return { error: 'Model: name the model to generate with (e.g. gpt-4o, claude-sonnet-4-5).' };
+/** What is wrong with a form, by field. */
+export type FormErrors = Partial<Record<keyof SettingsForm, string>>;
+
+/**
+ * The input for Settings.SetLLM, or what is wrong with the form: every
+ * invalid field in errors, and all their messages in error (one a line, in
+ * the form's order).
+ */
+export function inputOf(
+  f: SettingsForm,
+): { input: LLMSettingsInput; error?: undefined; errors?: undefined } | { error: string; errors: FormErrors; input?: undefined } {
+  const errors: FormErrors = {};
+  if (!PROVIDERS.some((p) => p.id === f.provider)) errors.provider = `Provider: choose ${PROVIDERS.map((p) => p.id).join(' or ')}.`;
   const baseUrl = f.baseUrl.trim();
-  if (baseUrl && !/^https?:\/\/\S+$/i.test(baseUrl)) return { error: 'Base URL: an http:// or https:// address, or empty for the default.' };
+  if (baseUrl && !/^https?:\/\/\S+$/i.test(baseUrl)) errors.baseUrl = 'Base URL: an http:// or https:// address, or empty for the default.';
+  if (!f.model.trim()) errors.model = 'Model: name the model to generate with (e.g. gpt-4o, claude-sonnet-4-5).';
   let temperature: number | null = null;
   if (f.temperature.trim() !== '') {
     temperature = Number(f.temperature);
     if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
-      return { error: 'Temperature: a number from 0 to 2, or empty for the server’s default.' };
+      errors.temperature = 'Temperature: a number from 0 to 2, or empty for the server’s default.';
     }
   }
   const maxTokens = f.maxTokens.trim() === '' ? 0 : Number(f.maxTokens);
-  if (!Number.isInteger(maxTokens) || maxTokens < 0) return { error: 'Max tokens: a whole number, or empty for the server’s default.' };
+  if (!Number.isInteger(maxTokens) || maxTokens < 0) errors.maxTokens = 'Max tokens: a whole number, or empty for the server’s default.';
   const n = Number(f.n);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_N) return { error: `Continuations: a whole number from 1 to ${MAX_N}.` };
+  if (!Number.isInteger(n) || n < 1 || n > MAX_N) errors.n = `Continuations: a whole number from 1 to ${MAX_N}.`;
+  const messages = Object.values(errors);
+  if (messages.length) return { error: messages.join('\n'), errors };
   const input: LLMSettingsInput = {
     provider: f.provider,
     baseUrl,

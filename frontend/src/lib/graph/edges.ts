@@ -1,0 +1,33 @@
+// What an edge of the graph is, in words, for its hover tooltip: its type
+// and the segment boundary it crosses (from its metadata).
+
+import type { GraphEdge } from '../types';
+import { formatTokens } from '../format';
+
+/** Edge types that are segment boundaries (backend/segment), as opposed to semantic links. */
+const BOUNDARY_TYPES = new Set(['continuation', 'fork', 'branch', 'tree_jump', 'resume', 'compaction', 'handoff']);
+
+export interface EdgeDescription {
+  /** The type, words spaced ("tree jump"). */
+  type: string;
+  /** "Boundary: resume", "Boundaries: compaction, resume", or that it is no boundary. */
+  boundary: string;
+  /** Further facts: the gap, tokens before a compaction. */
+  details: string[];
+}
+
+const words = (s: string) => s.replace(/_/g, ' ');
+
+/** Describes edge e for a person. */
+export function describeEdge(e: GraphEdge): EdgeDescription {
+  const m = (e.metadata ?? {}) as Record<string, unknown>;
+  let boundaries = Array.isArray(m.boundaries) ? m.boundaries.filter((b): b is string => typeof b === 'string') : [];
+  if (!boundaries.length && BOUNDARY_TYPES.has(e.type)) boundaries = [e.type];
+  const boundary = boundaries.length
+    ? `${boundaries.length > 1 ? 'Boundaries' : 'Boundary'}: ${boundaries.map(words).join(', ')}`
+    : 'No boundary: a link between segments';
+  const details: string[] = [];
+  if (typeof m.gapMinutes === 'number' && m.gapMinutes > 0) details.push(`${Math.round(m.gapMinutes)} min gap`);
+  if (typeof m.tokensBefore === 'number' && m.tokensBefore > 0) details.push(`${formatTokens(m.tokensBefore)} tokens before`);
+  return { type: words(e.type), boundary, details };
+}
