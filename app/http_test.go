@@ -79,7 +79,7 @@ func TestServePathCallsAnswer501(t *testing.T) {
 	}
 	sample, _ := filepath.Abs(filepath.Join("samples", "session-with-compaction.jsonl"))
 	paths := []string{"/etc/shadow", "/no/such/file.jsonl", secret, "/dev/zero", sample}
-	for _, method := range []string{"Import/ImportPaths", "Loom/ImportPaths"} {
+	for _, method := range []string{"Import/ImportPaths", "Loom/ImportPaths", "Loom/ImportCopyPaths"} {
 		var first string
 		for _, p := range paths {
 			start := time.Now()
