@@ -122,13 +122,14 @@ func (m *Metadata) addModel(model string) {
 // files) are held back until it does, at most sessionlog.MaxHeld. Not safe
 // for concurrent use.
 type Reader struct {
-	r *sessionlog.Reader[parseState]
+	r    *sessionlog.Reader[parseState]
+	file string
 }
 
 // NewReader returns a Reader over r, a whole session file from its first
 // byte; file names it in problems and errors.
 func NewReader(r io.Reader, file string) *Reader {
-	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file})}
+	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file}), file: file}
 }
 
 // State is where a read stopped, for an append import to resume from it:
@@ -148,7 +149,7 @@ type State struct {
 // file. Lines, offsets, Seq, ids and usage continue as in a full read.
 func NewReaderAt(r io.Reader, file string, st State) *Reader {
 	h := st.Header
-	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file}, &h, st.Parse, st.Offset, st.Line, st.Seq)}
+	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file}, &h, st.Parse, st.Offset, st.Line, st.Seq), file: file}
 }
 
 // State returns where the read stands (see State): the point up to which
@@ -160,6 +161,11 @@ func (r *Reader) State() State {
 		return State{}
 	}
 	off, line, seq, st := r.r.Position()
+	// The header as the lines up to here make it (a read that began early
+	// in a file being written saw fewer of them).
+	if hh, err := (format{file: r.file}).Header(&st, r.file); err == nil {
+		h = hh
+	}
 	return State{Offset: off, Line: line, Seq: seq, Header: *h, Parse: st}
 }
 

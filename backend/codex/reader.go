@@ -116,14 +116,15 @@ func (m *Metadata) addModel(model string) {
 // usage, and an echo event until its twin, at most sessionlog.MaxHeld. Not
 // safe for concurrent use.
 type Reader struct {
-	r *sessionlog.Reader[parseState]
+	r    *sessionlog.Reader[parseState]
+	file string
 }
 
 // NewReader returns a Reader over r, a whole rollout from its first byte;
 // file names it in problems and errors (its base name also tells a 0.169
 // history window file, rollout-...-<thread>_<window>.jsonl).
 func NewReader(r io.Reader, file string) *Reader {
-	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file})}
+	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file}), file: file}
 }
 
 // State is where a read stopped, for an append import to resume from it:
@@ -141,7 +142,7 @@ type State struct {
 // r must be positioned at byte st.Offset of the file.
 func NewReaderAt(r io.Reader, file string, st State) *Reader {
 	h := st.Header
-	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file}, &h, st.Parse, st.Offset, st.Line, st.Seq)}
+	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file}, &h, st.Parse, st.Offset, st.Line, st.Seq), file: file}
 }
 
 // State returns where the read stands: the point up to which every entry
@@ -152,6 +153,11 @@ func (r *Reader) State() State {
 		return State{}
 	}
 	off, line, seq, st := r.r.Position()
+	// The header as the lines up to here make it (a read that began early
+	// in a file being written saw fewer of them).
+	if hh, err := (format{file: r.file}).Header(&st, r.file); err == nil {
+		h = hh
+	}
 	return State{Offset: off, Line: line, Seq: seq, Header: *h, Parse: st}
 }
 

@@ -503,4 +503,3 @@ type noHeader struct{ msg string }
 
 func (e *noHeader) Error() string        { return e.msg }
 func (e *noHeader) Is(target error) bool { return target == pisession.ErrNoHeader }
-
