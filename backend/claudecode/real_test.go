@@ -389,7 +389,7 @@ type golden struct {
 
 func summarize(t *testing.T, path string, s *Session) golden {
 	g := golden{File: filepath.ToSlash(path), Header: s.Header, Metadata: s.Metadata, ByType: map[string]int{},
-		Tree: map[string][]string{"roots": {}, "rewinds": {}, "duplicates": {}, "compactions": {}, "danglingParents": {}},
+		Tree:     map[string][]string{"roots": {}, "rewinds": {}, "duplicates": {}, "compactions": {}, "danglingParents": {}},
 		Problems: map[string]int{"malformed": s.MalformedCount, "warnings": s.WarningCount}, Consumed: s.Consumed, Lines: s.Lines}
 	if s.Pending != nil {
 		g.Problems["pending"] = 1
