@@ -216,15 +216,17 @@ func (r *Reader[S]) Header() (*pisession.Header, error) {
 	}
 	r.scanning = false
 	if r.hdrErr == nil {
-		if r.err != nil && r.err != io.EOF {
+		// A read error after lines that make a header: Next returns their
+		// entries, then the error.
+		if h, err := r.format.Header(&r.st, r.file); err == nil {
+			r.hdr = h
+		} else if r.err != nil && r.err != io.EOF {
 			r.hdrErr = r.err
-		} else if h, err := r.format.Header(&r.st, r.file); err != nil {
+		} else {
 			if r.pending != nil && r.seq == 0 {
 				err = fmt.Errorf("%w (line %d is still being written)", err, r.pending.Line)
 			}
 			r.hdrErr = err
-		} else {
-			r.hdr = h
 		}
 	}
 	return r.hdr, r.hdrErr
