@@ -408,7 +408,9 @@ func (f format) responseItem(st *parseState, p *wirePayload, e *pisession.Entry,
 		return
 	}
 	e.Type, e.Message = pisession.TypeMessage, m
-	if m.Role == pisession.RoleAssistant && !st.Replay {
+	if m.Role == pisession.RoleAssistant && !st.Replay && !st.Bare {
+		// Wait for the usage line of this response (bare-era files have
+		// none).
 		st.RespActive, st.RespSeq = true, em.NextSeq()
 	}
 	f.pair(st, e, p, em)

@@ -89,3 +89,12 @@ func historyIDFromName(file string) string {
 	}
 	return fn.WindowID
 }
+
+// Superseded reports whether an entry of the thread's rollout is not part
+// of the history any more because a later history window's session_meta
+// (Codex 0.169 thread/revert, Metadata.HistoryBase of that window file)
+// keeps only the bytes before base.EndByteOffset: the 0.169 form of
+// thread_rolled_back. entryThread is the thread id of the entry's file.
+func Superseded(base *HistoryBase, entryThread string, e *pisession.Entry) bool {
+	return base != nil && base.ThreadID == entryThread && base.EndByteOffset > 0 && e.Offset >= base.EndByteOffset
+}

@@ -127,9 +127,13 @@ func NewReader(r io.Reader, file string) *Reader {
 	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file}), file: file}
 }
 
-// State is where a read stopped, for an append import to resume from it:
-// byte offset and line (Consumed, Lines), entries before it, the header and
-// the reader's state. A few KB; it serialises to JSON.
+// State is where a read stopped, for an append import to resume from it
+// (NewReaderAt): the byte offset and line (Consumed, Lines), the number of
+// entries before it (Seq), the header and the reader's state. It is small (a
+// few KB) and serialises to JSON. Entries with Seq >= State.Seq that the
+// reader returned come again from NewReaderAt in their final form (a
+// response whose usage a later line settles, an event whose twin comes
+// later, a line partly returned): the import replaces them.
 type State struct {
 	Offset int64            `json:"offset"`
 	Line   int              `json:"line"`

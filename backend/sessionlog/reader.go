@@ -296,7 +296,10 @@ func (r *Reader[S]) Lines() int { return r.commitLine }
 
 // Position returns the commit point: Consumed, Lines, the number of entries
 // before it, and the format's state there. NewReaderAt resumes from it; the
-// entries returned after it (a line partly returned) come again.
+// entries returned after it come again, with the same Seq, in their final
+// form: a line partly returned, and entries that were still held when the
+// input ended (a response whose usage, or an event whose twin, the file did
+// not have yet). An append import replaces the entries from that Seq on.
 func (r *Reader[S]) Position() (offset int64, line, seq int, st S) {
 	if r.commitLive {
 		return r.commitOff, r.commitLine, r.commitSeq, r.st
@@ -438,13 +441,20 @@ func (r *Reader[S]) finish() {
 	em := &r.em
 	em.entries = em.entries[:0]
 	em.release = false
+	// Entries still held are returned as they stand, but the commit point
+	// stays where the hold began: the lines a live file appends next may
+	// settle them (a response's usage, an echo's twin), so a resumed read
+	// reads them again and returns them in their final form.
+	settled := len(r.held) == 0
 	r.format.Finish(&r.st, em)
 	em.hold = false
 	r.flushHeld()
 	for _, e := range em.entries {
 		r.out = append(r.out, outItem[S]{e: e})
 	}
-	r.addCheckpoint(&checkpoint[S]{off: r.off, line: r.line, seq: r.seq})
+	if settled {
+		r.addCheckpoint(&checkpoint[S]{off: r.off, line: r.line, seq: r.seq})
+	}
 }
 
 // decodeLine decodes the objects of one line.

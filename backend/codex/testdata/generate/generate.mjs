@@ -166,7 +166,8 @@ app.notify("initialized", {});
 await app.request("thread/resume", { threadId: T });
 await app.request("thread/name/set", { threadId: T, name: "Ledger total: label and review" });
 const turns = await app.request("thread/turns/list", { threadId: T });
-const lastTurn = turns.data[turns.data.length - 1].id;
+// turns/list gives the newest first; turn ids are UUIDv7, so the greatest is the last.
+const lastTurn = turns.data.map((t) => t.id).sort().pop();
 await app.request("thread/revert", { threadId: T, beforeTurnId: lastTurn });
 const mark = app.notes.length;
 const from = log.length;
@@ -178,6 +179,8 @@ await app.request("thread/archive", { threadId: F });
 steps.push({ label: "archive of the fork (app-server)", thread: F });
 await app.close();
 server.close();
+// The app server writes the new history window when it shuts down: give it a moment.
+await new Promise((r) => setTimeout(r, 2000));
 
 // Copy what Codex wrote, in its own layout.
 fs.rmSync(OUT, { recursive: true, force: true });
