@@ -96,3 +96,43 @@ func BenchmarkBareDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkResumeAppend is an append import: the corpus was read and its
+// State kept; the writer appended about 1 KB (one line); the import resumes
+// at the stored offset and reads only the new bytes (issue 11 §2: under 50
+// ms whatever the file's size). Its time does not grow with the corpus.
+func BenchmarkResumeAppend(b *testing.B) {
+	corpus, _ := benchCorpus(b)
+	r := NewReader(bytes.NewReader(corpus), "bench.jsonl")
+	for {
+		if _, err := r.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			b.Fatal(err)
+		}
+	}
+	st := r.State()
+	appended := []byte(line("appended-1", "") + "\n")
+	appended = append(appended, bytes.Repeat([]byte(" "), max(0, 1024-len(appended)))...)
+	appended = append(appended, '\n')
+	file := append(append([]byte{}, corpus...), appended...)
+	b.SetBytes(int64(len(appended)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rr := NewReaderAt(bytes.NewReader(file[st.Offset:]), "bench.jsonl", st)
+		n := 0
+		for {
+			_, err := rr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != 1 {
+			b.Fatalf("%d entries appended", n)
+		}
+	}
+}

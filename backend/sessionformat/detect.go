@@ -248,6 +248,7 @@ func scan(b []byte) *scanResult {
 					}
 					k, _ := kt.(string)
 					objKeys = append(objKeys, k)
+					s.noteObject(path, depth, objKeys) // as keys come: a head may stop mid-object
 					if depth == 0 {
 						s.keys = append(s.keys, k)
 					}
@@ -262,7 +263,6 @@ func scan(b []byte) *scanResult {
 						return err
 					}
 				}
-				s.noteObject(path, objKeys)
 				_, err := dec.Token()
 				return err
 			}
@@ -293,7 +293,7 @@ func scan(b []byte) *scanResult {
 }
 
 // noteObject records the shapes the document formats are told apart by.
-func (s *scanResult) noteObject(path string, keys []string) {
+func (s *scanResult) noteObject(path string, depth int, keys []string) {
 	has := func(k string) bool {
 		for _, x := range keys {
 			if x == k {
@@ -316,7 +316,7 @@ func (s *scanResult) noteObject(path string, keys []string) {
 	if strings.HasPrefix(parent, "nodes") && has("parentId") {
 		s.nodesHaveParentID = true
 	}
-	if strings.HasPrefix(path, "state.") && strings.Count(path, ".") == 1 && has("current") && has("nodes") {
+	if depth == 2 && strings.HasPrefix(path, "state.") && has("current") && has("nodes") {
 		s.stateHasCurrentNodes = true
 	}
 }
