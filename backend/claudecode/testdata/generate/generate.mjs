@@ -24,7 +24,10 @@
 //   5. --resume S "/compact"        a manual compaction
 //   6. --resume S --name "…" "…"    a custom title, a turn after the compaction
 //   7. --resume S "…"               the API answers 400: a <synthetic> error
-//   8. --resume S --fork-session "…" a fork: a new session file whose first
+//   8. --resume S "…"               the API answers 400 "prompt is too long":
+//                                    Claude Code's reactive compaction (it
+//                                    writes lines again with the same uuids)
+//   9. --resume S --fork-session "…" a fork: a new session file whose first
 //                                    lines are copies with the same uuids
 //
 // Output, copied into ../claude-home/projects/ in Claude Code's own layout, and
@@ -68,11 +71,13 @@ const P5 = "What is left to do?";
 const P6 = "Trigger the API error now.";
 const P7 = "Actually, name the handler /healthz instead.";
 const P8 = "In a fork: would /ready be a better name?";
+const P9 = "Paste the whole log here and explain it.";
 
 const NEW_MAIN = MAIN_GO.replace("func main() {", 'func main() {\n\thttp.HandleFunc("/health", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })');
 
 const cache = (m5, h1, read) => ({ cache_creation: { ephemeral_5m_input_tokens: m5, ephemeral_1h_input_tokens: h1 }, cache_read_input_tokens: read });
 
+let tooLongSent = false;
 function script(prompt, step) {
 	const has = (s) => prompt.includes(s);
 	// /compact: Claude Code appends its summary instructions to the last user
@@ -113,6 +118,14 @@ function script(prompt, step) {
 		][step];
 	if (has(P5)) return { text: "Only handling the w.Write error is left.", usage: { input_tokens: 5, ...cache(1200, 0, 3000), output_tokens: 15 } };
 	// The fork's request repeats the failed prompt in the same user message: P8 first.
+	if (has(P9)) {
+		// Too long the first time: Claude Code compacts and retries.
+		if (!tooLongSent) {
+			tooLongSent = true;
+			return { error: { status: 400, type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } };
+		}
+		return { text: "The log shows three requests and one retry.", usage: { input_tokens: 5, ...cache(900, 0, 2000), output_tokens: 17 } };
+	}
 	if (has(P8)) return { text: "/ready usually means \"can take traffic\"; /health is the better name here.", usage: { input_tokens: 6, ...cache(800, 0, 4000), output_tokens: 22 } };
 	if (has(P6)) return { error: { status: 400, type: "invalid_request_error", message: "messages.1.content.0: unexpected tool_use_id found in tool_result blocks" } };
 	if (has(P7)) return { text: "Renamed: the handler is now served at /healthz.", usage: { input_tokens: 7, ...cache(640, 0, 17000), output_tokens: 19 } };
@@ -185,6 +198,7 @@ await run("rewind to the end of the second turn", ["--resume", SESSION, "--resum
 await run("manual compaction", ["--resume", SESSION, "/compact"]);
 await run("custom title, turn after the compaction", ["--resume", SESSION, "--name", "Health check for acme-api", P5]);
 await run("API error: <synthetic> message", ["--resume", SESSION, P6], true);
+await run("prompt too long: reactive compaction", ["--resume", SESSION, P9]);
 const fork = await run("fork", ["--resume", SESSION, "--fork-session", P8]);
 server.close();
 
