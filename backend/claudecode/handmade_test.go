@@ -237,3 +237,44 @@ func TestPriceFor(t *testing.T) {
 		}
 	}
 }
+
+// TestForkCopiesDedupe: the real --fork-session file copies lines of the
+// session with their uuids (and a new sessionId); DedupeKey finds every
+// copy in the original, and what is left is the fork's own turn (§1.4:
+// deduplicate by uuid, keep the earliest).
+func TestForkCopiesDedupe(t *testing.T) {
+	x := loadExpected(t)
+	dir := realRoot + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/"
+	orig, err := ReadFile(dir + x.Session + ".jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fork, err := ReadFile(dir + x.ForkSession + ".jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for i := range orig.Entries {
+		if k := DedupeKey(&orig.Entries[i]); k != "" {
+			known[k] = true
+		}
+	}
+	var copies, own []string
+	for i := range fork.Entries {
+		e := &fork.Entries[i]
+		k := DedupeKey(e)
+		switch {
+		case k == "":
+		case known[k]:
+			copies = append(copies, k)
+		default:
+			own = append(own, pisession.EntryText(e))
+		}
+	}
+	if len(copies) < 10 || len(own) != 2 || own[0] != "In a fork: would /ready be a better name?" || !strings.Contains(own[1], "/ready") {
+		t.Errorf("fork: %d copies, own entries %q", len(copies), own)
+	}
+	if fork.Header.ID != x.ForkSession || fork.Metadata.ForeignLines != 0 {
+		t.Errorf("fork header %s, foreign lines %d", fork.Header.ID, fork.Metadata.ForeignLines)
+	}
+}
