@@ -28,6 +28,22 @@ type Header struct {
 	ModelID       string `json:"modelId,omitempty"`
 	ThinkingLevel string `json:"thinkingLevel,omitempty"`
 	BranchedFrom  string `json:"branchedFrom,omitempty"`
+
+	// Set by the readers of other agents' logs (backend/claudecode,
+	// backend/codex), which synthesise the header from the file's first
+	// lines (Type is then "session", Version 0 and Raw nil: every line of
+	// those files is an entry). pi headers leave them empty.
+
+	// Format names the file's format: "claude-code" or "codex".
+	Format string `json:"format,omitempty"`
+	// AgentVersion is the version of the program that wrote the file
+	// (Claude Code's "version", Codex's "cli_version").
+	AgentVersion string `json:"agentVersion,omitempty"`
+	// AgentID names the sub-agent whose conversation the file records
+	// (Claude Code agentId, Codex sub-agent thread); ParentSession then
+	// names the session that spawned it.
+	AgentID string `json:"agentId,omitempty"`
+
 	// Raw is the header object exactly as it appears in the file.
 	Raw json.RawMessage `json:"-"`
 }
@@ -111,6 +127,44 @@ type Entry struct {
 	Provider      string `json:"provider,omitempty"`
 	ModelID       string `json:"modelId,omitempty"`
 
+	// Set by the readers of other agents' logs (backend/claudecode,
+	// backend/codex); pi entries leave them empty. Their own line types are
+	// kept with a prefixed Type ("claude:attachment", "codex:event_msg").
+
+	// Subtype is the kind within a prefixed Type: a Claude Code system
+	// line's subtype or attachment's type, a Codex payload type.
+	Subtype string `json:"subtype,omitempty"`
+	// TurnID groups the entries of one turn: Codex turn_id, Claude Code
+	// promptId.
+	TurnID string `json:"turnId,omitempty"`
+	// Sidechain marks an entry of a sub-agent's conversation (Claude Code
+	// isSidechain).
+	Sidechain bool `json:"sidechain,omitempty"`
+	// Rewind marks the first entry of a real branch: a prompt written under
+	// an earlier entry than the one the conversation had reached (Claude
+	// Code /rewind, Esc-Esc, --resume-session-at). Parent links that are
+	// recording artefacts (parallel tool results, split responses, hook
+	// and progress children) are not rewinds.
+	Rewind bool `json:"rewind,omitempty"`
+	// DuplicateOf names an earlier entry of the same file that this one
+	// repeats: a Claude Code line written again with the same uuid, a Codex
+	// event (event_msg, item_completed) echoing a response item. Count the
+	// conversation once: without the duplicates.
+	DuplicateOf string `json:"duplicateOf,omitempty"`
+	// Replayed marks an entry copied from the parent thread at the start of
+	// a Codex fork or sub-agent file: it is already in the parent.
+	Replayed bool `json:"replayed,omitempty"`
+	// RolledBack marks an entry of a turn that a later Codex
+	// thread_rolled_back superseded (kept, not part of the thread's
+	// history any more). RolledBackTurns, on the thread_rolled_back entry,
+	// lists the turn ids it supersedes.
+	RolledBack      bool     `json:"rolledBack,omitempty"`
+	RolledBackTurns []string `json:"rolledBackTurns,omitempty"`
+	// SubagentID names the sub-agent a tool result's call spawned (Claude
+	// Code toolUseResult.agentId, Codex spawn_agent's agent id) or, on a
+	// progress line, the sub-agent it reports on.
+	SubagentID string `json:"subagentId,omitempty"`
+
 	// Raw is the entry object exactly as it appears in the file.
 	Raw json.RawMessage `json:"-"`
 }
@@ -184,7 +238,9 @@ type Block struct {
 	MimeType  string          `json:"mimeType,omitempty"`
 }
 
-// Usage is an assistant message's token usage; Cost is in USD.
+// Usage is an assistant message's token usage; Cost is in USD. Input counts
+// uncached input tokens only; TotalTokens is Input + Output + CacheRead +
+// CacheWrite.
 type Usage struct {
 	Input       int64 `json:"input"`
 	Output      int64 `json:"output"`
@@ -192,6 +248,19 @@ type Usage struct {
 	CacheWrite  int64 `json:"cacheWrite"`
 	TotalTokens int64 `json:"totalTokens"`
 	Cost        Cost  `json:"cost"`
+
+	// Set by the readers of other agents' logs; pi leaves them zero.
+
+	// CacheWrite5m and CacheWrite1h split CacheWrite by cache lifetime
+	// (Anthropic prices 1-hour writes at 2x input, 5-minute writes at
+	// 1.25x); a write of unknown lifetime counts in neither.
+	CacheWrite5m int64 `json:"cacheWrite5m,omitempty"`
+	CacheWrite1h int64 `json:"cacheWrite1h,omitempty"`
+	// Reasoning is the part of Output spent on reasoning (Codex
+	// reasoning_output_tokens).
+	Reasoning int64 `json:"reasoning,omitempty"`
+	// WebSearches counts server-side web searches, priced per request.
+	WebSearches int64 `json:"webSearches,omitempty"`
 }
 
 // Cost is a usage's price in USD.

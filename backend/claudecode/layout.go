@@ -1,0 +1,144 @@
+package claudecode
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"rhizome/backend/pisession"
+)
+
+// The files around a session (claude-code-codex-formats.md §1.1):
+//
+//	<project>/<sessionId>.jsonl
+//	<project>/<sessionId>/subagents/agent-<agentId>.jsonl (+ .meta.json)
+//	<project>/<sessionId>/tool-results/<id>.txt
+
+// SessionDir returns the folder beside a session file that holds its
+// sub-agents and tool results: the path without ".jsonl".
+func SessionDir(sessionPath string) string {
+	return strings.TrimSuffix(sessionPath, ".jsonl")
+}
+
+// AgentMeta is a sub-agent's sidecar, agent-<agentId>.meta.json: the call
+// that spawned it (ToolUseID is the Task/Agent tool_use id in the parent
+// session), its type and depth.
+type AgentMeta struct {
+	AgentType   string `json:"agentType"`
+	Description string `json:"description"`
+	ToolUseID   string `json:"toolUseId"`
+	SpawnDepth  int    `json:"spawnDepth"`
+	Model       string `json:"model"`
+}
+
+// SubagentFile is a sub-agent transcript of a session, with its sidecar.
+type SubagentFile struct {
+	Path    string
+	AgentID string
+	Meta    *AgentMeta // nil when there is no readable sidecar
+}
+
+var agentFile = regexp.MustCompile(`^agent-(.+)\.jsonl$`)
+
+// Subagents lists the sub-agent transcripts of the session at sessionPath
+// (<sessionDir>/subagents/agent-*.jsonl, sorted by name) with their
+// sidecars. A session without sub-agents gives none and no error; a
+// sidecar that does not parse leaves Meta nil.
+func Subagents(sessionPath string) ([]SubagentFile, error) {
+	dir := filepath.Join(SessionDir(sessionPath), "subagents")
+	ents, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("claudecode: unable to list sub-agents: %w", err)
+	}
+	var out []SubagentFile
+	for _, e := range ents {
+		m := agentFile.FindStringSubmatch(e.Name())
+		if e.IsDir() || m == nil {
+			continue
+		}
+		f := SubagentFile{Path: filepath.Join(dir, e.Name()), AgentID: m[1]}
+		if b, err := os.ReadFile(filepath.Join(dir, "agent-"+m[1]+".meta.json")); err == nil {
+			var meta AgentMeta
+			if json.Unmarshal(b, &meta) == nil {
+				f.Meta = &meta
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// PersistedOutput is a tool output Claude Code saved to tool-results/
+// because it was too large for the line, which keeps only a preview in a
+// <persisted-output> block (and toolUseResult.persistedOutputPath).
+type PersistedOutput struct {
+	// RecordedPath is the path the line names, on the machine that wrote
+	// it; Path is the file beside this session it resolves to.
+	RecordedPath string
+	Path         string
+	Content      []byte // nil when the file is missing (Err says why)
+	Err          error
+}
+
+var persistedPath = regexp.MustCompile(`(?:Full output saved to|Output saved to|saved to):\s*(\S+)`)
+
+// PersistedOutputs resolves the <persisted-output> pointers of a tool
+// result entry read from the session file at sessionPath: each recorded
+// path is looked up in <sessionDir>/tool-results/ by its base name (the
+// recorded path belongs to the machine and HOME that wrote the file), and
+// read. The entry itself is left as it is (its Raw stays exact). An entry
+// without pointers gives none.
+func PersistedOutputs(sessionPath string, e *pisession.Entry) []PersistedOutput {
+	if e == nil || e.Message == nil || e.Message.Role != pisession.RoleToolResult {
+		return nil
+	}
+	seen := map[string]bool{}
+	var recorded []string
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			recorded = append(recorded, p)
+		}
+	}
+	var r wireToolUseResult
+	if len(e.Message.Details) > 0 && e.Message.Details[0] == '{' && json.Unmarshal(e.Message.Details, &r) == nil {
+		add(r.PersistedOutputPath)
+	}
+	for _, b := range e.Message.Content {
+		if b.Type == pisession.BlockText && strings.Contains(b.Text, "<persisted-output>") {
+			for _, m := range persistedPath.FindAllStringSubmatch(b.Text, -1) {
+				add(m[1])
+			}
+		}
+	}
+	out := make([]PersistedOutput, 0, len(recorded))
+	for _, p := range recorded {
+		local := filepath.Join(SessionDir(sessionPath), "tool-results", filepath.Base(filepath.FromSlash(p)))
+		po := PersistedOutput{RecordedPath: p, Path: local}
+		po.Content, po.Err = os.ReadFile(local)
+		if po.Err != nil {
+			po.Err = fmt.Errorf("claudecode: unable to read persisted output %s: %w", local, po.Err)
+		}
+		out = append(out, po)
+	}
+	return out
+}
+
+// DedupeKey is what the copies of a line in other files share: a chain
+// line's uuid (resumed and forked copies keep it, with a new sessionId;
+// keep the earliest). Lines without a uuid (metadata, "L<line>" ids) have
+// no key: "".
+func DedupeKey(e *pisession.Entry) string {
+	if e == nil || syntheticID.MatchString(e.ID) {
+		return ""
+	}
+	return e.ID
+}
+
+var syntheticID = regexp.MustCompile(`^L\d+(\.\d+)?$`)

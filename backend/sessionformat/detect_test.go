@@ -1,0 +1,97 @@
+package sessionformat
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// head reads the first HeadBytes of a file, as a caller sniffing a drop
+// would.
+func head(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b[:min(len(b), HeadBytes)]
+}
+
+func glob(t *testing.T, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files for %s: %v", pattern, err)
+	}
+	return files
+}
+
+// TestDetectRealFiles sniffs the real files of every format in the
+// repository: pi sessions (v1 and v3), Claude Code sessions and sub-agent
+// transcripts, Codex rollouts and the hand-made eras, socketteer/loom and
+// Rhizome loom exports.
+func TestDetectRealFiles(t *testing.T) {
+	cases := []struct {
+		pattern string
+		format  string
+		why     string
+	}{
+		{"../pisession/testdata/real/*.jsonl", Pi, "pi session header (version 1)"},
+		{"../segment/testdata/v3/sessions/*.jsonl", Pi, "pi session header (version 3)"},
+		{"../claudecode/testdata/claude-home/projects/*/*.jsonl", ClaudeCode, "Claude Code"},
+		{"../claudecode/testdata/claude-home/projects/*/*/subagents/*.jsonl", ClaudeCode, `Claude Code "user" line`},
+		{"../claudecode/testdata/handmade/*.jsonl", ClaudeCode, `Claude Code "summary" line`},
+		{"../codex/testdata/codex-home/sessions/*/*/*/*.jsonl", Codex, `Codex rollout item ("session_meta" with a payload)`},
+		{"../codex/testdata/codex-home/archived_sessions/*.jsonl", Codex, "Codex rollout item"},
+		{"../codex/testdata/handmade/bare-era.jsonl", Codex, "bare-era Codex session header"},
+		{"../codex/testdata/handmade/wrapped-legacy.jsonl", Codex, "Codex rollout item"},
+		{"../loom/testdata/socketteer-lighthouse.json", Loom, "socketteer/loom tree"},
+		{"../loom/testdata/socketteer-lighthouse.rhizome.json", RhizomeLoom, "rhizome.loom-tree"},
+	}
+	for _, c := range cases {
+		for _, f := range glob(t, c.pattern) {
+			got, why := Detect(head(t, f))
+			if got != c.format || !strings.Contains(why, c.why) {
+				t.Errorf("%s: %q (%s), want %q (~%s)", f, got, why, c.format, c.why)
+			}
+		}
+	}
+}
+
+// TestDetectSamples covers the document formats of the sniffing table
+// (interchange-formats.md §6) and what unknown input is said to look like.
+func TestDetectSamples(t *testing.T) {
+	for _, c := range []struct {
+		name, in, format, why string
+	}{
+		{"memobrain snapshot", `{"nodes": {"1": {"node_id": 1, "kind": "task", "related_turn_ids": [0, 1], "thought": "Begin", "active": true}}, "edges": [{"src": 1, "dst": 2, "rationale": "r"}]}`, MemoBrain, "MemoBrain"},
+		{"memobrain wrapped in memory, pretty", "{\n    \"memory\": {\n        \"nodes\": {\n            \"1\": {\n                \"node_id\": 1,\n                \"kind\": \"task\",\n                \"thought\": \"x\"\n            }\n        },\n        \"edges\": []\n    }\n}\n", MemoBrain, "MemoBrain"},
+		{"memobrain cut off after the first node", `{"memory": {"nodes": {"1": {"node_id": 1, "kind": "task", "thought": "Begin to solve`, MemoBrain, "MemoBrain"},
+		{"miniloom", `{"loomTree": {"nodeStore": {"a": {}}}}`, MiniLoom, "nodeStore"},
+		{"exoloom", `{"loomType": "Exoloom", "nodes": []}`, Exoloom, "Exoloom"},
+		{"bare loom node", `{"text": "Once", "children": []}`, Loom, "bare loom node"},
+		{"legacy loom list", `[{"text": "Once", "children": []}]`, Loom, "legacy loom"},
+		{"loomsidian data.json", `{"settings": {}, "state": {"note.md": {"current": "a", "nodes": {"a": {"text": "x", "parentId": null}}}}}`, Loomsidian, "loomsidian"},
+		{"loomsidian note", `{"current": "a", "nodes": {"a": {"text": "x", "parentId": null}}}`, Loomsidian, "loomsidian"},
+		{"ccmemory graph", `{"nodes": [{"id": "d1", "type": "Decision", "title": "Use SQLite"}], "edges": [{"source": "d1", "target": "d2", "type": "CITES"}]}`, CCMemory, "ccmemory"},
+		{"tapestry", "VersionedTapestryWeave__v2\x00\x01", Tapestry, "not a format Rhizome reads"},
+		{"graphml", `<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">`, GraphML, "GraphML"},
+		{"empty", "", Unknown, "empty file"},
+		{"binary", "\x89PNG\r\n\x1a\n", Unknown, `not JSON: starts with "\x89PNG`},
+		{"other JSON Lines", `{"event":"click","x":1}` + "\n" + `{"event":"key"}` + "\n", Unknown, `JSON Lines whose first object has no type and keys event, x: not a session format Rhizome reads`},
+		{"JSON Lines of another type", `{"type":"span","name":"db"}` + "\n", Unknown, `type "span"`},
+		{"other JSON document", `{"name": "package", "version": "1.0.0", "dependencies": {}}`, Unknown, "JSON document with keys name, version, dependencies"},
+		{"broken JSON", `{"a": [1, 2`, Unknown, "JSON document with keys a"},
+		{"markdown", "# Notes\n\nhello\n", Unknown, "not JSON"},
+		{"codex bare item first", `{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}` + "\n", Codex, "bare-era Codex response item"},
+		{"claude metadata first", `{"type":"custom-title","customTitle":"x","sessionId":"s"}` + "\n", ClaudeCode, `"custom-title"`},
+		{"pi header only, no newline", `{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}`, Pi, "version 3"},
+		{"byte order mark", "\xEF\xBB\xBF" + `{"type":"session","id":"s"}` + "\n", Pi, "version 1"},
+	} {
+		got, why := Detect([]byte(c.in))
+		if got != c.format || !strings.Contains(why, c.why) {
+			t.Errorf("%s: %q (%s), want %q (~%s)", c.name, got, why, c.format, c.why)
+		}
+	}
+}
