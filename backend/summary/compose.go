@@ -105,6 +105,11 @@ func (a *Accumulator) requestSentence(t turn, max int, finally bool) string {
 		}
 		return endSentence(capitalize(cutWords(req, max, 6)))
 	}
+	// A request the outcome repeats ("port X to the patterns …" — "ported X
+	// to match the patterns …") is cut to its first phrase.
+	if overlap(req, what) >= 3 {
+		req = cutWords(req, MaxLabelWords, labelTargetWords)
+	}
 	// The request gets what the outcome leaves, and at least 10 words.
 	room := max - wordCount(what) - 1
 	if room < 10 {
@@ -120,10 +125,13 @@ func (a *Accumulator) requestSentence(t turn, max int, finally bool) string {
 }
 
 // relatedDeed is the first strong outcome of a turn after t that shares at
-// least two content words with t's request: the work a request asked for is
+// least two content words with t's request, unless t asked a question: the work a request asked for is
 // often reported a few turns later ("add syntax highlighting" … "added
 // syntax highlighting to HTML export"). "" when there is none.
 func (a *Accumulator) relatedDeed(t turn) string {
+	if strings.HasSuffix(t.req.phrase, "?") {
+		return "" // a question is answered, not done
+	}
 	want := contentWords(t.req.phrase)
 	if len(want) < 2 {
 		return ""
@@ -143,6 +151,18 @@ func (a *Accumulator) relatedDeed(t turn) string {
 		}
 	}
 	return ""
+}
+
+// overlap is the number of content words a and b share.
+func overlap(a, b string) int {
+	n := 0
+	wb := contentWords(b)
+	for w := range contentWords(a) {
+		if wb[w] {
+			n++
+		}
+	}
+	return n
 }
 
 // contentWords are the lowercase words of s of at least four letters that
@@ -396,7 +416,7 @@ func (a *Accumulator) sessionText() string {
 				later = append(later, t)
 			}
 		}
-		if v := wentOn(later, 3, "After that it went on to "); v != "" && len(sents) < 3 {
+		if v := wentOn(later, 3, "Later it went on to "); v != "" && len(sents) < 3 {
 			sents = append(sents, v)
 		}
 	case len(ts) > 0:
@@ -446,7 +466,7 @@ func wentOn(ts []turn, n int, lead string) string {
 	var phrases []string
 	seen := map[string]bool{}
 	for _, t := range picked {
-		p := lowerFirst(cutWords(strings.TrimRight(t.req.phrase, " .!?"), 8, 3))
+		p := lowerFirst(cutWords(strings.TrimRight(t.req.phrase, " .!?"), 9, 3))
 		if !seen[p] {
 			seen[p] = true
 			phrases = append(phrases, p)

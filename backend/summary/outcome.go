@@ -36,7 +36,7 @@ var (
 	doneColon    = regexp.MustCompile(`(?i)^(all\s+)?done\s*(:|—|–|-)\s+`)
 	labelPrefix  = regexp.MustCompile(`^(Fix|Solution|Result|Change|Changes|Outcome|Status|Summary|Implementation)\s*:\s+`)
 	nowState     = regexp.MustCompile(`(?i)^(\S+\s+){0,5}(is now|are now|has now|have now|now\s+(is|are|has|have|uses|use|shows|show|comes|come|returns|return|works|work|gets|get|lives|live|reads|read|takes|take|handles|handle|supports|support|includes|include|points|point|matches|match|runs|run|writes|write|sets|set|falls|fall|checks|check|passes|pass|calls|call|loads|load|renders|render|displays|display|respects|respect|defaults|default|accepts|accept|throws|throw|lists|list|explains|explain))\b`)
-	checksPass   = regexp.MustCompile(`(?i)^(all (checks|tests)( pass(es|ed)?)?|(the )?(tests?|checks?|build|type ?check|lint(ing)?) (pass|passes|passed|succeeds|succeeded|is green)|everything (works|passes|builds))`)
+	checksPass   = regexp.MustCompile(`(?i)^((all|the) )?(\d+ )?([\w-]+ )?(tests?|checks?|specs?|build|type ?checks?|lint(ing)?)( all)? (pass|passes|passed|succeed|succeeds|succeeded|are green|is green|still pass)|^everything (works|passes|builds)`)
 	notAnswer    = regexp.MustCompile(`(?i)^(let me|i'?ll|i will|i'?m going|looking|checking|let'?s|first,? (let|i)|good question|great question|sure|okay|ok)\b`)
 	fillerOpener = regexp.MustCompile(`(?i)^((good|great|excellent|nice) (catch|question|idea|point|call)|you'?re (absolutely |totally |completely )?right|got it|all set|of course|perfect|great|excellent|good|ok(ay)?|alright|awesome|nice|right|yes|sure|understood|absolutely|certainly)\b[.!,:]*\s*`)
 	iveOpener    = regexp.MustCompile(`(?i)^(i'?ve|i have|i)\s+(now\s+|also\s+|just\s+)?`)

@@ -29,7 +29,7 @@ func TestParseReply(t *testing.T) {
 		{"label missing: made from the text", seg, "Summary: Fixed the flaky login tests by resetting the limiter between tests.",
 			"", "Fixed the flaky login tests", "Fixed the flaky login tests by resetting the limiter between tests."},
 		{"label too long: cut", seg, "Summary: Wrote a poem.\nLabel: A very long label that goes on for many words",
-			"", "A long label that goes", "Wrote a poem."},
+			"", "A long label", "Wrote a poem."},
 		{"session", sess, "Title: Documentation review of pi's coding agent\nSummary: The user had the agent check every doc against the source. Skills, hooks and theme docs were fixed. It ended with a commit.",
 			"Documentation review of pi's coding agent", "Documentation review of pi's coding agent",
 			"The user had the agent check every doc against the source. Skills, hooks and theme docs were fixed. It ended with a commit."},

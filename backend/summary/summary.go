@@ -211,12 +211,12 @@ var (
 	softener    = regexp.MustCompile(`(?i)\s(a bit|a little|a lot|slightly|somewhat)(\s(?:more|less|\w+er)\b)`)
 )
 
-// makeTitle cuts a phrase to a title: at most 14 words and MaxTitleRunes
+// makeTitle cuts a phrase to a title: at most 12 words and MaxTitleRunes
 // runes, at a phrase boundary, without end period (a question keeps its
 // question mark).
 func makeTitle(phrase string) string {
 	t := collapseSpace(phrase)
-	t = cutWords(t, 14, 5)
+	t = cutWords(t, 12, 5)
 	for utf8.RuneCountInString(t) > MaxTitleRunes-1 {
 		t = cutWords(t, wordCount(t)-1, 3)
 	}

@@ -178,13 +178,14 @@ var (
 	urlPattern    = regexp.MustCompile(`\bhttps?://[^\s<>()\[\]"'` + "`" + `]+`)
 	githubThing   = regexp.MustCompile(`^https?://github\.com/([\w.-]+)/([\w.-]+)(?:/(issues|pull|discussions)/(\d+))?`)
 	atFile        = regexp.MustCompile(`(^|\s)@((?:[\w.-]+/)*[\w.-]+\.\w+)`)
-	longPath      = regexp.MustCompile(`(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?|(?:[\w.@+-]+/){2,}[\w@+-]+\.[A-Za-z]\w*`)
+	longPath      = regexp.MustCompile(`(^|[\s(\["'])((?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?|(?:[\w.@+-]+/){2,}[\w@+-]+\.[A-Za-z]\w*)`)
 	templateVar   = regexp.MustCompile(`\$\{[^}]*\}`)
 	emphasisMarks = strings.NewReplacer("**", "", "__", "", "`", "", "~~", "")
 )
 
 // cleanInline cleans one line of prose: links, paths, URLs, emphasis.
 func cleanInline(t string) string {
+	t = emphasisMarks.Replace(t)
 	// Each pass only where its trigger is: this runs on every line read.
 	if strings.Contains(t, "](") {
 		t = mdLink.ReplaceAllString(t, "$1")
@@ -202,12 +203,15 @@ func cleanInline(t string) string {
 		})
 	}
 	if strings.Count(t, "/") >= 2 {
-		t = longPath.ReplaceAllStringFunc(t, baseName)
+		t = longPath.ReplaceAllStringFunc(t, func(m string) string {
+			i := strings.IndexFunc(m, func(r rune) bool { return !unicode.IsSpace(r) && !strings.ContainsRune(`(["'`, r) })
+			return m[:i] + baseName(m[i:])
+		})
 	}
 	if strings.Contains(t, "${") {
 		t = templateVar.ReplaceAllString(t, "")
 	}
-	return collapseSpace(emphasisMarks.Replace(t))
+	return collapseSpace(t)
 }
 
 // describeURL names what a URL points at in a few words: a GitHub issue or
@@ -335,6 +339,12 @@ var breakWords = map[string]bool{
 	"under": true, "around": true, "behind": true, "beyond": true, "along": true, "until": true,
 }
 
+// clauseOpeners start a clause that a cut must not split.
+var clauseOpeners = map[string]bool{
+	"that": true, "which": true, "who": true, "whose": true, "where": true, "because": true, "if": true,
+	"when": true, "while": true, "whether": true, "unless": true, "although": true, "since": true,
+}
+
 // dangling words cannot end a cut phrase.
 var dangling = map[string]bool{
 	"a": true, "an": true, "the": true, "and": true, "or": true, "but": true, "to": true, "of": true,
@@ -380,6 +390,16 @@ func cutWords(s string, max, min int) string {
 	}
 	if best < 0 {
 		best = max
+	}
+	if !clause {
+		// Cut before a clause that would be cut short ("add a test that the
+		// 6th login attempt" reads better as "add a test").
+		for n := best - 1; n >= min; n-- {
+			if clauseOpeners[strings.ToLower(words[n])] {
+				best = n
+				break
+			}
+		}
 	}
 	out := balance(words[:best])
 	for !clause && len(out) > 1 && dangling[strings.ToLower(strings.Trim(out[len(out)-1], ",;:"))] {

@@ -108,6 +108,7 @@ func TestCleanUserText(t *testing.T) {
 		{"at-file", "like we do in @packages/coding-agent/src/modes/tool-execution.ts for the read tool", "like we do in tool-execution.ts for the read tool"},
 		{"long path", "read packages/coding-agent/docs/theme.md in full", "read theme.md in full"},
 		{"short path kept", "document it in docs/pgx.md", "document it in docs/pgx.md"},
+		{"path inside a word", "copy it to the .pi/agent/themes folder and (see /etc/app/conf.d)", "copy it to the .pi/agent/themes folder and (see conf.d)"},
 		{"screenshot path", "'/var/folders/49/T/Screenshot 2025-11-21 at 01.27.21.png'\n\nwhy do the colors differ?", "why do the colors differ?"},
 		{"markdown", "make **this** `bold` and see [the docs](https://x.dev/a)", "make this bold and see the docs"},
 		{"template var", "Your documentation is here ${readmePath}", "Your documentation is here"},
