@@ -374,6 +374,15 @@ func cutWords(s string, max, min int) string {
 	if len(words) <= max {
 		return s
 	}
+	if max < 1 {
+		return ""
+	}
+	if min > max {
+		min = max
+	}
+	if min < 1 {
+		min = 1
+	}
 	ok := func(n int) bool { return !dangling[strings.ToLower(strings.Trim(words[n-1], ",;:"))] }
 	best, clause := -1, false
 	for n := max; n >= min && best < 0; n-- {
@@ -457,6 +466,12 @@ func balance(words []string) []string {
 func cutRunes(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
+	}
+	if max < 1 {
+		return ""
+	}
+	if max == 1 {
+		return "…"
 	}
 	head := s
 	n := 0
