@@ -73,7 +73,7 @@ func TestAccumulatorBounded(t *testing.T) {
 			t.Errorf("a gap of %d entries between kept turns %d and %d: the pool does not cover the session", gap, i-1, i)
 		}
 	}
-	s := a.Session(SessionInput{SessionID: "synthetic"}, madeAt)
+	s := a.Session("synthetic", "", madeAt)
 	if err := s.Validate(); err != nil {
 		t.Error(err)
 	}
@@ -94,7 +94,7 @@ func TestResetReuses(t *testing.T) {
 		a.Add(synthetic(i))
 		b.Add(synthetic(i))
 	}
-	sa, sb := a.Session(SessionInput{SessionID: "x"}, madeAt), b.Session(SessionInput{SessionID: "x"}, madeAt)
+	sa, sb := a.Session("x", "", madeAt), b.Session("x", "", madeAt)
 	if sa != sb {
 		t.Errorf("after Reset:\n%+v\nfresh:\n%+v", sa, sb)
 	}
@@ -113,6 +113,6 @@ func BenchmarkAccumulatorRealSession(b *testing.B) {
 		for i := range s.Entries {
 			a.Add(&s.Entries[i])
 		}
-		_ = a.Session(SessionInput{SessionID: s.Header.ID}, madeAt)
+		_ = a.Session(s.Header.ID, "", madeAt)
 	}
 }

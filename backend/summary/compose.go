@@ -17,10 +17,11 @@ import (
 //  1. a branch_summary opens the next segment (see Followed): it is pi's
 //     summary of this abandoned branch, and its goal and done items make the
 //     sentence (see Digest);
-//  2. the segment has requests: the main one (the first, unless a request
-//     among the first three asks for something much more clearly) as an
-//     imperative phrase, then what came of it: the outcome the assistant
-//     reported ("added X"), else the files edited;
+//  2. the segment has requests: the main one (see mainTurn) as an imperative
+//     phrase, then what came of it (the outcome the assistant reported,
+//     "added X", possibly a few requests later; else the new state or the
+//     answer to a question; else the files edited) and, when room is left,
+//     the last deed of the segment ("; finally released v0.27.3");
 //  3. a compaction or branch summary inside the segment (a compaction
 //     segment with no request of its own): its goal and done items;
 //  4. the first sentence of the last assistant text;
@@ -44,11 +45,14 @@ func (a *Accumulator) Segment(sessionID string, seg segment.Segment, now time.Ti
 		if o, st := outcomeOf(a.lastReply); st >= outcomeState {
 			s.Text = endSentence(capitalize(o))
 		} else {
-			s.Text = endSentence(cutWords(firstProse(a.lastReply), MaxSentenceWords, 8))
+			s.Text = endSentence(capitalize(cutWords(firstProse(a.lastReply), MaxSentenceWords, 8)))
 		}
 		s.Label = makeLabel(s.Text)
 	default:
 		s.Text, s.Label = "No conversation: settings changes and labels only.", "No conversation"
+	}
+	if s.Text == "" {
+		s.Text = "No conversation: settings changes and labels only."
 	}
 	if s.Label == "" {
 		s.Label = "Untitled segment"
@@ -62,10 +66,11 @@ func (a *Accumulator) segmentInputs(sessionID string, seg segment.Segment) Segme
 		StartEntryID: seg.StartEntryID, EndEntryID: seg.EndEntryID, FollowedBy: a.followingID}
 }
 
-// mainTurn is the turn a run of entries is about: the first request that
-// asks for a change (an action verb, or an issue or PR to work on) among the
-// first three, else the heaviest of them. A question or a look at the code
-// usually leads up to the task.
+// mainTurn is the turn a run of entries is about: the first request among
+// the first three that asks for a change (an action verb, or an issue or PR
+// to work on), else the first, unless one of the next two weighs at least 2
+// more (see turn.weight). A question or a look at the code usually leads up
+// to the task.
 func (a *Accumulator) mainTurn() turn {
 	ts := a.turns()
 	head := ts[:min(3, len(ts))]
@@ -125,9 +130,10 @@ func (a *Accumulator) requestSentence(t turn, max int, finally bool) string {
 }
 
 // relatedDeed is the first strong outcome of a turn after t that shares at
-// least two content words with t's request, unless t asked a question: the work a request asked for is
+// least two content words with t's request: the work a request asked for is
 // often reported a few turns later ("add syntax highlighting" … "added
-// syntax highlighting to HTML export"). "" when there is none.
+// syntax highlighting to HTML export"). "" when there is none, or when t
+// asked a question.
 func (a *Accumulator) relatedDeed(t turn) string {
 	if strings.HasSuffix(t.req.phrase, "?") {
 		return "" // a question is answered, not done
@@ -315,19 +321,11 @@ func digestLabel(d Digest) string {
 	return ""
 }
 
-// SessionInput names the session being summarised.
-type SessionInput struct {
-	SessionID string
-	// Project is the session's working directory (the header's cwd); its
-	// last element names the session when nothing else does.
-	Project string
-}
-
 // Session makes the offline summary of the session whose entries were all
 // added: a title, two or three sentences and a label for its lane.
 //
 // The title is, in order: the user's name for it (the latest session_info
-// name); the specific title or goal of pi's first compaction summary; the
+// name, as written); the specific title or goal of pi's first compaction summary; the
 // user's first request, as an imperative phrase, cut at a phrase boundary
 // (as chat apps title conversations); the first done item of the first
 // compaction; any request; "Session in <project>".
@@ -337,11 +335,16 @@ type SessionInput struct {
 // requests of later turns, spread over the session, as verb phrases, or the
 // compaction's done items); how it ended (the last request's outcome) and
 // how many files were edited.
-func (a *Accumulator) Session(in SessionInput, now time.Time) Summary {
+//
+// sessionID gives the InputHash (with the entry count, last entry id and
+// name the accumulator saw: see SessionHash); project is the session's
+// working directory (the header's cwd), whose last element names the session
+// when nothing else does.
+func (a *Accumulator) Session(sessionID, project string, now time.Time) Summary {
 	s := Summary{Kind: KindSession, Source: SourceOffline, MadeAt: now.UTC(),
-		InputHash: SessionHash(SessionInputs{SessionID: in.SessionID, Entries: a.entries,
+		InputHash: SessionHash(SessionInputs{SessionID: sessionID, Entries: a.entries,
 			LastEntryID: a.lastEntryID, Name: a.name})}
-	s.Title = a.sessionTitle(in)
+	s.Title = a.sessionTitle(project)
 	s.Text = a.sessionText()
 	s.Label = makeLabel(s.Title)
 	return s
@@ -357,9 +360,9 @@ func (a *Accumulator) firstCompaction() *Digest {
 	return nil
 }
 
-func (a *Accumulator) sessionTitle(in SessionInput) string {
+func (a *Accumulator) sessionTitle(project string) string {
 	if a.name != "" {
-		return makeTitle(a.name)
+		return cutRunes(a.name, MaxTitleRunes) // the user's own words, as written
 	}
 	c := a.firstCompaction()
 	if c != nil && c.Title != "" {
@@ -382,7 +385,7 @@ func (a *Accumulator) sessionTitle(in SessionInput) string {
 			return makeTitle(l)
 		}
 	}
-	if p := baseName(in.Project); p != "" && p != "/" {
+	if p := baseName(project); p != "" && p != "/" {
 		return "Session in " + p
 	}
 	return "Untitled session"
@@ -439,7 +442,7 @@ func (a *Accumulator) sessionText() string {
 			sents = append(sents, d)
 		}
 	case a.lastReply != "":
-		sents = append(sents, endSentence(cutWords(firstProse(a.lastReply), 30, 8)))
+		sents = append(sents, endSentence(capitalize(cutWords(firstProse(a.lastReply), 30, 8))))
 	}
 	if e := a.ending(ts, strings.Join(sents, " ")); e != "" && len(sents) < 3 {
 		sents = append(sents, e)
@@ -466,7 +469,7 @@ func wentOn(ts []turn, n int, lead string) string {
 	var phrases []string
 	seen := map[string]bool{}
 	for _, t := range picked {
-		p := lowerFirst(cutWords(strings.TrimRight(t.req.phrase, " .!?"), 9, 3))
+		p := lowerFirst(cutWords(strings.TrimRight(t.req.phrase, " .!?"), 10, 3))
 		if !seen[p] {
 			seen[p] = true
 			phrases = append(phrases, p)

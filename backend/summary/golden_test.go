@@ -101,7 +101,7 @@ func summarizeFile(t *testing.T, path string) (goldenSession, []Summary) {
 	if last := b.Finish(); last != nil {
 		closeSeg(last)
 	}
-	s := sess.Session(SessionInput{SessionID: hdr.ID, Project: hdr.Cwd}, madeAt)
+	s := sess.Session(hdr.ID, hdr.Cwd, madeAt)
 	checkValid(t, s)
 	g.Session = golden(s)
 	return g, append([]Summary{s}, segs...)

@@ -113,7 +113,7 @@ func summarizeEntries(t *testing.T, sessionID string, entries []pisession.Entry)
 	if last := b.Finish(); last != nil {
 		segs = append(segs, seg.Segment(sessionID, *last, madeAt))
 	}
-	return sess.Session(SessionInput{SessionID: sessionID}, madeAt), segs
+	return sess.Session(sessionID, "", madeAt), segs
 }
 
 // TestBranchSummaryFollows: a segment the user navigated away from with a

@@ -104,6 +104,7 @@ var (
 	howTo        = regexp.MustCompile(`(?i)^(do you know|do you remember|can you tell me|could you tell me|tell me)\s+(how|what|why|where|when|whether|if)\b`)
 	swearIntens  = regexp.MustCompile(`(?i)\b(the\s+)?(fucking|fuckin|fucken|freaking|friggin|goddamn|damn|bloody|fuckoing|fkn)\b\s*`)
 	swearNoun    = regexp.MustCompile(`(?i)\bshit\b`)
+	tagQuestion  = regexp.MustCompile(`(?i),\s*(no|right|ok|okay|yes|yeah|eh|correct|isn't it|don't you think)\s*\?+\s*$`)
 	reference    = regexp.MustCompile(`(?i)^(issue|pr|discussion) #\d+$`)
 	deictic      = regexp.MustCompile(`(?i)^\w+( \w+)?\s+(this|that|these|those|it|them)\b( (one|two|stuff|thing|things|file|files))?\s*[.!?]*$|^\w+( \w+)? (this|that|these|those|it|them)( (one|two|three))?\b`)
 	swearAny     = regexp.MustCompile(`(?i)(fuck|shit|stupid|idiot|wtf|omfg|jesus|crap|dumb|moron)`)
@@ -130,6 +131,7 @@ func rewriteRequest(s string) request {
 			break
 		}
 	}
+	s = tagQuestion.ReplaceAllString(s, "?")
 	s = swearIntens.ReplaceAllString(s, "")
 	s = swearNoun.ReplaceAllString(s, "stuff")
 	s = strings.TrimLeft(s, " ,;:-—–")
@@ -142,7 +144,7 @@ func rewriteRequest(s string) request {
 		// "can you add X?" asks for X: the phrase is an imperative.
 		s = strings.TrimRight(s, "?")
 	}
-	s = strings.TrimRight(s, " .!,;:")
+	s = strings.TrimRight(cutRunOn(s), " .!,;:")
 	s = cutRunes(s, maxRequestRunes)
 	w := strings.ToLower(strings.Trim(firstWord(s), ",.:;!?"))
 	r := request{phrase: capitalize(s)}
@@ -173,6 +175,25 @@ func rewriteRequest(s string) request {
 		r.score -= 2
 	}
 	return r
+}
+
+// runOnSubjects start a new clause when they follow a word without a
+// conjunction: "create a custom light theme i'll edit it in code".
+var runOnSubjects = wordSet(`i i'll i'd i'm i've we we'll we'd we're`)
+
+// cutRunOn ends a request at a run-on clause: a subject pronoun (see
+// runOnSubjects) after the third word that no conjunction or relative word
+// introduces.
+func cutRunOn(s string) string {
+	words := strings.Fields(s)
+	for i := 3; i < len(words); i++ {
+		w := strings.ToLower(words[i])
+		prev := strings.ToLower(strings.TrimRight(words[i-1], ",;:"))
+		if runOnSubjects[w] && !breakWords[prev] && !clauseOpeners[prev] && !strings.HasSuffix(words[i-1], ",") {
+			return strings.Join(words[:i], " ")
+		}
+	}
+	return s
 }
 
 // actionVerbs are the verbs of requests that change something.

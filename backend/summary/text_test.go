@@ -139,6 +139,8 @@ func TestParseRequest(t *testing.T) {
 		// Swearing is toned down, and weighs against the sentence.
 		{"you fucked that up. read the full fucking file", "Read the full file", true, 0, 0},
 		{"it would also be nice to display compaction events as expandable blocks", "Display compaction events as expandable blocks", true, 4, 4},
+		{"ok, create a custom light theme i'll edit it in code", "Create a custom light theme", true, 3, 3},
+		{"well, i think we need to use findModel, so we also get custom models, no?", "Use findModel, so we also get custom models", true, 4, 4},
 		{"the thinking border shit is broken", "The thinking border stuff is broken", false, -10, 0},
 	} {
 		r, ok := parseRequest(tc.in)
