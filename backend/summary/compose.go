@@ -94,15 +94,15 @@ func (a *Accumulator) mainTurn() turn {
 func (a *Accumulator) requestSentence(t turn, max int, finally bool) string {
 	req := strings.TrimRight(t.req.phrase, " .!?")
 	question := strings.HasSuffix(t.req.phrase, "?")
-	what := a.result(t)
-	if finally {
-		if f := a.finalDeed(t); f != "" && f != what {
-			if what == "" {
-				what = "finally " + f
-			} else if wordCount(what)+wordCount(f) < max-10 {
-				what += "; finally " + f
-			}
+	what := cutWords(a.result(t), 16, 4)
+	fin := ""
+	if finally && !question {
+		if f := a.finalDeed(t); f != "" && f != what && overlap(f, what) < 3 {
+			fin = f
 		}
+	}
+	if what == "" && fin != "" {
+		what, fin = "finally "+cutWords(fin, 16, 4), ""
 	}
 	if what == "" {
 		if question {
@@ -115,16 +115,22 @@ func (a *Accumulator) requestSentence(t turn, max int, finally bool) string {
 	if overlap(req, what) >= 3 {
 		req = cutWords(req, MaxLabelWords, labelTargetWords)
 	}
-	// The request gets what the outcome leaves, and at least 10 words.
-	room := max - wordCount(what) - 1
-	if room < 10 {
-		what = cutWords(what, max-11, 4)
-		room = max - wordCount(what) - 1
+	// The request keeps at least 8 words (or all it has); the last deed gets
+	// what is left, if that is 6 words or more.
+	reqMin := min(wordCount(req), 8)
+	if fin != "" {
+		if room := max - reqMin - wordCount(what) - 3; room >= 6 {
+			what += "; finally " + cutWords(fin, room, 5)
+		}
 	}
-	req = capitalize(cutWords(req, room, 5))
+	room := max - wordCount(what) - 1
+	if question {
+		room -= 1 // "Asked"
+	}
+	req = capitalize(cutWords(req, room, min(5, room)))
 	if question {
 		// One sentence: the question quoted, then its answer.
-		req = "Asked “" + cutWords(req, room-1, 4) + "?”"
+		req = "Asked “" + req + "?”"
 	}
 	return endSentence(req + " — " + what)
 }
