@@ -66,15 +66,15 @@ const MaxNoteBytes = 64 << 10
 // See aspen-grove-core-entities.md, the note on the Link entity, and
 // Relations for the types.
 type Link struct {
-	ID     string   `json:"id"` // ULID
-	Source Item     `json:"source"`
-	Target Item     `json:"target"`
-	Type   Relation `json:"type"`
+	ID     string   `json:"id"`     // ULID
+	Source Item     `json:"source"` // a library item (rhizome: URI)
+	Target Item     `json:"target"` // any item: a library item, a URL or a file
+	Type   Relation `json:"type"`   // one of Relations
 	// Note is markdown written by the maker of the link, shown beside it.
 	// Rendering sanitises it (the frontend's DOMPurify); here it is only
 	// bounded: at most MaxNoteBytes of valid UTF-8 without NUL.
 	Note      string    `json:"note,omitempty"`
-	CreatedBy CreatedBy `json:"createdBy"`
+	CreatedBy CreatedBy `json:"createdBy"` // who or what made it
 	CreatedAt time.Time `json:"createdAt"` // UTC, millisecond precision
 }
 

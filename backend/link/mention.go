@@ -15,8 +15,8 @@ const MaxMentionBytes = 1024
 type Mention struct {
 	// Start and End are the byte offsets of the opening "[[" and just past
 	// the closing "]]" in the text (Go strings: bytes, not UTF-16 units).
-	Start int `json:"start"`
-	End   int `json:"end"`
+	Start int `json:"start"` // byte offset of "[["
+	End   int `json:"end"`   // byte offset just past "]]"
 	// Target is the text inside the brackets before any "|", trimmed.
 	Target string `json:"target"`
 	// Alias is the trimmed text after the first "|" ("" if none).

@@ -53,7 +53,7 @@ const (
 
 // RelationInfo describes one relation for people and for the UI.
 type RelationInfo struct {
-	Type Relation `json:"type"`
+	Type Relation `json:"type"` // the relation's name
 	// Description says when to use the relation, in one sentence.
 	Description string `json:"description"`
 	// Directed is false for symmetric relations (A similar to B is B similar

@@ -46,7 +46,7 @@ const (
 // The zero Item is invalid. Build items with the constructors (Session,
 // Entry, LoomNode, …) or Parse, and check foreign ones with Validate.
 type Item struct {
-	Kind Kind
+	Kind Kind // what the item is
 	// ID is the item's own id: the session, node, entry, loom tree, loom node,
 	// note or knowledge id; the path of a project or file; the URL of a URL.
 	ID string

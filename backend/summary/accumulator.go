@@ -25,9 +25,8 @@ type turn struct {
 	seq      int // Entry.Seq of the request
 	req      request
 	outcome  string
-	strength int // outcomeNone, outcomeWeak or outcomeStrong
-	files    []string
-	edits    int
+	strength int      // outcomeNone, outcomeChecks, outcomeState or outcomeStrong
+	files    []string // names of the files edited, at most maxTurnFiles
 }
 
 // weight ranks a turn for the summaries: its request's score and how surely
@@ -56,7 +55,6 @@ type Accumulator struct {
 	entries     int
 	lastEntryID string
 	name        string // the latest session_info name
-	named       bool   // a session_info entry was seen
 
 	first, last *turn // the first and the latest request
 	pool        []turn
@@ -64,37 +62,33 @@ type Accumulator struct {
 	skipped     int  // turns seen in the pool's window under way
 	cand        turn // the best turn of that window
 	requests    int  // meaningful requests
-	userTexts   int  // user messages with text (requests, steering and paste)
 
 	files     map[string]int // edited file path -> order of first edit
 	fileOrder []string       // edited paths in first-edit order (bounded)
-	edits     int
 
 	digests     []digestAt
 	following   *Digest // the branch summary of the entry that opens the next segment
 	followingID string  // that entry's id
 
 	lastReply string // the last assistant text (capped)
-	models    map[string]bool
 	scratch   []byte
 }
 
 // NewAccumulator returns an empty accumulator.
 func NewAccumulator() *Accumulator {
-	return &Accumulator{stride: 1, files: map[string]int{}, models: map[string]bool{}}
+	return &Accumulator{stride: 1, files: map[string]int{}}
 }
 
 // Reset empties the accumulator for the next run, keeping its memory.
 func (a *Accumulator) Reset() {
-	files, models := a.files, a.models
+	files := a.files
 	clear(files)
-	clear(models)
-	*a = Accumulator{stride: 1, files: files, models: models, pool: a.pool[:0], scratch: a.scratch[:0],
+	*a = Accumulator{stride: 1, files: files, pool: a.pool[:0], scratch: a.scratch[:0],
 		fileOrder: a.fileOrder[:0], digests: a.digests[:0]}
 }
 
 // Add feeds the next entry, in file order. A nil entry is ignored. Add keeps
-// no reference to e: what it keeps is copied and capped.
+// no reference to e beyond its id: the texts it keeps are copied and capped.
 func (a *Accumulator) Add(e *pisession.Entry) {
 	if e == nil {
 		return
@@ -110,7 +104,6 @@ func (a *Accumulator) Add(e *pisession.Entry) {
 		a.addDigest(e)
 	case pisession.TypeSessionInfo:
 		a.name = strings.Clone(cutRunes(collapseSpace(e.Name), maxNameRunes))
-		a.named = true
 	}
 }
 
@@ -166,7 +159,6 @@ func (a *Accumulator) addMessage(seq int, m *pisession.Message) {
 		if len(strings.TrimSpace(string(a.scratch))) == 0 {
 			return
 		}
-		a.userTexts++
 		r, ok := parseRequest(string(a.scratch))
 		if !ok {
 			return // steering ("ok", "continue") keeps the request under way open
@@ -174,11 +166,6 @@ func (a *Accumulator) addMessage(seq int, m *pisession.Message) {
 		a.requests++
 		a.startTurn(turn{seq: seq, req: r})
 	case pisession.RoleAssistant:
-		if m.Model != "" {
-			if len(a.models) < 16 {
-				a.models[m.Provider+"/"+m.Model] = true
-			}
-		}
 		for i := range m.Content {
 			b := &m.Content[i]
 			switch b.Type {
@@ -226,14 +213,12 @@ func (a *Accumulator) addToolCall(b *pisession.Block) {
 	if p == "" {
 		return
 	}
-	a.edits++
 	if _, ok := a.files[p]; !ok && len(a.files) < maxFiles {
 		p = strings.Clone(p)
 		a.files[p] = len(a.fileOrder)
 		a.fileOrder = append(a.fileOrder, p)
 	}
 	if t := a.last; t != nil {
-		t.edits++
 		name := baseName(p)
 		for _, f := range t.files {
 			if f == name {

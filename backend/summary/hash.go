@@ -19,7 +19,7 @@ import (
 // so the count and last id change whenever entries are added; a rename
 // (a new session_info entry) changes Name and adds an entry.
 type SessionInputs struct {
-	SessionID   string
+	SessionID   string // the header's id
 	Entries     int    // entries read, in file order
 	LastEntryID string // id of the last entry in file order
 	Name        string // the latest session_info name ("" if none)
@@ -35,7 +35,7 @@ func SessionHash(in SessionInputs) string {
 // branch_summary that follows it, which is pi's summary of the segment when
 // the user navigated away from it.
 type SegmentInputs struct {
-	SessionID    string
+	SessionID    string // the header's id
 	StartSeq     int    // segment.Segment.StartSeq
 	EntryCount   int    // segment.Segment.EntryCount
 	StartEntryID string // segment.Segment.StartEntryID
@@ -80,7 +80,7 @@ func SegmentHash(in SegmentInputs) string {
 // the node, its parent and, when the node is short, its grandparent. Nodes
 // are immutable, so their content hashes stand for their content.
 type LoomNodeInputs struct {
-	TreeTitle              string
+	TreeTitle              string // frames the summary (the spec's "Tree:")
 	NodeHash               string // loom.Node.ContentHash
 	ParentHash             string // "" for a root
 	GrandparentHash        string // "" unless used (the node is short)
@@ -98,12 +98,12 @@ func LoomNodeHash(in LoomNodeInputs) string {
 // its branch points. The app decides when to remake a stale tree summary
 // (every 10 new nodes by default, on demand).
 type LoomTreeInputs struct {
-	TreeID       string
-	Title        string
-	Description  string
+	TreeID       string   // the tree's ULID
+	Title        string   // the tree's title
+	Description  string   // the user's description of the tree
 	PathHashes   []string // content hashes of the main path's nodes, root first
-	BranchPoints int
-	Nodes        int // all nodes of the tree
+	BranchPoints int      // positions with more than one child (loom.Tree.BranchPoints)
+	Nodes        int      // all nodes of the tree
 }
 
 // LoomTreeHash is the input hash of a loom tree summary.
@@ -115,8 +115,8 @@ func LoomTreeHash(in LoomTreeInputs) string {
 // ProjectInputs are what a project's summary is made from: its path and the
 // input hashes of its sessions' summaries, oldest session first.
 type ProjectInputs struct {
-	Path          string
-	SessionHashes []string
+	Path          string   // the project directory (the sessions' cwd)
+	SessionHashes []string // the InputHash of each session's summary, oldest session first
 }
 
 // ProjectHash is the input hash of a project summary.

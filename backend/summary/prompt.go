@@ -18,9 +18,9 @@ import (
 // (dialogue mode: a system and a user message) and hands the reply to
 // ParseReply with the same Kind and InputHash.
 type Prompt struct {
-	Kind   Kind   `json:"kind"`
-	System string `json:"system"`
-	User   string `json:"user"`
+	Kind   Kind   `json:"kind"`   // the kind of summary asked for
+	System string `json:"system"` // the system message
+	User   string `json:"user"`   // the user message: the material and the instructions
 	// MaxTokens bounds the reply, in tokens.
 	MaxTokens int `json:"maxTokens"`
 	// InputHash is the hash of the inputs the prompt shows: the InputHash of
@@ -335,11 +335,12 @@ var ErrBadReply = errors.New("summary: unusable model reply")
 
 // ReplyError says why a model's reply was not used.
 type ReplyError struct {
-	Kind   Kind
+	Kind   Kind   // the kind of summary the reply was for
 	Reason string // "empty", "refusal", "overlong", "no title", "prompt echoed", …
 	Reply  string // the reply, cut to 200 runes
 }
 
+// Error says what the reply was for, why it was rejected, and quotes it.
 func (e *ReplyError) Error() string {
 	return fmt.Sprintf("summary: unusable model reply for a %s summary: %s: %q", e.Kind, e.Reason, e.Reply)
 }

@@ -106,7 +106,7 @@ var (
 	swearNoun    = regexp.MustCompile(`(?i)\bshit\b`)
 	tagQuestion  = regexp.MustCompile(`(?i),\s*(no|right|ok|okay|yes|yeah|eh|correct|isn't it|don't you think)\s*\?+\s*$`)
 	reference    = regexp.MustCompile(`(?i)^(issue|pr|discussion) #\d+$`)
-	deictic      = regexp.MustCompile(`(?i)^\w+( \w+)?\s+(this|that|these|those|it|them)\b( (one|two|stuff|thing|things|file|files))?\s*[.!?]*$|^\w+( \w+)? (this|that|these|those|it|them)( (one|two|three))?\b`)
+	deictic      = regexp.MustCompile(`(?i)^\w+( \w+)?\s+(this|that|these|those|it|them)\b( (one|two|stuff|thing|things|file|files))?\s*[.!?]*$|^\w+( \w+)? (this|these|those|it|them)( (one|two|three))?\b`)
 	swearAny     = regexp.MustCompile(`(?i)(fuck|shit|stupid|idiot|wtf|omfg|jesus|crap|dumb|moron)`)
 )
 

@@ -62,7 +62,7 @@ const OfflineVersion = "offline-1"
 
 // Summary says what one item is about.
 type Summary struct {
-	Kind Kind `json:"kind"`
+	Kind Kind `json:"kind"` // what it summarises
 	// Title names the item (sessions, loom trees, projects; "" for segments
 	// and loom nodes): at most MaxTitleRunes runes, no end period.
 	Title string `json:"title,omitempty"`
