@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
+
+	"rhizome/backend/segment"
 )
 
 var source = ModelSource("anthropic", "claude-haiku-4-5")
@@ -128,5 +131,30 @@ func TestValidateAndHuman(t *testing.T) {
 	}
 	if _, err := Human(KindSegment, "", strings.Repeat("word ", 40), "", "h", madeAt); err == nil {
 		t.Error("Human accepted a 40-word segment sentence")
+	}
+}
+
+// TestPromptBounded: however long the session and its messages, a prompt
+// stays within maxPromptRunes (plus its fixed instructions), says how many
+// requests it leaves out, and marks cut texts.
+func TestPromptBounded(t *testing.T) {
+	a := NewAccumulator()
+	long := strings.Repeat("please refactor the parser so that every token keeps its position ", 250) // ~16 KB
+	for i := range 3000 {
+		e := synthetic(i)
+		if i%3 == 0 {
+			e.Message.Content[0].Text = long
+		}
+		a.Add(e)
+	}
+	for _, p := range []Prompt{a.SessionPrompt(PromptContext{Project: "/srv/app"}, "s"),
+		a.SegmentPrompt(PromptContext{Project: "/srv/app", SessionTitle: "Parser"}, "s", segment.Segment{EntryCount: 3000})} {
+		if n := utf8.RuneCountInString(p.User); n > maxPromptRunes+1000 {
+			t.Errorf("%s prompt has %d runes", p.Kind, n)
+		}
+		if !strings.Contains(p.User, "(14 of 1000 shown") || !strings.Contains(p.User, "[… 986 more requests not shown]") ||
+			!strings.Contains(p.User, " […]") {
+			t.Errorf("%s prompt does not say what it left out:\n%s", p.Kind, p.User[:600])
+		}
 	}
 }

@@ -91,7 +91,7 @@ func parseRequest(raw string) (request, bool) {
 	if best.phrase == "" || isSteering(best.phrase) {
 		return request{}, false
 	}
-	best.text = cutRunes(collapseSpace(clean), maxPromptRequestRunes)
+	best.text = clipRunes(collapseSpace(clean), maxPromptRequestRunes)
 	return best, true
 }
 
@@ -113,7 +113,9 @@ var (
 // rewriteRequest turns one sentence of a user message into a request: the
 // phrase and its score.
 func rewriteRequest(s string) request {
-	s = strings.TrimSpace(s)
+	// Only the start of a long sentence can become a phrase: the regular
+	// expressions below need not read the rest.
+	s = strings.TrimSpace(capBytes(s, 4*maxRequestRunes))
 	profane := swearAny.MatchString(s)
 	hadModal := false
 	for range 6 {
