@@ -264,6 +264,10 @@ func capBytes(s string, n int) string {
 	return s[:n]
 }
 
+// closers are the quotes and brackets that close a sentence after its
+// punctuation.
+const closers = `"')]*”’»`
+
 // abbreviations end in a period that does not end a sentence (lowercase).
 var abbreviations = map[string]bool{
 	"e.g.": true, "i.e.": true, "etc.": true, "vs.": true, "approx.": true, "cf.": true, "mr.": true,
@@ -296,10 +300,15 @@ func Sentences(s string) []string {
 				j += s2
 			}
 			// Closing quotes and brackets stay with the sentence.
-			for j < len(line) && strings.IndexByte(`"')]*`, line[j]) >= 0 {
-				j++
+			for j < len(line) {
+				r2, s2 := utf8.DecodeRuneInString(line[j:])
+				if !strings.ContainsRune(closers, r2) {
+					break
+				}
+				j += s2
 			}
-			if j < len(line) && line[j] != ' ' || r == '.' && j == i+1 && notSentenceEnd(line[start:j]) {
+			if j < len(line) && line[j] != ' ' || r == '.' && j == i+1 && notSentenceEnd(line[start:j]) ||
+				dashAfter(line[j:]) {
 				i = j
 				continue
 			}
@@ -314,6 +323,13 @@ func Sentences(s string) []string {
 		}
 	}
 	return out
+}
+
+// dashAfter reports whether rest goes on with a dash: "Asked “Why?” — because"
+// is one sentence.
+func dashAfter(rest string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	return strings.HasPrefix(rest, "— ") || strings.HasPrefix(rest, "– ") || strings.HasPrefix(rest, "- ")
 }
 
 // notSentenceEnd reports whether s, which ends with a single period, ends
@@ -512,7 +528,7 @@ func cutRunes(s string, max int) string {
 // endsSentence reports whether s ends with sentence punctuation (possibly
 // inside closing quotes or brackets).
 func endsSentence(s string) bool {
-	s = strings.TrimRight(s, `"')]*`)
+	s = strings.TrimRight(s, closers)
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return r == '.' || r == '!' || r == '?' || r == '…'
 }

@@ -21,6 +21,8 @@ func TestSentences(t *testing.T) {
 		{"first line\n\nsecond line. third", []string{"first line", "second line.", "third"}},
 		{"wait... what?! ok", []string{"wait...", "what?!", "ok"}},
 		{"(see the docs.) Then fix", []string{"(see the docs.)", "Then fix"}},
+		{"It opens with “Once upon a time.” Then more", []string{"It opens with “Once upon a time.”", "Then more"}},
+		{"Asked “Why?” — because. Next", []string{"Asked “Why?” — because.", "Next"}},
 		{"  ", nil},
 	} {
 		if got := Sentences(tc.in); !slices.Equal(got, tc.want) {
