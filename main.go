@@ -225,6 +225,12 @@ func progressPrinter(w io.Writer) app.Emitter {
 	}
 }
 
+// printedProblems is how many malformed lines of a file the text report
+// shows; it counts the others.
+const printedProblems = 20
+
+// printReport prints an import report as text: a line per file, its first
+// malformed lines, and the totals.
 func printReport(w io.Writer, r app.ImportReport) {
 	for _, f := range r.Files {
 		fmt.Fprintf(w, "%-9s %s", f.Status, f.Path)
@@ -233,15 +239,19 @@ func printReport(w io.Writer, r app.ImportReport) {
 			continue
 		}
 		fmt.Fprintf(w, " (%d entries, %d segments", f.Entries, f.Segments)
-		if n := len(f.MalformedLines); n > 0 {
-			fmt.Fprintf(w, ", %d malformed lines", n)
+		if f.MalformedCount > 0 {
+			fmt.Fprintf(w, ", %d malformed lines", f.MalformedCount)
 		}
 		if f.PendingTail {
 			fmt.Fprint(w, ", last line still being written")
 		}
 		fmt.Fprintln(w, ")")
-		for _, m := range f.MalformedLines {
+		shown := f.MalformedLines[:min(len(f.MalformedLines), printedProblems)]
+		for _, m := range shown {
 			fmt.Fprintf(w, "    line %d (byte %d): %s\n", m.Line, m.Offset, m.Reason)
+		}
+		if more := f.MalformedCount - len(shown); more > 0 {
+			fmt.Fprintf(w, "    and %d more malformed lines (--json lists the first %d)\n", more, len(f.MalformedLines))
 		}
 	}
 	t := r.Totals

@@ -58,8 +58,10 @@ import (
 //     import.
 //
 // A half-written last line (pending) is not imported; the next import of the
-// grown file picks it up as an append. Malformed lines are reported (and
-// stored) and every other entry is imported.
+// grown file picks it up as an append. Malformed lines are reported and
+// every other entry is imported: all of them are counted (the session's
+// Malformed, FileReport.MalformedCount), the first pisession.MaxStoredProblems
+// of each file are stored with their reasons (FileReport.MalformedLines).
 //
 // FileReport counts describe the file as the library now holds it (for
 // "appended" and "unchanged" too): Entries, EntriesByType, MalformedLines,
@@ -271,7 +273,7 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 		}
 		t.Entries += fr.Entries
 		t.Segments += fr.Segments
-		t.Malformed += len(fr.MalformedLines)
+		t.Malformed += fr.MalformedCount
 	}
 	// Cancelled: the files the reader did not get to.
 	for _, s := range srcs[len(rep.Files):] {
@@ -352,7 +354,8 @@ type readResult struct {
 	name       string              // from the last session_info entry
 	links      []segment.Link      // links into new segments
 	segStart   map[int]int         // segment index -> Seq of its first entry
-	problems   []pisession.Problem // malformed lines not stored yet
+	problems   []pisession.Problem // malformed lines not stored yet (of the reader's sample)
+	malformed  int                 // malformed lines in the whole file, past the sample too
 	pending    bool
 	consumed   int64 // bytes up to the end of the last complete line
 	lines      int
@@ -577,6 +580,9 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 	res.consumed = rd.Consumed()
 	res.lines = rd.Lines()
 	res.pending = rd.Pending() != nil
+	// The reader keeps the first pisession.MaxStoredProblems problems and
+	// counts them all; it read the file from its start (an append too).
+	res.malformed = rd.MalformedCount()
 	for _, p := range rd.Malformed() {
 		if j.status != statusAppended || p.Offset >= j.stored.ImportedBytes {
 			res.problems = append(res.problems, p)
@@ -881,10 +887,7 @@ func (w *fileWrite) finish() error {
 		sess.EntriesByType[k] += v
 	}
 	sess.PendingTail = res.pending
-	sess.Malformed = len(res.problems)
-	if j.status == statusAppended {
-		sess.Malformed += j.stored.Malformed
-	}
+	sess.Malformed = res.malformed
 	if err := tx.PutSession(sess); err != nil {
 		return err
 	}
@@ -897,6 +900,7 @@ func (w *fileWrite) report(sess *store.Session, written int) error {
 	fr.Entries = sess.Entries
 	fr.NewEntries = written
 	fr.PendingTail = sess.PendingTail
+	fr.MalformedCount = sess.Malformed
 	for k, v := range sess.EntriesByType {
 		fr.EntriesByType[k] = v
 	}
