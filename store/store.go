@@ -53,8 +53,9 @@ type Store struct {
 // before the checkpointer copies the log into the database.
 const checkpointBytes = 16 << 20
 
-// Open opens the library at path, creating the file and its parent
-// directories when missing, and applies the migrations it lacks. Every
+// Open opens the library at path, creating the file (mode 0600: SQLite gives
+// its -wal and -shm files the same) and its missing parent directories (0700)
+// when missing, and applies the migrations it lacks. Every
 // connection runs with journal_mode WAL, foreign_keys ON, busy_timeout 10 s
 // and synchronous NORMAL, with a 16 MB page cache; write transactions begin
 // IMMEDIATE. See Begin for how the log is checkpointed.
@@ -63,9 +64,16 @@ func Open(path string) (*Store, error) {
 		return nil, errors.New("store: unable to open the library: empty path")
 	}
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("store: unable to create the library folder %s: %w", dir, err)
 		}
+	}
+	// A new library is the user's alone; SQLite gives its -wal and -shm
+	// files the library file's permissions.
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	} else if !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("store: unable to create the library %s: %w", path, err)
 	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
