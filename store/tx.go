@@ -21,8 +21,9 @@ type Tx struct {
 	done    bool
 }
 
-// Begin starts a write transaction (BEGIN IMMEDIATE: it waits, up to the busy
-// timeout, for another writer to finish) on a connection of its own. When
+// Begin starts a write transaction (BEGIN IMMEDIATE: it waits, in turn with
+// the library's other writers and up to busyTimeout, for the write lock; see
+// writeGate) on a connection of its own. When
 // ctx is done the transaction is rolled back: the statement running then
 // completes, the following ones fail. Its commit does not checkpoint the
 // write-ahead log: after large transactions the Store's checkpointer does,
@@ -36,7 +37,13 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 		conn.Close()
 		return nil, fmt.Errorf("store: unable to begin a transaction on %s: %w", s.path, err)
 	}
+	leave, err := s.gate.enter(ctx)
+	if err != nil {
+		release(conn)
+		return nil, err
+	}
 	tx, err := conn.BeginTx(ctx, nil)
+	leave()
 	if err != nil {
 		release(conn)
 		return nil, fmt.Errorf("store: unable to begin a transaction on %s: %w", s.path, err)
