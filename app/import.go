@@ -357,7 +357,7 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 	}
 	// Cancelled: the files the reader did not get to.
 	for _, s := range srcs[len(rep.Files):] {
-		rep.Files = append(rep.Files, failed(newFileReport(s.path), s.path, fmt.Errorf("import cancelled: %w", ctx.Err())))
+		rep.Files = append(rep.Files, failed(newFileReport(s.path), s.path, cancelled(ctx, ctx.Err(), false)))
 		rep.Totals.Files++
 		rep.Totals.Failed++
 	}
@@ -682,9 +682,13 @@ func writeJob(ctx context.Context, st *store.Store, j *job) FileReport {
 		fr.Version, fr.SessionID = j.hdr.Version, j.hdr.ID
 	}
 	if j.prepErr != nil {
+		if errors.Is(j.prepErr, context.Canceled) {
+			return failed(fr, j.src.path, cancelled(ctx, j.prepErr, false))
+		}
 		return failed(fr, j.src.path, j.prepErr)
 	}
-	err := (&fileWrite{ctx: ctx, st: st, j: j, rep: &fr}).run()
+	w := &fileWrite{ctx: ctx, st: st, j: j, rep: &fr}
+	err := w.run()
 	if errors.Is(err, errReplayMismatch) {
 		// Import the file again whole, as a rewrite: a fresh read, in this
 		// goroutine's turn (a later job of the same session waits on j).
@@ -698,15 +702,29 @@ func writeJob(ctx context.Context, st *store.Store, j *job) FileReport {
 			}()
 			fr = newFileReport(j.src.path)
 			fr.Version, fr.SessionID = j.hdr.Version, j.hdr.ID
-			err = (&fileWrite{ctx: ctx, st: st, j: r, rep: &fr}).run()
+			w = &fileWrite{ctx: ctx, st: st, j: r, rep: &fr}
+			err = w.run()
 		} else {
 			close(r.ops)
 		}
 	}
 	if err != nil {
-		return failed(fr, j.src.path, err)
+		return failed(fr, j.src.path, cancelled(ctx, err, w.tx != nil))
 	}
 	return fr
+}
+
+// cancelled is err, or when ctx ended (the import was cancelled: Ctrl-C, the
+// window closed) what that meant for the file: its transaction began and
+// was rolled back (during), or never began.
+func cancelled(ctx context.Context, err error, during bool) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	if during {
+		return fmt.Errorf("nothing of this file was written: the import was cancelled (%v) while it was imported", context.Cause(ctx))
+	}
+	return fmt.Errorf("not imported: the import was cancelled (%v) before this file", context.Cause(ctx))
 }
 
 // finishWrite stops the reader of j if it is still at it, waits for it, and
