@@ -45,17 +45,26 @@ type Store struct {
 
 	// Checkpoints of large transactions run beside the next one (see
 	// checkpointer): commits add their size to logged and wake the
-	// checkpointer past checkpointBytes.
-	mu      sync.Mutex
-	logged  int64
-	wake    chan struct{}
-	stop    chan struct{}
-	stopped chan struct{}
+	// checkpointer past checkpointBytes; they add it to sinceReset too, and
+	// past walResetBytes the next Begin truncates the log (truncateLog).
+	mu         sync.Mutex
+	logged     int64
+	sinceReset int64
+	ckpt       sync.Mutex // one checkpoint at a time
+	wake       chan struct{}
+	stop       chan struct{}
+	stopped    chan struct{}
 }
 
 // checkpointBytes is how much a Tx writes to the log (roughly: entry bytes)
 // before the checkpointer copies the log into the database.
 const checkpointBytes = 16 << 20
+
+// walResetBytes is how much the Tx write to the log (roughly: entry bytes)
+// before Begin truncates it. The log then stays under about this size
+// (pages are larger than the bytes counted, and the transactions committed
+// meanwhile add theirs), instead of growing to the size of a whole import.
+const walResetBytes = 32 << 20
 
 // Open opens the library at path, creating the file (mode 0600: SQLite gives
 // its -wal and -shm files the same) and its missing parent directories (0700)
@@ -133,7 +142,9 @@ func (s *Store) checkpointer() {
 		case <-s.stop:
 			return
 		case <-s.wake:
+			s.ckpt.Lock()
 			_, _ = s.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+			s.ckpt.Unlock()
 		}
 	}
 }
@@ -143,6 +154,7 @@ func (s *Store) checkpointer() {
 func (s *Store) committed(n int64) {
 	s.mu.Lock()
 	s.logged += n
+	s.sinceReset += n
 	full := s.logged >= checkpointBytes
 	if full {
 		s.logged = 0
@@ -165,12 +177,38 @@ func (s *Store) checkpointNow(ctx context.Context) {
 		return
 	}
 	defer conn.Close()
+	s.truncateLog(ctx, conn)
+}
+
+// truncateLog, on conn (outside a transaction), copies the write-ahead log
+// into the library and truncates it to zero bytes, without waiting for other
+// processes: while one writes, or reads an older snapshot, it copies what it
+// can and the log is truncated on a later try. It reports whether the log
+// was truncated.
+func (s *Store) truncateLog(ctx context.Context, conn *sql.Conn) bool {
+	s.ckpt.Lock()
+	defer s.ckpt.Unlock()
 	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
-		return
+		return false
 	}
-	_, _ = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	var busy, frames, copied int
+	err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &frames, &copied)
 	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA busy_timeout = %d`, busyTimeout.Milliseconds())); err != nil {
 		_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // do not pool a connection that would not wait
+	}
+	return err == nil && busy == 0
+}
+
+// truncateLogIfDue truncates the write-ahead log on conn (see truncateLog)
+// once the Tx have written walResetBytes since it was last truncated.
+func (s *Store) truncateLogIfDue(ctx context.Context, conn *sql.Conn) {
+	s.mu.Lock()
+	due := s.sinceReset >= walResetBytes
+	s.mu.Unlock()
+	if due && s.truncateLog(ctx, conn) {
+		s.mu.Lock()
+		s.sinceReset = 0
+		s.mu.Unlock()
 	}
 }
 

@@ -27,7 +27,9 @@ type Tx struct {
 // ctx is done the transaction is rolled back: the statement running then
 // completes, the following ones fail. Its commit does not checkpoint the
 // write-ahead log: after large transactions the Store's checkpointer does,
-// beside the next transaction.
+// beside the next transaction, and once the transactions have written
+// walResetBytes, Begin copies the rest and truncates the log before it
+// begins, so that the log stays bounded through a long import.
 func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
@@ -37,6 +39,7 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 		conn.Close()
 		return nil, fmt.Errorf("store: unable to begin a transaction on %s: %w", s.path, err)
 	}
+	s.truncateLogIfDue(ctx, conn)
 	leave, err := s.gate.enter(ctx)
 	if err != nil {
 		release(conn)
