@@ -150,7 +150,7 @@ func TestWritersTakeTurns(t *testing.T) {
 	began := time.Now()
 
 	other := start(t, rhizomeCmd("import", "--db", lib, "--json", "app/samples"))
-	search := start(t, rhizomeCmd("search", "--db", lib, "--json", "compaction"))
+	search := start(t, rhizomeCmd("search", "--db", lib, "--json", "bash")) // in every sample
 
 	// rhizome serve: open the library, then a write (a new loom tree).
 	serve := rhizomeCmd("serve", "--db", lib, "--addr", "127.0.0.1:0")
