@@ -60,10 +60,11 @@ type Store struct {
 // before the checkpointer copies the log into the database.
 const checkpointBytes = 16 << 20
 
-// walResetBytes is how much the Tx write to the log (roughly: entry bytes)
-// before Begin truncates it. The log then stays under about this size
-// (pages are larger than the bytes counted, and the transactions committed
-// meanwhile add theirs), instead of growing to the size of a whole import.
+// walResetBytes is how much the transactions (Tx) write to the log
+// (roughly: entry bytes) before Begin truncates it. The log then stays
+// bounded, at about twice this size (its pages hold more than the bytes
+// counted, and the transactions committed meanwhile add theirs), instead of
+// growing to the size of a whole import.
 const walResetBytes = 32 << 20
 
 // Open opens the library at path, creating the file (mode 0600: SQLite gives

@@ -23,13 +23,13 @@ type Tx struct {
 
 // Begin starts a write transaction (BEGIN IMMEDIATE: it waits, in turn with
 // the library's other writers and up to busyTimeout, for the write lock; see
-// writeGate) on a connection of its own. When
-// ctx is done the transaction is rolled back: the statement running then
-// completes, the following ones fail. Its commit does not checkpoint the
-// write-ahead log: after large transactions the Store's checkpointer does,
-// beside the next transaction, and once the transactions have written
-// walResetBytes, Begin copies the rest and truncates the log before it
-// begins, so that the log stays bounded through a long import.
+// writeGate) on a connection of its own. When ctx is done the transaction is
+// rolled back: the statement running then completes, the following ones
+// fail. Its commit does not checkpoint the write-ahead log: after large
+// transactions the Store's checkpointer does, beside the next transaction,
+// and once the transactions have written walResetBytes, Begin copies the
+// rest and truncates the log before it begins, so that the log stays
+// bounded through a long import.
 func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
