@@ -505,6 +505,8 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job) e
 	case errors.Is(err, store.ErrNotFound):
 		j.status = statusImported
 		return nil
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err() // the query was interrupted: the import is cancelled
 	case err != nil:
 		return err
 	}
@@ -517,6 +519,8 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job) e
 	last, err := st.LastSegment(ctx, stored.PK)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
 	case err != nil:
 		return err
 	default:
