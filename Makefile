@@ -1,41 +1,50 @@
-# Rhizome. `make run` and `make test` install what is missing first.
+# Rhizome. Every target that builds or tests runs build/setup.sh first (it
+# installs what is missing), even when invoked alone, and everything that
+# depends on what setup installs is decided in recipes, after it: on a new
+# machine the first `make run`, `make test` or `make bench` passes.
 SHELL := /bin/bash
 export PATH := /usr/local/go/bin:$(PATH)
 
 BIN := build/bin/rhizome
-# WebKitGTK 4.0 on Debian 12; 4.1 on newer systems needs the webkit2_41 tag.
-TAGS := desktop,production$(shell pkg-config --exists webkit2gtk-4.0 2>/dev/null || echo ,webkit2_41)
+SETUP := ./build/setup.sh
 GO_SOURCES := $(shell find . -name '*.go' -not -path './frontend/*' 2>/dev/null) go.mod go.sum
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/package.json frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: run test setup build frontend go-test frontend-test e2e window-test bench clean
+.PHONY: run test setup build frontend go-test frontend-test setup-test e2e window-test bench clean
 
-run: setup build
+run: build
 	./$(BIN)
 
 setup:
-	@./build/setup.sh
+	@$(SETUP)
 
 build: $(BIN)
 
 frontend: frontend/dist/index.html
 
-frontend/dist/index.html: $(FRONTEND_SOURCES) frontend/package-lock.json
+frontend/dist/index.html: $(FRONTEND_SOURCES) frontend/package-lock.json | setup
 	cd frontend && npm run build
 	touch frontend/dist/.gitkeep
 
-$(BIN): frontend/dist/index.html $(GO_SOURCES)
-	go build -tags $(TAGS) -ldflags "-w -s" -o $(BIN) .
+# The WebKitGTK build tag (webkit2_41 where only 4.1 is installed) is decided
+# by build/tags.sh here, after setup, never when make reads this file.
+$(BIN): frontend/dist/index.html $(GO_SOURCES) | setup
+	tags=$$(./build/tags.sh) && go build -tags "$$tags" -ldflags "-w -s" -o $(BIN) .
 
-test: setup build go-test frontend-test e2e window-test
+test: build go-test frontend-test setup-test e2e window-test
 	@echo "make test: all suites passed"
 
-go-test:
+go-test: setup
 	go vet ./...
 	go test ./...
 
-frontend-test:
+frontend-test: setup
 	cd frontend && npm test
+
+# The Makefile itself: setup first for every target, the build tag decided
+# after setup (WebKitGTK appearing during the run, as on a new machine).
+setup-test: setup
+	./build/setup-order-test.sh
 
 e2e: $(BIN)
 	cd frontend && RHIZOME_BIN=$(CURDIR)/$(BIN) npm run test:e2e
@@ -45,7 +54,7 @@ window-test: $(BIN)
 
 # Speed figures: import of a ~300 MB corpus against a bare encoding/json
 # decode of the same bytes (same run), peak RSS, and the Go benchmarks.
-bench: setup build
+bench: build
 	go run ./build/bench --bin $(BIN) --mb $${BENCH_MB:-300}
 	go test -run '^$$' -bench . -benchmem ./backend/...
 

@@ -48,10 +48,58 @@ func frontendAssets() fs.FS {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// interrupted is the cause of a signalContext's end: the signal received.
+type interrupted struct{ sig os.Signal }
+
+func (e interrupted) Error() string {
+	switch e.sig {
+	case os.Interrupt:
+		return "interrupted by SIGINT"
+	case syscall.SIGTERM:
+		return "interrupted by SIGTERM"
+	}
+	return "interrupted by " + e.sig.String()
+}
+
+// signalContext returns a context cancelled, with an interrupted cause, when
+// one of signals arrives (Ctrl-C is os.Interrupt), and the function that
+// stops listening. After the first signal the default behaviour is back: a
+// second Ctrl-C ends the process at once.
+func signalContext(signals ...os.Signal) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, signals...)
+	go func() {
+		select {
+		case sig := <-ch:
+			signal.Stop(ch)
+			cancel(interrupted{sig})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		cancel(nil)
+	}
+}
+
+// interruptedStatus is the exit status of a command stopped because ctx
+// ended: 128 + the signal's number, as shells report it (130 for Ctrl-C, 143
+// for SIGTERM), else 1.
+func interruptedStatus(ctx context.Context) int {
+	var e interrupted
+	if errors.As(context.Cause(ctx), &e) {
+		if sig, ok := e.sig.(syscall.Signal); ok {
+			return 128 + int(sig)
+		}
+	}
+	return 1
 }
 
 const usage = `Rhizome: see, search and build on the trail of your work with LLM agents.
@@ -69,17 +117,17 @@ The library defaults to %s
 (RHIZOME_DB overrides it).
 `
 
-// run is main without os.Exit, for tests: ctx ends `serve`. It returns the
-// exit status.
+// run is main without os.Exit, for tests: ctx ends `serve` and interrupts
+// `import` and `search` (Ctrl-C). It returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return runWindow(defaultDBPath(), stderr)
 	}
 	switch args[0] {
 	case "import":
-		return runImport(args[1:], stdout, stderr)
+		return runImport(ctx, args[1:], stdout, stderr)
 	case "search":
-		return runSearch(args[1:], stdout, stderr)
+		return runSearch(ctx, args[1:], stdout, stderr)
 	case "serve":
 		return runServe(ctx, args[1:], stdout, stderr)
 	case "window":
@@ -156,15 +204,26 @@ func reorder(args []string, valueFlags ...string) []string {
 }
 
 func openApp(db string, stderr io.Writer) (*app.App, *store.Store, bool) {
-	st, err := store.Open(db)
+	return openAppContext(context.Background(), db, stderr)
+}
+
+// openAppContext opens the library db and the app over it, under ctx: the
+// app's use cases run under ctx too. It prints why it could not on stderr.
+func openAppContext(ctx context.Context, db string, stderr io.Writer) (*app.App, *store.Store, bool) {
+	st, err := store.OpenContext(ctx, db)
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome: %v\n", err)
 		return nil, nil, false
 	}
-	return app.New(st, db), st, true
+	a := app.New(st, db)
+	a.SetContext(ctx)
+	return a, st, true
 }
 
-func runImport(args []string, stdout, stderr io.Writer) int {
+// runImport is `rhizome import`. When ctx ends (Ctrl-C), the file being
+// imported is rolled back, the report says which files were imported and
+// which were not, and the status is interruptedStatus.
+func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("import", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	db := fl.String("db", defaultDBPath(), "library file")
@@ -176,8 +235,12 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rhizome import: give one or more session files or folders")
 		return 2
 	}
-	a, st, ok := openApp(*db, stderr)
+	a, st, ok := openAppContext(ctx, *db, stderr)
 	if !ok {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "rhizome import: %v: nothing imported\n", context.Cause(ctx))
+			return interruptedStatus(ctx)
+		}
 		return 1
 	}
 	defer st.Close()
@@ -195,6 +258,12 @@ func runImport(args []string, stdout, stderr io.Writer) int {
 		enc.Encode(report)
 	} else {
 		printReport(stdout, report)
+	}
+	if ctx.Err() != nil {
+		t := report.Totals
+		fmt.Fprintf(stderr, "rhizome import: %v: %d of %d files imported, appended or unchanged; %d not imported (import again to finish)\n",
+			context.Cause(ctx), t.Imported+t.Appended+t.Unchanged, t.Files, t.Failed)
+		return interruptedStatus(ctx)
 	}
 	if report.Totals.Failed > 0 {
 		return 1
@@ -225,6 +294,12 @@ func progressPrinter(w io.Writer) app.Emitter {
 	}
 }
 
+// printedProblems is how many malformed lines of a file the text report
+// shows; it counts the others.
+const printedProblems = 20
+
+// printReport prints an import report as text: a line per file, its first
+// malformed lines, and the totals.
 func printReport(w io.Writer, r app.ImportReport) {
 	for _, f := range r.Files {
 		fmt.Fprintf(w, "%-9s %s", f.Status, f.Path)
@@ -233,15 +308,19 @@ func printReport(w io.Writer, r app.ImportReport) {
 			continue
 		}
 		fmt.Fprintf(w, " (%d entries, %d segments", f.Entries, f.Segments)
-		if n := len(f.MalformedLines); n > 0 {
-			fmt.Fprintf(w, ", %d malformed lines", n)
+		if f.MalformedCount > 0 {
+			fmt.Fprintf(w, ", %d malformed lines", f.MalformedCount)
 		}
 		if f.PendingTail {
 			fmt.Fprint(w, ", last line still being written")
 		}
 		fmt.Fprintln(w, ")")
-		for _, m := range f.MalformedLines {
+		shown := f.MalformedLines[:min(len(f.MalformedLines), printedProblems)]
+		for _, m := range shown {
 			fmt.Fprintf(w, "    line %d (byte %d): %s\n", m.Line, m.Offset, m.Reason)
+		}
+		if more := f.MalformedCount - len(shown); more > 0 {
+			fmt.Fprintf(w, "    and %d more malformed lines (--json lists the first %d)\n", more, len(f.MalformedLines))
 		}
 	}
 	t := r.Totals
@@ -249,7 +328,8 @@ func printReport(w io.Writer, r app.ImportReport) {
 		t.Files, t.Imported, t.Appended, t.Unchanged, t.Failed)
 }
 
-func runSearch(args []string, stdout, stderr io.Writer) int {
+// runSearch is `rhizome search`; ctx ending (Ctrl-C) stops it.
+func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("search", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	db := fl.String("db", defaultDBPath(), "library file")
@@ -263,12 +343,20 @@ func runSearch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rhizome search: give a query")
 		return 2
 	}
-	a, st, ok := openApp(*db, stderr)
+	a, st, ok := openAppContext(ctx, *db, stderr)
 	if !ok {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "rhizome search: %v\n", context.Cause(ctx))
+			return interruptedStatus(ctx)
+		}
 		return 1
 	}
 	defer st.Close()
 	hits, err := a.Search.Query(q, *limit)
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "rhizome search: %v\n", context.Cause(ctx))
+		return interruptedStatus(ctx)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome search: %v\n", err)
 		return 1

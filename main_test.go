@@ -306,3 +306,34 @@ func TestServeTestProviderGenerates(t *testing.T) {
 		t.Errorf("Verify found tampering in a fresh tree: %v", tampered)
 	}
 }
+
+// The text report of a file with more malformed lines than the library
+// keeps says the true number and shows only the first few.
+func TestImportCommandCountsMalformedLines(t *testing.T) {
+	full, err := os.ReadFile("app/samples/session-with-compaction.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, rest, _ := bytes.Cut(full, []byte("\n"))
+	var b bytes.Buffer
+	b.Write(header)
+	b.WriteString("\n")
+	for i := 0; i < 10250; i++ {
+		b.WriteString("not json {{\n")
+	}
+	b.Write(rest)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "noisy.jsonl")
+	os.WriteFile(p, b.Bytes(), 0o644)
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"import", "--db", filepath.Join(dir, "lib.db"), p}, &out, &errb); code != 0 {
+		t.Fatalf("exit status %d: %s", code, errb.String())
+	}
+	text := out.String()
+	if !strings.Contains(text, "10250 malformed lines") || !strings.Contains(text, "and 10230 more malformed lines") {
+		t.Errorf("the report does not say the true number:\n%s", text)
+	}
+	if n := strings.Count(text, "\n"); n > 30 {
+		t.Errorf("the report is %d lines long", n)
+	}
+}

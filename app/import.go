@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"rhizome/backend/analyze"
@@ -58,8 +59,10 @@ import (
 //     import.
 //
 // A half-written last line (pending) is not imported; the next import of the
-// grown file picks it up as an append. Malformed lines are reported (and
-// stored) and every other entry is imported.
+// grown file picks it up as an append. Malformed lines are reported and
+// every other entry is imported: all of them are counted (the session's
+// Malformed, FileReport.MalformedCount), the first pisession.MaxStoredProblems
+// of each file are stored with their reasons (FileReport.MalformedLines).
 //
 // FileReport counts describe the file as the library now holds it (for
 // "appended" and "unchanged" too): Entries, EntriesByType, MalformedLines,
@@ -177,7 +180,7 @@ func memorySource(name string, b []byte) source {
 
 func fileSource(p, host string, size int64) source {
 	return source{path: p, computer: host, size: size, open: func() (sessionFile, error) {
-		f, err := os.Open(p)
+		f, err := openRegularFile(p)
 		if err != nil {
 			return nil, err
 		}
@@ -185,57 +188,136 @@ func fileSource(p, host string, size int64) source {
 	}}
 }
 
-// collectPaths lists the files to import: each file given, and every *.jsonl
-// file below each folder given, in lexical order, each once.
-func collectPaths(paths []string, host string) []source {
-	var out []source
-	seen := map[string]bool{}
-	add := func(s source) {
-		if !seen[s.path] {
-			seen[s.path] = true
-			out = append(out, s)
-		}
+// openRegularFile opens path for reading only if it is a regular file (links
+// followed). It opens without blocking and checks the file it got, so that a
+// named pipe (whose open waits for a writer) or a device (/dev/zero never
+// ends) is refused at once, even one put in place after the path was listed.
+func openRegularFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
 	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, notRegular(info.Mode())
+	}
+	return f, nil
+}
+
+// notRegular is the error for a file of mode mode that is not a regular
+// file: it says what it is (the caller names the path).
+func notRegular(mode fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case mode.IsDir():
+		what = "a folder, not a file"
+	case mode&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a file"
+	case mode&fs.ModeDevice != 0 || mode&fs.ModeCharDevice != 0:
+		what = "a device, not a file"
+	case mode&fs.ModeSocket != 0:
+		what = "a socket, not a file"
+	}
+	return fmt.Errorf("%s: refused", what)
+}
+
+// collectPaths lists the files to import: each file given, and every *.jsonl
+// file below each folder given, in lexical order, each once. Symbolic links
+// are followed, to folders and to files (pi's ~/.pi/agent/sessions may be
+// one); a file keeps the path it was found at. A folder reached again (a
+// loop of links, two links to one folder) is walked once, and a file reached
+// by two paths is imported once, by the first. What is not a regular file (a
+// named pipe, a device, a socket, a broken link named *.jsonl) is listed as
+// failed with the reason, never opened.
+func collectPaths(paths []string, host string) []source {
+	c := &collector{host: host, seen: map[string]bool{}, walked: map[string]bool{}}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			abs = p
 		}
 		info, err := os.Stat(abs)
-		if err != nil {
-			add(source{path: abs, err: err})
-			continue
-		}
-		if !info.IsDir() {
-			add(fileSource(abs, host, info.Size()))
-			continue
-		}
-		err = filepath.WalkDir(abs, func(fp string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if fp != abs {
-					add(source{path: fp, err: err})
-					return nil
-				}
-				return err
-			}
-			if d.IsDir() || !strings.EqualFold(filepath.Ext(fp), ".jsonl") {
-				return nil
-			}
-			fi, err := d.Info()
-			if err != nil {
-				add(source{path: fp, err: err})
-				return nil
-			}
-			if fi.Mode().IsRegular() {
-				add(fileSource(fp, host, fi.Size()))
-			}
-			return nil
-		})
-		if err != nil {
-			add(source{path: abs, err: err})
+		switch {
+		case err != nil:
+			c.add(abs, source{path: abs, err: err})
+		case info.IsDir():
+			c.walk(abs)
+		default:
+			c.file(abs, info)
 		}
 	}
-	return out
+	return c.out
+}
+
+// collector gathers the sources of collectPaths.
+type collector struct {
+	host   string
+	out    []source
+	seen   map[string]bool // files listed, by real path (links resolved)
+	walked map[string]bool // folders walked, by real path
+}
+
+// add lists s unless the file at the real path real is listed already.
+func (c *collector) add(real string, s source) {
+	if !c.seen[real] {
+		c.seen[real] = true
+		c.out = append(c.out, s)
+	}
+}
+
+// file lists the file at path, as info (links followed) describes it.
+func (c *collector) file(path string, info fs.FileInfo) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		real = path
+	}
+	if !info.Mode().IsRegular() {
+		c.add(real, source{path: path, err: fmt.Errorf("%s: %w", path, notRegular(info.Mode()))})
+		return
+	}
+	c.add(real, fileSource(path, c.host, info.Size()))
+}
+
+// walk lists every *.jsonl file below the folder dir, in lexical order,
+// following links, each folder once.
+func (c *collector) walk(dir string) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		c.add(dir, source{path: dir, err: err})
+		return
+	}
+	if c.walked[real] {
+		return // a loop of links, or a folder seen through another link
+	}
+	c.walked[real] = true
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		c.add(dir, source{path: dir, err: err})
+		return
+	}
+	for _, d := range entries {
+		p := filepath.Join(dir, d.Name())
+		session := strings.EqualFold(filepath.Ext(d.Name()), ".jsonl")
+		if d.Type()&fs.ModeSymlink == 0 && !d.IsDir() && !session {
+			continue
+		}
+		info, err := os.Stat(p) // follows a link
+		switch {
+		case err != nil:
+			if session {
+				c.add(p, source{path: p, err: err})
+			}
+		case info.IsDir():
+			c.walk(p)
+		case session:
+			c.file(p, info)
+		}
+	}
 }
 
 // run imports the sources in order, each in its own transaction. Two
@@ -275,11 +357,11 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 		}
 		t.Entries += fr.Entries
 		t.Segments += fr.Segments
-		t.Malformed += len(fr.MalformedLines)
+		t.Malformed += fr.MalformedCount
 	}
 	// Cancelled: the files the reader did not get to.
 	for _, s := range srcs[len(rep.Files):] {
-		rep.Files = append(rep.Files, failed(newFileReport(s.path), s.path, fmt.Errorf("import cancelled: %w", ctx.Err())))
+		rep.Files = append(rep.Files, failed(newFileReport(s.path), s.path, cancelled(ctx, ctx.Err(), false)))
 		rep.Totals.Files++
 		rep.Totals.Failed++
 	}
@@ -356,7 +438,8 @@ type readResult struct {
 	name       string              // from the last session_info entry
 	links      []segment.Link      // links into new segments
 	segStart   map[int]int         // segment index -> Seq of its first entry
-	problems   []pisession.Problem // malformed lines not stored yet
+	problems   []pisession.Problem // malformed lines not stored yet (of the reader's sample)
+	malformed  int                 // malformed lines in the whole file, past the sample too
 	pending    bool
 	consumed   int64 // bytes up to the end of the last complete line
 	lines      int
@@ -426,6 +509,8 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job) e
 	case errors.Is(err, store.ErrNotFound):
 		j.status = statusImported
 		return nil
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err() // the query was interrupted: the import is cancelled
 	case err != nil:
 		return err
 	}
@@ -438,6 +523,8 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job) e
 	last, err := st.LastSegment(ctx, stored.PK)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
 	case err != nil:
 		return err
 	default:
@@ -581,6 +668,9 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 	res.consumed = rd.Consumed()
 	res.lines = rd.Lines()
 	res.pending = rd.Pending() != nil
+	// The reader keeps the first pisession.MaxStoredProblems problems and
+	// counts them all; it read the file from its start (an append too).
+	res.malformed = rd.MalformedCount()
 	for _, p := range rd.Malformed() {
 		if j.status != statusAppended || p.Offset >= j.stored.ImportedBytes {
 			res.problems = append(res.problems, p)
@@ -600,9 +690,13 @@ func writeJob(ctx context.Context, st *store.Store, j *job) FileReport {
 		fr.Version, fr.SessionID = j.hdr.Version, j.hdr.ID
 	}
 	if j.prepErr != nil {
+		if errors.Is(j.prepErr, context.Canceled) {
+			return failed(fr, j.src.path, cancelled(ctx, j.prepErr, false))
+		}
 		return failed(fr, j.src.path, j.prepErr)
 	}
-	err := (&fileWrite{ctx: ctx, st: st, j: j, rep: &fr}).run()
+	w := &fileWrite{ctx: ctx, st: st, j: j, rep: &fr}
+	err := w.run()
 	if errors.Is(err, errReplayMismatch) {
 		// Import the file again whole, as a rewrite: a fresh read, in this
 		// goroutine's turn (a later job of the same session waits on j).
@@ -616,15 +710,29 @@ func writeJob(ctx context.Context, st *store.Store, j *job) FileReport {
 			}()
 			fr = newFileReport(j.src.path)
 			fr.Version, fr.SessionID = j.hdr.Version, j.hdr.ID
-			err = (&fileWrite{ctx: ctx, st: st, j: r, rep: &fr}).run()
+			w = &fileWrite{ctx: ctx, st: st, j: r, rep: &fr}
+			err = w.run()
 		} else {
 			close(r.ops)
 		}
 	}
 	if err != nil {
-		return failed(fr, j.src.path, err)
+		return failed(fr, j.src.path, cancelled(ctx, err, w.tx != nil))
 	}
 	return fr
+}
+
+// cancelled is err, or when ctx ended (the import was cancelled: Ctrl-C, the
+// window closed) what that meant for the file: its transaction began and
+// was rolled back (during), or never began.
+func cancelled(ctx context.Context, err error, during bool) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	if during {
+		return fmt.Errorf("nothing of this file was written: the import was cancelled (%v) while it was imported", context.Cause(ctx))
+	}
+	return fmt.Errorf("not imported: the import was cancelled (%v) before this file", context.Cause(ctx))
 }
 
 // finishWrite stops the reader of j if it is still at it, waits for it, and
@@ -885,10 +993,7 @@ func (w *fileWrite) finish() error {
 		sess.EntriesByType[k] += v
 	}
 	sess.PendingTail = res.pending
-	sess.Malformed = len(res.problems)
-	if j.status == statusAppended {
-		sess.Malformed += j.stored.Malformed
-	}
+	sess.Malformed = res.malformed
 	if err := tx.PutSession(sess); err != nil {
 		return err
 	}
@@ -901,6 +1006,7 @@ func (w *fileWrite) report(sess *store.Session, written int) error {
 	fr.Entries = sess.Entries
 	fr.NewEntries = written
 	fr.PendingTail = sess.PendingTail
+	fr.MalformedCount = sess.Malformed
 	for k, v := range sess.EntriesByType {
 		fr.EntriesByType[k] = v
 	}

@@ -569,13 +569,13 @@ func (l *Loom) importPaths(paths []string, asCopy bool) ([]LoomImportResult, err
 }
 
 func readLoomFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openRegularFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("loom: unable to import %s: %w", path, err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && (st.IsDir() || st.Size() > maxLoomFileBytes) {
-		return nil, fmt.Errorf("loom: unable to import %s: not a loom tree file (a folder, or over %d MiB)", path, maxLoomFileBytes>>20)
+	if st, err := f.Stat(); err == nil && st.Size() > maxLoomFileBytes {
+		return nil, fmt.Errorf("loom: unable to import %s: not a loom tree file (over %d MiB)", path, maxLoomFileBytes>>20)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxLoomFileBytes+1))
 	if err != nil {

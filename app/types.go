@@ -7,7 +7,10 @@ import "rhizome/backend/graph"
 // contract; Go names follow them.
 
 // FileReport is the result of importing one session file. Status is one of
-// "imported", "unchanged", "appended", "failed".
+// "imported", "unchanged", "appended", "failed". MalformedCount is the number
+// of malformed lines in the file as the library holds it; MalformedLines
+// lists the first of them, at most pisession.MaxStoredProblems (10,000):
+// a sample when MalformedCount is larger.
 type FileReport struct {
 	Path             string         `json:"path"`
 	Format           string         `json:"format"` // "pi"
@@ -17,6 +20,7 @@ type FileReport struct {
 	Entries          int            `json:"entries"` // entries in the file (header excluded)
 	NewEntries       int            `json:"newEntries"`
 	EntriesByType    map[string]int `json:"entriesByType"`
+	MalformedCount   int            `json:"malformedCount"`
 	MalformedLines   []LineProblem  `json:"malformedLines"`
 	PendingTail      bool           `json:"pendingTail"`
 	Segments         int            `json:"segments"`
@@ -41,7 +45,7 @@ type ImportTotals struct {
 	Failed    int `json:"failed"`
 	Entries   int `json:"entries"`
 	Segments  int `json:"segments"`
-	Malformed int `json:"malformed"`
+	Malformed int `json:"malformed"` // malformed lines, all of them (FileReport.MalformedCount)
 }
 
 // ImportReport is the result of one import request.

@@ -74,7 +74,7 @@ func (s *Store) DefaultGrove(ctx context.Context) (loom.Grove, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		now := time.Now().UTC().Truncate(time.Millisecond)
 		g = loom.Grove{ID: loom.NewID(now), Name: loom.DefaultGroveName, CreatedAt: now}
-		if _, err := s.db.ExecContext(ctx, `INSERT INTO groves (id, name, created_at) VALUES (?, ?, ?)`,
+		if _, err := s.execWrite(ctx, `INSERT INTO groves (id, name, created_at) VALUES (?, ?, ?)`,
 			g.ID, g.Name, loomTime(&g.CreatedAt)); err != nil {
 			return loom.Grove{}, fmt.Errorf("store: unable to create the default grove: %w", err)
 		}
@@ -104,7 +104,7 @@ func (s *Store) LoomModelAgent(ctx context.Context, modelConfigRef, name string)
 
 func (s *Store) localAgent(ctx context.Context, typ loom.AuthorType, ref, name string) (loom.Agent, error) {
 	now := time.Now().UTC()
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO loom_agents (id, type, name, model_config_ref, local, created_at)
+	if _, err := s.execWrite(ctx, `INSERT INTO loom_agents (id, type, name, model_config_ref, local, created_at)
 		VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT DO NOTHING`, loom.NewID(now), string(typ), name, ref, loomTime(&now)); err != nil {
 		return loom.Agent{}, fmt.Errorf("store: unable to create the %s agent %q: %w", typ, ref, err)
 	}
@@ -148,7 +148,7 @@ func (s *Store) queryLoomAgents(ctx context.Context, where string, args ...any) 
 // an import). A tree without a title is named "Loom Tree N", N its number in
 // its grove, and t.Title is set to it.
 func (s *Store) CreateLoomTree(ctx context.Context, t *loom.Tree) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin saving loom tree %s: %w", t.ID, err)
 	}
@@ -263,7 +263,7 @@ func scanLoomTree(r scanner, extra ...any) (loom.LoomTree, error) {
 // to now. It returns ErrNotFound (wrapped) for an unknown tree.
 func (s *Store) UpdateLoomTree(ctx context.Context, info *loom.LoomTree) error {
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	res, err := s.db.ExecContext(ctx, `UPDATE loom_trees SET title = ?, description = ?, summary = ?, system_context = ?,
+	res, err := s.execWrite(ctx, `UPDATE loom_trees SET title = ?, description = ?, summary = ?, system_context = ?,
 		archived_at = ?, updated_at = ? WHERE id = ?`, info.Title, info.Description, info.Summary, info.SystemContext,
 		loomTime(info.ArchivedAt), loomTime(&now), info.ID)
 	if err != nil {
@@ -285,7 +285,7 @@ func (s *Store) ArchiveLoomTree(ctx context.Context, id string, archived bool) e
 		now := time.Now()
 		at = loomTime(&now)
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE loom_trees SET archived_at = ? WHERE id = ?`, at, id)
+	res, err := s.execWrite(ctx, `UPDATE loom_trees SET archived_at = ? WHERE id = ?`, at, id)
 	if err != nil {
 		return fmt.Errorf("store: unable to archive loom tree %s: %w", id, err)
 	}

@@ -17,7 +17,8 @@ type LoomBlobs struct {
 	dir string
 }
 
-// LoomBlobs returns the library's blob folder (created on first Put).
+// LoomBlobs returns the library's blob folder (created on first Put, mode
+// 0700; blob files are 0600).
 func (s *Store) LoomBlobs() *LoomBlobs { return &LoomBlobs{dir: s.path + ".blobs"} }
 
 // Dir is the blob folder.
@@ -36,7 +37,7 @@ func (b *LoomBlobs) Put(data []byte, mimeType string) (ref, sha256Hex string, er
 	if _, err := os.Stat(path); err == nil {
 		return ref, sha256Hex, nil
 	}
-	if err := os.MkdirAll(b.dir, 0o755); err != nil {
+	if err := os.MkdirAll(b.dir, 0o700); err != nil { // the user's alone, as the library
 		return "", "", fmt.Errorf("store: unable to create the blob folder %s: %w", b.dir, err)
 	}
 	tmp, err := os.CreateTemp(b.dir, ".put-*")

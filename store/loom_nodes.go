@@ -23,7 +23,7 @@ func (s *Store) SaveLoomNode(ctx context.Context, t *loom.Tree, nodeID string) e
 	if n == nil {
 		return fmt.Errorf("store: unable to save loom node %s: not in tree %s", nodeID, t.ID)
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin saving loom node %s: %w", nodeID, err)
 	}
@@ -154,7 +154,7 @@ func (s *Store) SetLoomNodeState(ctx context.Context, nodeID string, m loom.Node
 		m.BookmarkLabel = ""
 	}
 	now := time.Now()
-	_, err := s.db.ExecContext(ctx, `INSERT INTO loom_node_state (node_id, bookmarked, bookmark_label, pruned, excluded, updated_at)
+	_, err := s.execWrite(ctx, `INSERT INTO loom_node_state (node_id, bookmarked, bookmark_label, pruned, excluded, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (node_id) DO UPDATE SET bookmarked = excluded.bookmarked, bookmark_label = excluded.bookmark_label,
 			pruned = excluded.pruned, excluded = excluded.excluded, updated_at = excluded.updated_at`,
@@ -172,7 +172,7 @@ func (s *Store) SetLoomNodeSummary(ctx context.Context, nodeID, summary string) 
 		return err
 	}
 	now := time.Now()
-	_, err := s.db.ExecContext(ctx, `INSERT INTO loom_node_state (node_id, summary, updated_at) VALUES (?, ?, ?)
+	_, err := s.execWrite(ctx, `INSERT INTO loom_node_state (node_id, summary, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (node_id) DO UPDATE SET summary = excluded.summary, updated_at = excluded.updated_at`,
 		nodeID, summary, loomTime(&now))
 	if err != nil {

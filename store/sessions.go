@@ -34,7 +34,7 @@ type Session struct {
 	Entries        int    // entries stored
 	EntriesByType  map[string]int
 	PendingTail    bool // a half-written last line was left out
-	Malformed      int  // import problems stored
+	Malformed      int  // malformed lines in the file, all of them (import_problems keeps a sample)
 	ImportedAt     string
 	UpdatedAt      string
 

@@ -10,6 +10,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -34,41 +35,75 @@ var migrations embed.FS
 var ErrNotFound = errors.New("store: not found")
 
 // Store is an open library file. It is safe for concurrent use: reads run in
-// parallel (WAL), writes are serialised by SQLite (busy_timeout waits).
+// parallel (WAL) and never wait for writers; writers, in this process and
+// in others, take turns through the write gate (see writeGate) and wait up
+// to busyTimeout for the write lock.
 type Store struct {
 	db   *sql.DB
 	path string
+	gate *writeGate
 
 	// Checkpoints of large transactions run beside the next one (see
 	// checkpointer): commits add their size to logged and wake the
-	// checkpointer past checkpointBytes.
-	mu      sync.Mutex
-	logged  int64
-	wake    chan struct{}
-	stop    chan struct{}
-	stopped chan struct{}
+	// checkpointer past checkpointBytes; they add it to sinceReset too, and
+	// past walResetBytes the next Begin truncates the log (truncateLog).
+	mu         sync.Mutex
+	logged     int64
+	sinceReset int64
+	ckpt       sync.Mutex // one checkpoint at a time
+	wake       chan struct{}
+	stop       chan struct{}
+	stopped    chan struct{}
 }
 
 // checkpointBytes is how much a Tx writes to the log (roughly: entry bytes)
 // before the checkpointer copies the log into the database.
 const checkpointBytes = 16 << 20
 
-// Open opens the library at path, creating the file and its parent
-// directories when missing, and applies the migrations it lacks. Every
-// connection runs with journal_mode WAL, foreign_keys ON, busy_timeout 10 s
-// and synchronous NORMAL, with a 16 MB page cache; write transactions begin
-// IMMEDIATE. See Begin for how the log is checkpointed.
+// walResetBytes is how much the transactions (Tx) write to the log
+// (roughly: entry bytes) before Begin truncates it. The log then stays
+// bounded, at about twice this size (its pages hold more than the bytes
+// counted, and the transactions committed meanwhile add theirs), instead of
+// growing to the size of a whole import.
+const walResetBytes = 32 << 20
+
+// Open opens the library at path, creating the file (mode 0600: SQLite gives
+// its -wal and -shm files the same) and its missing parent directories (0700)
+// when missing, and applies the migrations it lacks. Every connection runs
+// with journal_mode WAL, foreign_keys ON, busy_timeout busyTimeout and
+// synchronous NORMAL, with a 16 MB page cache; write transactions begin
+// IMMEDIATE, through the write gate. Opening a library whose migrations are
+// all applied only reads it: it never waits for another process's import.
+// See Begin for how the log is checkpointed.
 func Open(path string) (*Store, error) {
+	return OpenContext(context.Background(), path)
+}
+
+// OpenContext is Open under ctx: when ctx is done while the migrations wait
+// for the write lock (another process is writing a library that lacks one),
+// it stops waiting and returns the error.
+func OpenContext(ctx context.Context, path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: unable to open the library: empty path")
 	}
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("store: unable to create the library folder %s: %w", dir, err)
 		}
 	}
+	// A new library is the user's alone; SQLite gives its -wal and -shm
+	// files the library file's permissions.
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil && !errors.Is(err, fs.ErrExist) { // another process made it first: fine
+			return nil, fmt.Errorf("store: unable to create the library %s: %w", path, err)
+		}
+		if err == nil {
+			f.Close()
+		}
+	}
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
@@ -83,8 +118,8 @@ func Open(path string) (*Store, error) {
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, path: path, wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
-	if err := s.migrate(context.Background()); err != nil {
+	s := &Store{db: db, path: path, gate: newWriteGate(path), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
+	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -108,7 +143,9 @@ func (s *Store) checkpointer() {
 		case <-s.stop:
 			return
 		case <-s.wake:
+			s.ckpt.Lock()
 			_, _ = s.db.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+			s.ckpt.Unlock()
 		}
 	}
 }
@@ -118,6 +155,7 @@ func (s *Store) checkpointer() {
 func (s *Store) committed(n int64) {
 	s.mu.Lock()
 	s.logged += n
+	s.sinceReset += n
 	full := s.logged >= checkpointBytes
 	if full {
 		s.logged = 0
@@ -131,6 +169,50 @@ func (s *Store) committed(n int64) {
 	}
 }
 
+// checkpointNow copies the write-ahead log into the library and truncates
+// it, without waiting: while another process writes, or reads an older
+// snapshot, it copies what it can and leaves the rest for later.
+func (s *Store) checkpointNow(ctx context.Context) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	s.truncateLog(ctx, conn)
+}
+
+// truncateLog, on conn (outside a transaction), copies the write-ahead log
+// into the library and truncates it to zero bytes, without waiting for other
+// processes: while one writes, or reads an older snapshot, it copies what it
+// can and the log is truncated on a later try. It reports whether the log
+// was truncated.
+func (s *Store) truncateLog(ctx context.Context, conn *sql.Conn) bool {
+	s.ckpt.Lock()
+	defer s.ckpt.Unlock()
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
+		return false
+	}
+	var busy, frames, copied int
+	err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &frames, &copied)
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA busy_timeout = %d`, busyTimeout.Milliseconds())); err != nil {
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // do not pool a connection that would not wait
+	}
+	return err == nil && busy == 0
+}
+
+// truncateLogIfDue truncates the write-ahead log on conn (see truncateLog)
+// once the Tx have written walResetBytes since it was last truncated.
+func (s *Store) truncateLogIfDue(ctx context.Context, conn *sql.Conn) {
+	s.mu.Lock()
+	due := s.sinceReset >= walResetBytes
+	s.mu.Unlock()
+	if due && s.truncateLog(ctx, conn) {
+		s.mu.Lock()
+		s.sinceReset = 0
+		s.mu.Unlock()
+	}
+}
+
 // pathForDSN escapes the characters that would end or confuse the file name
 // in a "file:" URI.
 func pathForDSN(path string) string {
@@ -138,7 +220,8 @@ func pathForDSN(path string) string {
 	return r.Replace(path)
 }
 
-// Close checkpoints the write-ahead log and closes the library.
+// Close checkpoints the write-ahead log, as far as it can without waiting
+// for another process's writer or readers, and closes the library.
 func (s *Store) Close() error {
 	select {
 	case <-s.stop:
@@ -146,7 +229,7 @@ func (s *Store) Close() error {
 		close(s.stop)
 	}
 	<-s.stopped
-	_, _ = s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+	s.checkpointNow(context.Background())
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: unable to close the library %s: %w", s.path, err)
 	}
@@ -187,20 +270,35 @@ func loadMigrations() ([]migration, error) {
 }
 
 // migrate applies, in order and each in its own transaction, the migrations
-// not yet recorded in schema_migrations.
+// not yet recorded in schema_migrations. It reads first: the write lock is
+// taken only when a migration is missing, so opening an up-to-date library
+// never waits for (or fails because of) another process's import.
 func (s *Store) migrate(ctx context.Context) error {
 	ms, err := loadMigrations()
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	applied, err := s.appliedMigrations(ctx)
+	if err != nil {
+		return err
+	}
+	var missing []migration
+	for _, m := range ms {
+		if !applied[m.version] {
+			missing = append(missing, m)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if _, err := s.execWrite(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version    INTEGER PRIMARY KEY,
 		name       TEXT NOT NULL,
 		applied_at TEXT NOT NULL
 	)`); err != nil {
 		return fmt.Errorf("store: unable to create schema_migrations in %s: %w", s.path, err)
 	}
-	for _, m := range ms {
+	for _, m := range missing {
 		if err := s.apply(ctx, m); err != nil {
 			return err
 		}
@@ -208,8 +306,40 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
+// appliedMigrations reads the versions recorded in schema_migrations; none
+// when the table is not there yet (a new library).
+func (s *Store) appliedMigrations(ctx context.Context) (map[int]bool, error) {
+	applied := map[int]bool{}
+	var tables int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).
+		Scan(&tables); err != nil {
+		return nil, fmt.Errorf("store: unable to read the schema of %s: %w", s.path, err)
+	}
+	if tables == 0 {
+		return applied, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read schema_migrations in %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, fmt.Errorf("store: unable to read schema_migrations in %s: %w", s.path, err)
+		}
+		applied[v] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to read schema_migrations in %s: %w", s.path, err)
+	}
+	return applied, nil
+}
+
+// apply applies migration m in a transaction of its own, unless another
+// process applied it first.
 func (s *Store) apply(ctx context.Context, m migration) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin migration %04d_%s: %w", m.version, m.name, err)
 	}
@@ -235,6 +365,28 @@ func (s *Store) apply(ctx context.Context, m migration) error {
 		return fmt.Errorf("store: unable to commit migration %04d_%s: %w", m.version, m.name, err)
 	}
 	return nil
+}
+
+// beginWrite begins a write transaction (BEGIN IMMEDIATE) on a connection
+// of the pool, in turn with the library's other writers (writeGate).
+func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, error) {
+	leave, err := s.gate.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	return s.db.BeginTx(ctx, nil)
+}
+
+// execWrite runs one writing statement in a transaction of its own, in turn
+// with the library's other writers (writeGate).
+func (s *Store) execWrite(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	leave, err := s.gate.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	return s.db.ExecContext(ctx, query, args...)
 }
 
 // queryer is what reads need: the library or an import transaction.

@@ -21,12 +21,15 @@ type Tx struct {
 	done    bool
 }
 
-// Begin starts a write transaction (BEGIN IMMEDIATE: it waits, up to the busy
-// timeout, for another writer to finish) on a connection of its own. When
-// ctx is done the transaction is rolled back: the statement running then
-// completes, the following ones fail. Its commit does not checkpoint the
-// write-ahead log: after large transactions the Store's checkpointer does,
-// beside the next transaction.
+// Begin starts a write transaction (BEGIN IMMEDIATE: it waits, in turn with
+// the library's other writers and up to busyTimeout, for the write lock; see
+// writeGate) on a connection of its own. When ctx is done the transaction is
+// rolled back: the statement running then completes, the following ones
+// fail. Its commit does not checkpoint the write-ahead log: after large
+// transactions the Store's checkpointer does, beside the next transaction,
+// and once the transactions have written walResetBytes, Begin copies the
+// rest and truncates the log before it begins, so that the log stays
+// bounded through a long import.
 func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
@@ -36,7 +39,14 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 		conn.Close()
 		return nil, fmt.Errorf("store: unable to begin a transaction on %s: %w", s.path, err)
 	}
+	s.truncateLogIfDue(ctx, conn)
+	leave, err := s.gate.enter(ctx)
+	if err != nil {
+		release(conn)
+		return nil, err
+	}
 	tx, err := conn.BeginTx(ctx, nil)
+	leave()
 	if err != nil {
 		release(conn)
 		return nil, fmt.Errorf("store: unable to begin a transaction on %s: %w", s.path, err)

@@ -1,16 +1,14 @@
 // Command bench measures import speed for `make bench`: it builds a corpus of
 // about --mb megabytes by copying the real sample sessions with fresh session
-// ids, times a bare encoding/json decode of every object of those bytes, then
-// imports the corpus into an empty library with the real binary and reports
+// ids (pitest.WriteCorpus), times a bare encoding/json decode of every object
+// of those bytes, then imports the corpus into an empty library with the real binary and reports
 // MB/s, entries/s, peak RSS and the ratio to the bare decode, all in one run.
 package main
 
 import (
 	"bufio"
 	"bytes"
-	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -19,6 +17,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"rhizome/backend/pisession/pitest"
 )
 
 func main() {
@@ -42,7 +42,7 @@ func run(bin, samples string, target int64, keep bool) error {
 		defer os.RemoveAll(dir)
 	}
 	corpus := filepath.Join(dir, "corpus")
-	files, size, err := buildCorpus(samples, corpus, target)
+	files, size, err := pitest.WriteCorpus(samples, corpus, target)
 	if err != nil {
 		return err
 	}
@@ -85,51 +85,6 @@ func run(bin, samples string, target int64, keep bool) error {
 	return nil
 }
 
-// buildCorpus copies the sample sessions round-robin with fresh session ids
-// in their headers until target bytes are written.
-func buildCorpus(samples, dst string, target int64) (files int, size int64, err error) {
-	srcs, err := filepath.Glob(filepath.Join(samples, "*.jsonl"))
-	if err != nil || len(srcs) == 0 {
-		return 0, 0, fmt.Errorf("no sessions in %s", samples)
-	}
-	var contents [][]byte
-	for _, s := range srcs {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			return 0, 0, err
-		}
-		contents = append(contents, b)
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return 0, 0, err
-	}
-	for size < target {
-		b := contents[files%len(contents)]
-		nl := bytes.IndexByte(b, '\n')
-		var header map[string]any
-		if err := json.Unmarshal(b[:nl], &header); err != nil {
-			return 0, 0, err
-		}
-		id := newUUID()
-		header["id"] = id
-		h, _ := json.Marshal(header)
-		name := filepath.Join(dst, fmt.Sprintf("2025-01-01T00-00-00-000Z_%s.jsonl", id))
-		f, err := os.Create(name)
-		if err != nil {
-			return 0, 0, err
-		}
-		w := bufio.NewWriter(f)
-		w.Write(h)
-		w.Write(b[nl:])
-		if err := errors.Join(w.Flush(), f.Close()); err != nil {
-			return 0, 0, err
-		}
-		size += int64(len(h) + len(b) - nl)
-		files++
-	}
-	return files, size, nil
-}
-
 // bareDecode decodes every JSON object of every corpus file into
 // map[string]any with encoding/json and counts them.
 func bareDecode(dir string) (int, error) {
@@ -154,12 +109,4 @@ func bareDecode(dir string) (int, error) {
 		f.Close()
 	}
 	return n, nil
-}
-
-func newUUID() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

@@ -21,6 +21,8 @@ export interface FileReport {
   entries: number;
   newEntries: number;
   entriesByType: Record<string, number> | null;
+  /** Malformed lines in the file, all of them; malformedLines lists the first (at most 10,000). */
+  malformedCount: number;
   malformedLines: LineProblem[] | null;
   pendingTail: boolean;
   segments: number;

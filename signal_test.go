@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Ctrl-C during an import stops it within a second: the file in progress is
+// rolled back, the report says which files were imported and which were
+// not, the exit status is 130 (128 + SIGINT), and the library holds exactly
+// the files reported imported.
+func TestImportInterrupted(t *testing.T) {
+	corpus, files := bigCorpus(t)
+	lib := filepath.Join(t.TempDir(), "library.db")
+	cmd := rhizomeCmd("import", "--db", lib, "--json", corpus)
+	ch := start(t, cmd)
+	var res processResult
+	done := make(chan struct{})
+	go func() { res = <-ch; close(done) }()
+	waitForSessions(t, lib, 3, done)
+	sent := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("import still running 10 s after Ctrl-C")
+	}
+	took := res.end.Sub(sent)
+	if took > time.Second {
+		t.Errorf("import stopped %v after Ctrl-C, want within 1 s", took.Round(time.Millisecond))
+	}
+	if res.code != 130 {
+		t.Errorf("exit status %d after Ctrl-C, want 130", res.code)
+	}
+	if !strings.Contains(res.err, "interrupted") {
+		t.Errorf("stderr does not say the import was interrupted: %q", res.err)
+	}
+	var rep cliReport
+	if err := json.Unmarshal([]byte(res.out), &rep); err != nil {
+		t.Fatalf("no report after Ctrl-C (%v): %q", err, res.out)
+	}
+	imported := map[string]bool{}
+	notImported := 0
+	for _, f := range rep.Files {
+		switch {
+		case f.Status == "imported":
+			imported[f.SessionID] = true
+		case f.Status == "failed" && strings.Contains(f.Error, "cancelled"):
+			notImported++
+		default:
+			t.Errorf("%s: %s %q, want imported, or failed: cancelled", f.Path, f.Status, f.Error)
+		}
+	}
+	if len(rep.Files) != files || len(imported)+notImported != files || notImported == 0 || len(imported) < 3 {
+		t.Errorf("report: %d files, %d imported, %d not; want all %d, some of each", len(rep.Files), len(imported), notImported, files)
+	}
+	t.Logf("stopped %v after Ctrl-C: %d files imported, %d not", took.Round(time.Millisecond), len(imported), notImported)
+	if rep.Totals["imported"] != len(imported) || rep.Totals["failed"] != notImported {
+		t.Errorf("totals %v, want %d imported, %d failed", rep.Totals, len(imported), notImported)
+	}
+
+	// The library holds exactly the sessions reported imported, whole.
+	db, err := sql.Open("sqlite", lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT id, entries, (SELECT count(*) FROM entries e WHERE e.session_pk = s.pk) FROM sessions s`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := 0
+	for rows.Next() {
+		var id string
+		var want, got int
+		rows.Scan(&id, &want, &got)
+		stored++
+		if !imported[id] {
+			t.Errorf("session %s is in the library but not reported imported", id)
+		}
+		if got != want || got == 0 {
+			t.Errorf("session %s: %d entries stored, %d recorded", id, got, want)
+		}
+	}
+	rows.Close()
+	if stored != len(imported) {
+		t.Errorf("%d sessions in the library, %d reported imported", stored, len(imported))
+	}
+	if _, err := db.Exec(`INSERT INTO entries_fts (entries_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
+		t.Errorf("full-text index after Ctrl-C: %v", err)
+	}
+}
+
+// Ctrl-C stops a search within a second, even one waiting for the library
+// (here a new library, whose schema must be written, while another process
+// holds the write lock); the exit status is 130.
+func TestSearchInterrupted(t *testing.T) {
+	lib := filepath.Join(t.TempDir(), "library.db")
+	db, err := sql.Open("sqlite", "file:"+lib+"?_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(context.Background(), `ROLLBACK`)
+
+	cmd := rhizomeCmd("search", "--db", lib, "anything")
+	ch := start(t, cmd)
+	time.Sleep(500 * time.Millisecond) // started, and waiting for the lock
+	sent := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	var res processResult
+	select {
+	case res = <-ch:
+	case <-time.After(15 * time.Second):
+		t.Fatal("search still running 15 s after Ctrl-C")
+	}
+	if took := res.end.Sub(sent); took > time.Second {
+		t.Errorf("search stopped %v after Ctrl-C, want within 1 s", took.Round(time.Millisecond))
+	}
+	if res.code != 130 || !strings.Contains(res.err, "interrupted") {
+		t.Errorf("exit status %d, stderr %q; want 130 and a word that it was interrupted", res.code, res.err)
+	}
+}
