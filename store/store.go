@@ -358,7 +358,13 @@ func (s *Store) apply(ctx context.Context, m migration) error {
 		m.version, m.name, isoTime(time.Now())); err != nil {
 		return fmt.Errorf("store: unable to record migration %04d_%s: %w", m.version, m.name, err)
 	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, m.version)); err != nil {
+	// user_version is the newest migration applied, whatever the order
+	// (a migration missing below newer ones is applied late).
+	var newest int
+	if err := tx.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&newest); err != nil {
+		return fmt.Errorf("store: unable to read schema_migrations: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, newest)); err != nil {
 		return fmt.Errorf("store: unable to set user_version: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
