@@ -937,15 +937,17 @@ func TestLoomImportCopy(t *testing.T) {
 	if r, err := l.Loom.ImportCopy("lighthouse.json", base64.StdEncoding.EncodeToString(socket)); err != nil || r.Format != "socketteer" {
 		t.Errorf("ImportCopy of a socketteer tree: %+v, %v", r, err)
 	}
-	// Dropped on the window: by path.
+	// Dropped on the window: by path (the window's app over the same
+	// library; the served one refuses paths).
 	path := filepath.Join(t.TempDir(), "jar.loom.json")
 	if err := os.WriteFile(path, []byte(exported), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Loom.ImportPaths([]string{path}); !errors.Is(err, store.ErrLoomTreeExists) {
+	window := New(l.st, l.path)
+	if _, err := window.Loom.ImportPaths([]string{path}); !errors.Is(err, store.ErrLoomTreeExists) {
 		t.Errorf("ImportPaths of a tree the library holds: %v", err)
 	}
-	if rs, err := l.Loom.ImportCopyPaths([]string{path}); err != nil || len(rs) != 1 || rs[0].Tree.CopiedFrom != treeID {
+	if rs, err := window.Loom.ImportCopyPaths([]string{path}); err != nil || len(rs) != 1 || rs[0].Tree.CopiedFrom != treeID {
 		t.Errorf("ImportCopyPaths: %+v, %v", rs, err)
 	}
 }
