@@ -276,7 +276,7 @@ describe('at 1024x700 and 1280x900', () => {
     try {
       let imageNode = null;
       for (const x of graph.nodes) {
-        const es = await serve.call('Library', 'SegmentEntries', x.id);
+        const es = await serve.entries(x.id);
         if (es.some((e) => (e.blocks ?? []).some((b) => b.type === 'image'))) {
           imageNode = x.id;
           break;
