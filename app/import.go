@@ -869,10 +869,7 @@ func sameStored(now, then *store.Session) bool {
 func (w *fileWrite) begin() error {
 	j, tx, hdr := w.j, w.tx, w.j.hdr
 	w.trigger = store.TriggerReplace
-	parent := hdr.ParentSession
-	if parent == "" {
-		parent = hdr.BranchedFrom // version 1 forks
-	}
+	parent := hdr.Parent()
 	sess := &store.Session{
 		ID: hdr.ID, Path: j.src.path, FileName: path.Base(filepath.ToSlash(j.src.path)),
 		Cwd: hdr.Cwd, Version: hdr.Version, Timestamp: hdr.Timestamp, Header: hdr.Raw,
@@ -880,7 +877,7 @@ func (w *fileWrite) begin() error {
 	}
 	if parent != "" {
 		sess.ParentFileName = path.Base(filepath.ToSlash(parent))
-		sess.ParentUUID = sessionUUID(sess.ParentFileName)
+		sess.ParentUUID = pisession.SessionUUID(sess.ParentFileName)
 	}
 	w.sess = sess
 	switch {
@@ -1133,16 +1130,6 @@ func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 		CreatedAt:    isoMillis(now),
 		CreatedBy:    graph.CreatedByBoundary,
 	})
-}
-
-// sessionUUID is the session id in a pi session file name,
-// "<time>_<uuid>.jsonl"; the name without extension when it has no "_".
-func sessionUUID(fileName string) string {
-	base := strings.TrimSuffix(fileName, path.Ext(fileName))
-	if i := strings.LastIndexByte(base, '_'); i >= 0 {
-		return base[i+1:]
-	}
-	return base
 }
 
 func isoMillis(t time.Time) string {
