@@ -191,3 +191,8 @@ func isoTime(t time.Time) string {
 	}
 	return isoMillis(t)
 }
+
+// isoMillis formats t as ISO 8601 in UTC with milliseconds.
+func isoMillis(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
