@@ -167,9 +167,8 @@ func (l *Loom) treeView(t *loom.Tree) (LoomTreeView, error) {
 	}
 	v := LoomTreeView{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Nodes: make([]LoomNode, 0, t.Len()),
 		BranchPoints: nodeIDs(t.BranchPoints()), Leaves: nodeIDs(t.Leaves()), ActivePath: ap}
-	nv := newNodeViews(t)
 	for _, n := range t.Nodes() {
-		v.Nodes = append(v.Nodes, nv.view(n))
+		v.Nodes = append(v.Nodes, nodeView(t, n))
 	}
 	return v, nil
 }
@@ -182,17 +181,9 @@ func (l *Loom) activePath(t *loom.Tree) (ActivePath, error) {
 		return ActivePath{}, err
 	}
 	if ok {
-		if _, err := t.ResolvePath(ap.loom()); err == nil {
-			return normalPath(t, ap), nil
-		}
+		t.RestoreActivePath(ap.loom())
 	}
-	end := t.RootNodeID
-	for _, n := range t.Leaves() {
-		if !t.Hidden(n.ID) {
-			end = n.ID
-		}
-	}
-	return ActivePath{NodeID: end}, nil
+	return activePathView(t.ActivePath()), nil
 }
 
 // resolve returns ap, or the remembered active path when ap.NodeID is "",
@@ -213,10 +204,11 @@ func (l *Loom) resolve(t *loom.Tree, ap ActivePath) (ActivePath, []*loom.Node, e
 // see Settings). Errors: a node or version choice not in the tree.
 func (l *Loom) SetActivePath(treeID string, ap ActivePath) error {
 	return l.withTree(treeID, func(_ context.Context, t *loom.Tree) error {
-		if _, err := t.ResolvePath(ap.loom()); err != nil {
+		normal, err := t.SetActivePath(ap.loom())
+		if err != nil {
 			return err
 		}
-		return l.settings.setActivePath(t.ID, normalPath(t, ap))
+		return l.settings.setActivePath(t.ID, activePathView(normal))
 	})
 }
 
@@ -234,15 +226,14 @@ func (l *Loom) ActivePathView(treeID string, ap ActivePath, view string) (LoomPa
 		if err != nil {
 			return err
 		}
-		v = LoomPathView{TreeID: t.ID, Mode: string(t.Mode), ActivePath: normalPath(t, ap), View: string(av),
+		v = LoomPathView{TreeID: t.ID, Mode: string(t.Mode), ActivePath: activePathView(t.NormalPath(ap.loom())), View: string(av),
 			Steps: make([]LoomPathStep, 0, len(path))}
-		nv := newNodeViews(t)
 		for _, n := range path {
 			runs, err := t.Authorship(n.ID, av)
 			if err != nil {
 				return err
 			}
-			v.Steps = append(v.Steps, LoomPathStep{Node: nv.view(n), Runs: authorshipRuns(runs),
+			v.Steps = append(v.Steps, LoomPathStep{Node: nodeView(t, n), Runs: authorshipRuns(runs),
 				Siblings: siblings(t, n), Versions: versions(t, n)})
 		}
 		return nil
@@ -296,7 +287,7 @@ func (l *Loom) changeNode(treeID string, change func(ctx context.Context, t *loo
 		if err != nil {
 			return err
 		}
-		v = newNodeViews(t).view(n)
+		v = nodeView(t, n)
 		return nil
 	})
 	if err == nil {
@@ -339,10 +330,9 @@ func (l *Loom) setState(treeID, nodeID string, change func(*loom.Tree) error) (L
 func (l *Loom) Bookmarks(treeID string) ([]LoomNode, error) {
 	out := []LoomNode{}
 	err := l.withTree(treeID, func(_ context.Context, t *loom.Tree) error {
-		nv := newNodeViews(t)
 		for _, n := range t.Nodes() {
 			if n.Metadata.Bookmarked {
-				out = append(out, nv.view(n))
+				out = append(out, nodeView(t, n))
 			}
 		}
 		return nil
@@ -633,7 +623,7 @@ func (l *Loom) importTree(name string, data []byte, asCopy bool) (LoomImportResu
 	if err := l.c.store.CreateLoomTree(ctx, t); err != nil {
 		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
 	}
-	ap := normalPath(t, ActivePath{NodeID: imp.ActivePath.NodeID, Versions: imp.ActivePath.Versions})
+	ap := activePathView(t.NormalPath(imp.ActivePath))
 	if err := l.settings.setActivePath(t.ID, ap); err != nil {
 		return LoomImportResult{}, err
 	}
@@ -716,13 +706,13 @@ func (l *Loom) generate(ctx context.Context, id string, req LoomGenerateRequest)
 		if err != nil {
 			return err
 		}
-		window, err := t.Context(ap.loom())
+		p, err := t.Prompt(ap.loom())
 		if err != nil {
 			return err
 		}
 		parentID = path[len(path)-1].ID
-		prompt, err = generationRequest(t, window)
-		return err
+		prompt = generationRequest(p)
+		return nil
 	})
 	if err != nil {
 		return LoomGenerated{}, err
@@ -751,12 +741,11 @@ func (l *Loom) generate(ctx context.Context, id string, req LoomGenerateRequest)
 			}
 			added = append(added, n)
 		}
-		nv := newNodeViews(t)
 		for _, n := range added {
 			if err := l.c.store.SaveLoomNode(ctx, t, n.ID); err != nil {
 				return err
 			}
-			res.Nodes = append(res.Nodes, nv.view(n))
+			res.Nodes = append(res.Nodes, nodeView(t, n))
 		}
 		return nil
 	})
@@ -766,40 +755,23 @@ func (l *Loom) generate(ctx context.Context, id string, req LoomGenerateRequest)
 	return res, nil
 }
 
-// generationRequest is the llm request continuing nodes, a tree's context
-// window (see Generate).
-func generationRequest(t *loom.Tree, nodes []*loom.Node) (llm.Request, error) {
-	if t.Mode == loom.ModeBuffer {
-		text := loom.PathText(nodes)
-		if text == "" {
-			return llm.Request{}, errors.New("loom: the active path has no text to continue")
-		}
-		if t.SystemContext != "" {
-			text = t.SystemContext + "\n\n" + text
-		}
-		return llm.Request{Prompt: text}, nil
+// generationRequest is the llm request of a tree's prompt (see Generate).
+func generationRequest(p loom.Prompt) llm.Request {
+	if p.Turns == nil {
+		return llm.Request{Prompt: p.Text}
 	}
-	var msgs []llm.Message
-	for _, n := range nodes {
-		text := n.Content.PlainText()
-		if text == "" {
-			continue
-		}
-		// The turn is its original's: a model reply the person edited is
-		// still the assistant's turn.
+	msgs := make([]llm.Message, 0, len(p.Turns))
+	for _, turn := range p.Turns {
 		role := llm.RoleUser
-		if orig := t.Node(t.Family(n.ID)); orig != nil && orig.AuthorType == loom.AuthorModel {
+		switch turn.Role {
+		case loom.TurnSystem:
+			role = llm.RoleSystem
+		case loom.TurnAssistant:
 			role = llm.RoleAssistant
 		}
-		msgs = append(msgs, llm.Message{Role: role, Text: text})
+		msgs = append(msgs, llm.Message{Role: role, Text: turn.Text})
 	}
-	if len(msgs) == 0 {
-		return llm.Request{}, errors.New("loom: the active path has no text to continue")
-	}
-	if t.SystemContext != "" {
-		msgs = append([]llm.Message{{Role: llm.RoleSystem, Text: t.SystemContext}}, msgs...)
-	}
-	return llm.Request{Messages: msgs}, nil
+	return llm.Request{Messages: msgs}
 }
 
 // CancelGeneration stops generation requestID; its Generate call then
@@ -820,13 +792,9 @@ func (ap ActivePath) loom() loom.ActivePath {
 	return loom.ActivePath{NodeID: ap.NodeID, Versions: ap.Versions}
 }
 
-// normalPath drops version choices outside buffer mode, where they mean
-// nothing.
-func normalPath(t *loom.Tree, ap ActivePath) ActivePath {
-	if t.Mode != loom.ModeBuffer || len(ap.Versions) == 0 {
-		ap.Versions = nil
-	}
-	return ap
+// activePathView converts to the DTO.
+func activePathView(ap loom.ActivePath) ActivePath {
+	return ActivePath{NodeID: ap.NodeID, Versions: ap.Versions}
 }
 
 func authorshipView(view string) (authorship.View, error) {
@@ -857,106 +825,29 @@ func treeInfo(t loom.LoomTree, nodes, positions int) LoomTreeInfo {
 	return v
 }
 
-// nodeViews makes the LoomNodes of one tree, remembering which nodes are
-// hidden (pruned, or under a pruned node) as it goes: loom.Tree.Hidden walks
-// to the root for every node, quadratic over a whole deep tree.
-type nodeViews struct {
-	t      *loom.Tree
-	hidden map[string]bool
-}
-
-func newNodeViews(t *loom.Tree) *nodeViews { return &nodeViews{t: t, hidden: map[string]bool{}} }
-
-func (nv *nodeViews) view(n *loom.Node) LoomNode {
-	t := nv.t
+// nodeView maps node n of tree t to its DTO.
+func nodeView(t *loom.Tree, n *loom.Node) LoomNode {
 	a, _ := t.Agent(n.AuthorAgentID)
 	v := LoomNode{ID: n.ID, LocalID: n.LocalID, ParentIDs: []string{}, Children: nodeIDs(t.Children(n.ID)),
 		AuthorType: string(n.AuthorType), AuthorName: a.Name, Model: a.ModelConfigRef, Text: n.Content.PlainText(),
 		ContentType: string(n.Content.Type), CreatedAt: loom.ISOTime(n.CreatedAt),
 		Bookmarked: n.Metadata.Bookmarked, BookmarkLabel: n.Metadata.BookmarkLabel, Pruned: n.Metadata.Pruned,
-		Hidden: nv.isHidden(n), Excluded: n.Metadata.Excluded, EditedFrom: n.EditedFrom, Family: t.Family(n.ID),
-		Summary: n.Summary, ContentHash: n.ContentHash, RawResponseHash: n.RawResponseHash}
+		Hidden: t.Hidden(n.ID), Excluded: n.Metadata.Excluded, EditedFrom: n.EditedFrom, Family: t.Family(n.ID),
+		Summary: n.Summary, ContentHash: n.ContentHash, RawResponseHash: n.RawResponseHash,
+		ParentID: t.Parent(n.ID), Annotation: t.IsAnnotation(n.ID), Position: t.IsPosition(n.ID)}
 	if in := t.IncomingEdge(n.ID); in != nil {
 		for _, s := range in.Sources {
 			v.ParentIDs = append(v.ParentIDs, s.NodeID)
 		}
-		v.ParentID = primarySource(in)
-		v.Annotation = in.Type == loom.EdgeAnnotation
 	}
-	v.Position = !v.Annotation && !(t.Mode == loom.ModeBuffer && n.EditedFrom != "")
 	return v
 }
 
-// isHidden reports whether n or an ancestor along primary sources is
-// pruned, as loom.Tree.Hidden does.
-func (nv *nodeViews) isHidden(n *loom.Node) bool {
-	var walked []string
-	hidden := false
-	for cur := n; cur != nil; {
-		if h, ok := nv.hidden[cur.ID]; ok {
-			hidden = h
-			break
-		}
-		if cur.Metadata.Pruned {
-			hidden = true
-			break
-		}
-		walked = append(walked, cur.ID)
-		if len(walked) > nv.t.Len() { // a cycle: only a tampered tree has one
-			break
-		}
-		var next *loom.Node
-		if in := nv.t.IncomingEdge(cur.ID); in != nil {
-			next = nv.t.Node(primarySource(in))
-		}
-		cur = next
-	}
-	for _, id := range walked {
-		nv.hidden[id] = hidden
-	}
-	if n.Metadata.Pruned {
-		nv.hidden[n.ID] = true
-		return true
-	}
-	return hidden
-}
-
-// primarySource is the source a path follows through e: its first primary
-// source, else its first.
-func primarySource(e *loom.Edge) string {
-	for _, s := range e.Sources {
-		if s.Role == loom.RolePrimary {
-			return s.NodeID
-		}
-	}
-	if len(e.Sources) > 0 {
-		return e.Sources[0].NodeID
-	}
-	return ""
-}
-
-// siblings are the positions under n's parent, n's own included: in buffer
-// mode a position is named by its family id.
+// siblings are the positions under n's parent, n's own included
+// (loom.Tree.SiblingIDs).
 func siblings(t *loom.Tree, n *loom.Node) LoomChoice {
-	self := n.ID
-	if t.Mode == loom.ModeBuffer {
-		self = t.Family(n.ID)
-	}
-	selfNode := t.Node(self)
-	c := LoomChoice{IDs: []string{}}
-	placed := false
-	for _, s := range t.Siblings(n.ID) {
-		if !placed && (s.CreatedAt.After(selfNode.CreatedAt) || s.CreatedAt.Equal(selfNode.CreatedAt) && s.ID > self) {
-			c.Index, placed = len(c.IDs), true
-			c.IDs = append(c.IDs, self)
-		}
-		c.IDs = append(c.IDs, s.ID)
-	}
-	if !placed {
-		c.Index = len(c.IDs)
-		c.IDs = append(c.IDs, self)
-	}
-	return c
+	ids, self := t.SiblingIDs(n.ID)
+	return LoomChoice{IDs: ids, Index: self}
 }
 
 // versions is n's version family and n's place in it.
