@@ -1,19 +1,12 @@
 package app
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"rhizome/backend/authorship"
 	"rhizome/backend/llm"
@@ -141,11 +134,25 @@ func (l *Loom) CreateTree(spec LoomTreeSpec) (LoomTreeView, error) {
 	if err != nil {
 		return LoomTreeView{}, err
 	}
-	if err := l.c.store.CreateLoomTree(ctx, t); err != nil {
+	if err := l.createTree(ctx, t); err != nil {
 		return LoomTreeView{}, err
 	}
 	l.changed(t.ID)
 	return l.treeView(t)
+}
+
+// createTree stores the new tree t (store.CreateLoomTree). A tree without a
+// title (a root without words, an untitled import) is named "Loom Tree N",
+// N its number in its grove (loom.FallbackTitle), and t.Title set to it.
+func (l *Loom) createTree(ctx context.Context, t *loom.Tree) error {
+	if t.Title == "" {
+		n, err := l.c.store.CountLoomTrees(ctx, t.GroveID)
+		if err != nil {
+			return err
+		}
+		t.Title = loom.FallbackTitle(n + 1)
+	}
+	return l.c.store.CreateLoomTree(ctx, t)
 }
 
 // Tree returns tree treeID with every node, its branch points and leaves,
@@ -421,219 +428,6 @@ func (l *Loom) Archive(treeID string, archived bool) error {
 	}
 	l.changed(treeID)
 	return nil
-}
-
-// Verify checks tree treeID's hash chain, raw responses and media files and
-// returns what was tampered with ([] when intact).
-func (l *Loom) Verify(treeID string) ([]LoomTamper, error) {
-	found, err := l.c.store.VerifyLoomTree(l.c.context(), treeID)
-	if err != nil {
-		return nil, err
-	}
-	return tampers(found), nil
-}
-
-// Export returns tree treeID in Rhizome's lossless JSON format
-// ("format": "rhizome.loom-tree"): every node, edge, agent, raw response and
-// media file, hash chain included. Import reads it back.
-func (l *Loom) Export(treeID string) (string, error) {
-	data, err := l.c.store.ExportLoomTree(l.c.context(), treeID)
-	if err != nil {
-		return "", err
-	}
-	return string(data), nil
-}
-
-// ExportToFile asks where to save tree treeID (a native dialog) and writes
-// its export there. It returns the path, "" when the person cancelled.
-// Window only: in `rhizome serve` it returns ErrNoDialogs (use Export and a
-// browser download).
-func (l *Loom) ExportToFile(treeID string) (string, error) {
-	l.c.mu.RLock()
-	d := l.c.dialogs
-	l.c.mu.RUnlock()
-	saver, ok := d.(FileSaver)
-	if !ok {
-		return "", ErrNoDialogs
-	}
-	ctx := l.c.context()
-	var title string
-	if err := l.withTree(treeID, func(_ context.Context, t *loom.Tree) error { title = t.Title; return nil }); err != nil {
-		return "", err
-	}
-	path, err := saver.SaveFile(ctx, "Export loom tree", exportFileName(title))
-	if err != nil || path == "" {
-		return "", err
-	}
-	data, err := l.c.store.ExportLoomTree(ctx, treeID)
-	if err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return "", fmt.Errorf("loom: unable to write the export of tree %s: %w", treeID, err)
-	}
-	return path, nil
-}
-
-// exportFileName is a file name for a tree titled title: "title.loom.json"
-// with characters file systems dislike replaced.
-func exportFileName(title string) string {
-	name := strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == ' ' {
-			return r
-		}
-		return '_'
-	}, clipRunes(title, 60))
-	name = strings.TrimSpace(strings.Trim(name, "_"))
-	if name == "" {
-		name = "loom-tree"
-	}
-	return name + ".loom.json"
-}
-
-// Import reads a loom tree file, name being its file name and
-// contentBase64 its bytes as base64: a Rhizome export (kept exactly, ids and
-// hashes included) or a socketteer/loom tree (imported as a buffer-mode tree
-// titled by the file name, its selected node as the active path). Errors:
-// not base64, neither format, a Rhizome tree already in the library
-// (store.ErrLoomTreeExists, HTTP 409: ImportCopy imports it as a copy).
-func (l *Loom) Import(name, contentBase64 string) (LoomImportResult, error) {
-	data, err := base64.StdEncoding.DecodeString(contentBase64)
-	if err != nil {
-		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: content is not base64: %w", name, err)
-	}
-	return l.importTree(name, data, false)
-}
-
-// ImportCopy imports a loom tree file as Import does, but a Rhizome export
-// as a copy: the tree, its nodes and edges get new ids, so it imports beside
-// the tree it was exported from; content, authors, times, node state and the
-// hash chain are kept (Verify finds it intact), the title gains " (copy)",
-// and LoomTreeInfo.copiedFrom and copySource say where it came from
-// (loom.ImportCopy). A socketteer/loom tree imports as with Import.
-func (l *Loom) ImportCopy(name, contentBase64 string) (LoomImportResult, error) {
-	data, err := base64.StdEncoding.DecodeString(contentBase64)
-	if err != nil {
-		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: content is not base64: %w", name, err)
-	}
-	return l.importTree(name, data, true)
-}
-
-// maxLoomFileBytes bounds a loom tree file read from disk.
-const maxLoomFileBytes = 256 << 20
-
-// ImportPaths imports loom tree files by path (files dropped on the window,
-// where the frontend gets paths, not contents), each as Import does. Every
-// file is tried; the results are those that imported, and the error, if
-// any, names each file that did not and why. In `rhizome serve` it returns
-// ErrNoPaths and reads nothing.
-func (l *Loom) ImportPaths(paths []string) ([]LoomImportResult, error) {
-	return l.importPaths(paths, false)
-}
-
-// ImportCopyPaths imports loom tree files by path as ImportCopy does, each
-// as ImportPaths does. In `rhizome serve` it returns ErrNoPaths and reads
-// nothing.
-func (l *Loom) ImportCopyPaths(paths []string) ([]LoomImportResult, error) {
-	return l.importPaths(paths, true)
-}
-
-func (l *Loom) importPaths(paths []string, asCopy bool) ([]LoomImportResult, error) {
-	if l.c.isServed() {
-		return []LoomImportResult{}, ErrNoPaths
-	}
-	out := []LoomImportResult{}
-	var errs []error
-	for _, p := range paths {
-		data, err := readLoomFile(p)
-		if err == nil {
-			var r LoomImportResult
-			if r, err = l.importTree(filepath.Base(p), data, asCopy); err == nil {
-				out = append(out, r)
-				continue
-			}
-		}
-		errs = append(errs, err)
-	}
-	return out, errors.Join(errs...)
-}
-
-func readLoomFile(path string) ([]byte, error) {
-	f, err := openRegularFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("loom: unable to import %s: %w", path, err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > maxLoomFileBytes {
-		return nil, fmt.Errorf("loom: unable to import %s: not a loom tree file (over %d MiB)", path, maxLoomFileBytes>>20)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxLoomFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("loom: unable to import %s: %w", path, err)
-	}
-	return data, nil
-}
-
-// importTree imports one loom tree file's bytes: a Rhizome export (asCopy:
-// under new ids) or a socketteer/loom tree.
-func (l *Loom) importTree(name string, data []byte, asCopy bool) (LoomImportResult, error) {
-	ctx := l.c.context()
-	var head struct {
-		Format string `json:"format"`
-	}
-	// A Rhizome export, or one too damaged to decode: its import error says why.
-	if json.Unmarshal(data, &head) == nil && head.Format == loom.ExportFormat ||
-		bytes.Contains(data[:min(len(data), 4096)], []byte(`"`+loom.ExportFormat+`"`)) {
-		save := l.c.store.ImportLoomTree
-		if asCopy {
-			save = func(ctx context.Context, data []byte) (*loom.Tree, []loom.Tamper, error) {
-				return l.c.store.ImportLoomTreeCopy(ctx, data, filepath.Base(name))
-			}
-		}
-		t, found, err := save(ctx, data)
-		if err != nil {
-			return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
-		}
-		ap, err := l.activePath(t)
-		if err != nil {
-			return LoomImportResult{}, err
-		}
-		l.changed(t.ID)
-		return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Format: "rhizome", ActivePath: ap,
-			Warnings: []string{}, Tampered: tampers(found)}, nil
-	}
-	if !loom.IsSocketteerTree(data) {
-		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: neither a Rhizome loom tree export (%q) nor a socketteer/loom tree file",
-			name, loom.ExportFormat)
-	}
-	grove, err := l.c.store.DefaultGrove(ctx)
-	if err != nil {
-		return LoomImportResult{}, err
-	}
-	human, err := l.c.store.LoomHumanAgent(ctx)
-	if err != nil {
-		return LoomImportResult{}, err
-	}
-	title := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
-	imp, err := loom.ImportSocketteer(data, loom.SocketteerOptions{GroveID: grove.ID, Title: title, Human: human})
-	if err != nil {
-		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
-	}
-	t := imp.Tree
-	if err := l.c.store.CreateLoomTree(ctx, t); err != nil {
-		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
-	}
-	ap := activePathView(t.NormalPath(imp.ActivePath))
-	if err := l.settings.setActivePath(t.ID, ap); err != nil {
-		return LoomImportResult{}, err
-	}
-	warnings := imp.Warnings
-	if warnings == nil {
-		warnings = []string{}
-	}
-	l.changed(t.ID)
-	return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Format: "socketteer", ActivePath: ap,
-		Warnings: warnings, Tampered: tampers(loom.VerifyTree(t))}, nil
 }
 
 // Generate asks the configured model for req.N continuations of the active

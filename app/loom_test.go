@@ -951,3 +951,64 @@ func TestLoomImportCopy(t *testing.T) {
 		t.Errorf("ImportCopyPaths: %+v, %v", rs, err)
 	}
 }
+
+// A tree whose root has no words is named "Loom Tree N", N its number in
+// the grove (the use case's rule, not the store's).
+func TestLoomFallbackTitles(t *testing.T) {
+	l := newTestLib(t)
+	if _, err := l.Loom.CreateTree(LoomTreeSpec{Mode: "dialogue", RootText: "Moss grows."}); err != nil {
+		t.Fatal(err)
+	}
+	for i, root := range []string{"", "   "} {
+		tv, err := l.Loom.CreateTree(LoomTreeSpec{Mode: "buffer", RootText: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := loom.FallbackTitle(i + 2); tv.Tree.Title != want {
+			t.Errorf("title %q, want %q", tv.Tree.Title, want)
+		}
+		if list, _ := l.Loom.ListTrees(false); len(list) != i+2 {
+			t.Errorf("%d trees, want %d", len(list), i+2)
+		}
+	}
+}
+
+// A Rhizome export whose nodes the library holds under another tree id is
+// refused by key, naming the tree that holds them, nothing written; a copy
+// imported into another library still says what it copies.
+func TestLoomImportByKey(t *testing.T) {
+	l := newTestLib(t)
+	tv, err := l.Loom.CreateTree(LoomTreeSpec{Mode: "dialogue", Title: "Moss", RootText: "Moss"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Loom.AddNode(tv.Tree.ID, tv.Tree.RootNodeID, "on stone"); err != nil {
+		t.Fatal(err)
+	}
+	exported, err := l.Loom.Export(tv.Tree.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.ReplaceAll(exported, tv.Tree.ID, "01JZZZZZZZZZZZZZZZZZZZZZZZ")
+	_, err = l.Loom.Import("renamed.json", base64.StdEncoding.EncodeToString([]byte(renamed)))
+	var exists *store.LoomTreeExistsError
+	if !errors.As(err, &exists) || exists.TreeID != "01JZZZZZZZZZZZZZZZZZZZZZZZ" || exists.InTree != tv.Tree.ID || exists.NodeID == "" {
+		t.Fatalf("import of stored nodes under another tree id: %v", err)
+	}
+	if trees, _ := l.Loom.ListTrees(true); len(trees) != 1 {
+		t.Errorf("%d trees after a refused import, want 1", len(trees))
+	}
+	cp, err := l.Loom.ImportCopy("moss.json", base64.StdEncoding.EncodeToString([]byte(exported)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := l.Loom.Export(cp.Tree.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := newTestLib(t)
+	back, err := other.Loom.Import("again.json", base64.StdEncoding.EncodeToString([]byte(again)))
+	if err != nil || back.Tree.ID != cp.Tree.ID || back.Tree.CopiedFrom != tv.Tree.ID || back.Tree.CopySource != "moss.json" {
+		t.Errorf("the copy imported elsewhere: %+v, %v", back, err)
+	}
+}

@@ -94,6 +94,20 @@ func (t *Tree) Export(blobs BlobStore) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// IsExport reports whether data looks like a tree written by Export: a JSON
+// object whose "format" is ExportFormat, or, for one too damaged to decode,
+// that names ExportFormat in its first 4 KiB (Import then says what is
+// wrong with it).
+func IsExport(data []byte) bool {
+	var head struct {
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(data, &head) == nil && head.Format == ExportFormat {
+		return true
+	}
+	return bytes.Contains(data[:min(len(data), 4096)], []byte(`"`+ExportFormat+`"`))
+}
+
 // Import reads a tree written by Export. Embedded blobs are stored in blobs
 // (skipped when blobs is nil); each must match its hash and get back its
 // reference (BlobStore is content-addressed). It checks the tree's structure
