@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
 
 	"rhizome/backend/loom"
+	"rhizome/store"
 )
 
 // Verify checks tree treeID's hash chain, raw responses and media files and
@@ -57,7 +57,9 @@ func (l *Loom) Export(treeID string) (string, error) {
 }
 
 // ExportToFile asks where to save tree treeID (a native dialog) and writes
-// its export there. It returns the path, "" when the person cancelled.
+// its export there, atomically (store.WriteFile: a failed or interrupted
+// write leaves the file that was there). It returns the path, "" when the
+// person cancelled.
 // Window only: in `rhizome serve` it returns ErrNoDialogs (use Export and a
 // browser download).
 func (l *Loom) ExportToFile(treeID string) (string, error) {
@@ -81,7 +83,7 @@ func (l *Loom) ExportToFile(treeID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := store.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("loom: unable to write the export of tree %s: %w", treeID, err)
 	}
 	return path, nil
