@@ -168,54 +168,34 @@ func (l *Loom) Tree(treeID string) (LoomTreeView, error) {
 }
 
 func (l *Loom) treeView(t *loom.Tree) (LoomTreeView, error) {
-	ap, err := l.activePath(t)
-	if err != nil {
-		return LoomTreeView{}, err
-	}
 	v := LoomTreeView{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Nodes: make([]LoomNode, 0, t.Len()),
-		BranchPoints: nodeIDs(t.BranchPoints()), Leaves: nodeIDs(t.Leaves()), ActivePath: ap}
+		BranchPoints: nodeIDs(t.BranchPoints()), Leaves: nodeIDs(t.Leaves()), ActivePath: activePathView(t.ActivePath())}
 	for _, n := range t.Nodes() {
 		v.Nodes = append(v.Nodes, nodeView(t, n))
 	}
 	return v, nil
 }
 
-// activePath is the remembered active path of t while it still resolves,
-// else the path to its newest visible leaf (the root when all are pruned).
-func (l *Loom) activePath(t *loom.Tree) (ActivePath, error) {
-	ap, ok, err := l.settings.activePath(t.ID)
-	if err != nil {
-		return ActivePath{}, err
-	}
-	if ok {
-		t.RestoreActivePath(ap.loom())
-	}
-	return activePathView(t.ActivePath()), nil
-}
-
 // resolve returns ap, or the remembered active path when ap.NodeID is "",
 // and its nodes from the root.
 func (l *Loom) resolve(t *loom.Tree, ap ActivePath) (ActivePath, []*loom.Node, error) {
 	if ap.NodeID == "" {
-		remembered, err := l.activePath(t)
-		if err != nil {
-			return ap, nil, err
-		}
-		ap = remembered
+		ap = activePathView(t.ActivePath())
 	}
 	path, err := t.ResolvePath(ap.loom())
 	return ap, path, err
 }
 
-// SetActivePath remembers ap as tree treeID's active path (in the settings:
-// see Settings). Errors: a node or version choice not in the tree.
+// SetActivePath remembers ap as tree treeID's active path, with the tree in
+// the library (loom.Tree.SetActivePath; exported with it). Errors: a node
+// or version choice not in the tree.
 func (l *Loom) SetActivePath(treeID string, ap ActivePath) error {
-	return l.withTree(treeID, func(_ context.Context, t *loom.Tree) error {
+	return l.withTree(treeID, func(ctx context.Context, t *loom.Tree) error {
 		normal, err := t.SetActivePath(ap.loom())
 		if err != nil {
 			return err
 		}
-		return l.settings.setActivePath(t.ID, activePathView(normal))
+		return l.c.store.SetLoomActivePath(ctx, t.ID, normal)
 	})
 }
 

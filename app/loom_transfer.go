@@ -47,7 +47,8 @@ func (l *Loom) export(ctx context.Context, treeID string) ([]byte, error) {
 
 // Export returns tree treeID in Rhizome's lossless JSON format
 // ("format": "rhizome.loom-tree"): every node, edge, agent, raw response and
-// media file, hash chain included. Import reads it back.
+// media file, hash chain included, and the active path it was last open on.
+// Import reads it back.
 func (l *Loom) Export(treeID string) (string, error) {
 	data, err := l.export(l.c.context(), treeID)
 	if err != nil {
@@ -197,12 +198,8 @@ func (l *Loom) importTree(name string, data []byte, asCopy bool) (LoomImportResu
 		if err != nil {
 			return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
 		}
-		ap, err := l.activePath(t)
-		if err != nil {
-			return LoomImportResult{}, err
-		}
 		l.changed(t.ID)
-		return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Format: "rhizome", ActivePath: ap,
+		return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Format: "rhizome", ActivePath: activePathView(t.ActivePath()),
 			Warnings: []string{}, Tampered: tampers(l.verify(t))}, nil
 	}
 	if !loom.IsSocketteerTree(data) {
@@ -223,19 +220,17 @@ func (l *Loom) importTree(name string, data []byte, asCopy bool) (LoomImportResu
 		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
 	}
 	t := imp.Tree
+	ap := t.NormalPath(imp.ActivePath)
+	t.RestoreActivePath(ap) // socketteer's selected node, stored with the tree
 	if err := l.createTree(ctx, t); err != nil {
 		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
-	}
-	ap := activePathView(t.NormalPath(imp.ActivePath))
-	if err := l.settings.setActivePath(t.ID, ap); err != nil {
-		return LoomImportResult{}, err
 	}
 	warnings := imp.Warnings
 	if warnings == nil {
 		warnings = []string{}
 	}
 	l.changed(t.ID)
-	return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Format: "socketteer", ActivePath: ap,
+	return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Format: "socketteer", ActivePath: activePathView(ap),
 		Warnings: warnings, Tampered: tampers(loom.VerifyTree(t))}, nil
 }
 

@@ -144,8 +144,8 @@ func (s *Store) queryLoomAgents(ctx context.Context, where string, args ...any) 
 	return out, rows.Err()
 }
 
-// CreateLoomTree stores a new tree with every node, edge, raw response and
-// node state it holds (the root alone, for a tree just made; everything, for
+// CreateLoomTree stores a new tree with every node, edge, raw response, node
+// state and remembered active path it holds (the root alone, for a tree just made; everything, for
 // an import), in one transaction. When the library already holds the tree,
 // one of its nodes or one of its edges (looked up by id first) it writes
 // nothing and returns a *LoomTreeExistsError (errors.Is ErrLoomTreeExists).
@@ -177,6 +177,11 @@ func (s *Store) CreateLoomTree(ctx context.Context, t *loom.Tree) error {
 	}
 	for _, e := range t.Edges() {
 		if err := insertLoomEdge(ctx, tx, e); err != nil {
+			return err
+		}
+	}
+	if ap, ok := t.RememberedPath(); ok {
+		if err := putLoomActivePath(ctx, tx, t.ID, ap); err != nil {
 			return err
 		}
 	}
@@ -350,7 +355,8 @@ func (s *Store) ArchiveLoomTree(ctx context.Context, id string, archived bool) e
 	return nil
 }
 
-// LoadLoomTree reads tree id with its nodes, node states, edges and agents.
+// LoadLoomTree reads tree id with its nodes, node states, edges, agents and
+// remembered active path.
 // Raw API responses are left out (read them with LoomRawResponse, or load
 // the tree with LoadLoomTreeWithRaw). It returns ErrNotFound (wrapped) for an
 // unknown tree, and an error naming the node when a stored node cannot be
@@ -389,6 +395,9 @@ func (s *Store) loadLoomTree(ctx context.Context, id string, withRaw bool) (*loo
 	t, err := loom.Restore(info, agents, nodes, edges)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to load loom tree %s: %w", id, err)
+	}
+	if err := s.loadLoomActivePath(ctx, t); err != nil {
+		return nil, err
 	}
 	if withRaw {
 		rows, err := s.db.QueryContext(ctx, `SELECT r.node_id, r.data FROM raw_responses r
@@ -487,4 +496,68 @@ func (s *Store) loomEdges(ctx context.Context, treeID string) ([]*loom.Edge, err
 		}
 	}
 	return out, rows.Err()
+}
+
+// SetLoomActivePath remembers ap as the path tree treeID was last open on
+// (UI state: loom.Tree.SetActivePath checks and normalises it). It returns
+// ErrNotFound (wrapped) for an unknown tree.
+func (s *Store) SetLoomActivePath(ctx context.Context, treeID string, ap loom.ActivePath) error {
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return fmt.Errorf("store: unable to begin saving the active path of loom tree %s: %w", treeID, err)
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM loom_trees WHERE id = ?`, treeID).Scan(&n); err != nil {
+		return fmt.Errorf("store: unable to look up loom tree %s: %w", treeID, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: loom tree %s", ErrNotFound, treeID)
+	}
+	if err := putLoomActivePath(ctx, tx, treeID, ap); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: unable to commit the active path of loom tree %s: %w", treeID, err)
+	}
+	return nil
+}
+
+// putLoomActivePath writes tree treeID's row of loom_active_paths.
+func putLoomActivePath(ctx context.Context, q queryer, treeID string, ap loom.ActivePath) error {
+	versions := ap.Versions
+	if versions == nil {
+		versions = map[string]string{}
+	}
+	v, err := json.Marshal(versions)
+	if err != nil {
+		return fmt.Errorf("store: unable to encode the active path of loom tree %s: %w", treeID, err)
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO loom_active_paths (tree_id, node_id, versions, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (tree_id) DO UPDATE SET node_id = excluded.node_id, versions = excluded.versions, updated_at = excluded.updated_at`,
+		treeID, ap.NodeID, string(v), isoTime(time.Now())); err != nil {
+		return fmt.Errorf("store: unable to save the active path of loom tree %s: %w", treeID, err)
+	}
+	return nil
+}
+
+// loadLoomActivePath gives t the active path stored for it, if any.
+func (s *Store) loadLoomActivePath(ctx context.Context, t *loom.Tree) error {
+	var nodeID, versions string
+	err := s.db.QueryRowContext(ctx, `SELECT node_id, versions FROM loom_active_paths WHERE tree_id = ?`, t.ID).Scan(&nodeID, &versions)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to read the active path of loom tree %s: %w", t.ID, err)
+	}
+	ap := loom.ActivePath{NodeID: nodeID}
+	if err := json.Unmarshal([]byte(versions), &ap.Versions); err != nil {
+		return fmt.Errorf("store: unable to read the active path of loom tree %s: versions: %w", t.ID, err)
+	}
+	if len(ap.Versions) == 0 {
+		ap.Versions = nil
+	}
+	t.RestoreActivePath(ap)
+	return nil
 }

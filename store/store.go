@@ -74,6 +74,8 @@ const walResetBytes = 32 << 20
 // synchronous NORMAL, with a 16 MB page cache; write transactions begin
 // IMMEDIATE, through the write gate. Opening a library whose migrations are
 // all applied only reads it: it never waits for another process's import.
+// The settings side files of an older Rhizome are moved into the library on
+// the first open (see migrateSideFiles).
 // See Begin for how the log is checkpointed.
 func Open(path string) (*Store, error) {
 	return OpenContext(context.Background(), path)
@@ -120,6 +122,10 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	s := &Store{db: db, path: path, gate: newWriteGate(path), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
 	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.migrateSideFiles(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
