@@ -1,9 +1,7 @@
 package app
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -157,7 +155,7 @@ func (w *fileWrite) apply(o *op) error {
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if err == nil && sameAnalysis(old, n) {
+		if err == nil && graph.SameAnalysis(old, n) {
 			return nil
 		}
 	}
@@ -165,18 +163,6 @@ func (w *fileWrite) apply(o *op) error {
 		return err
 	}
 	return w.tx.PutNode(w.sess.PK, o.seg.Index, n, w.trigger)
-}
-
-// sameAnalysis reports whether two versions of a node say the same thing:
-// equal apart from version bookkeeping and analysis time.
-func sameAnalysis(a, b *graph.Node) bool {
-	norm := func(n graph.Node) graph.Node {
-		n.Version, n.PreviousVersions, n.Metadata.AnalyzedAt = 0, nil, ""
-		return n
-	}
-	ja, errA := json.Marshal(norm(*a))
-	jb, errB := json.Marshal(norm(*b))
-	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // finish writes problems, edges and the session row, and links forks.
