@@ -1,6 +1,10 @@
 // Package store keeps a Rhizome library in one SQLite file: sessions and
 // their entries as imported, segments, knowledge-graph nodes with all their
-// versions, edges, and full-text indexes over nodes and entries.
+// versions, edges, full-text indexes over nodes and entries, loom trees,
+// settings and UI state. Beside the file it keeps what does not belong in
+// it: loom images and audio (LoomBlobs) and API keys (Secrets), every such
+// file written atomically (WriteFile). It stores; it decides no business
+// rules (those are backend/'s and app/'s).
 //
 // The schema is store/migrations/*.sql (0001_library.sql reads as the whole
 // schema); one file here per entity, with the SQL in the method that uses it.
