@@ -798,17 +798,6 @@ type fakeDialogs struct{ paths []string }
 func (f fakeDialogs) OpenFiles(context.Context, string) ([]string, error) { return f.paths, nil }
 func (f fakeDialogs) OpenFolder(context.Context, string) (string, error)  { return "", nil }
 
-func TestSessionUUID(t *testing.T) {
-	for in, want := range map[string]string{
-		"2026-01-12T09-00-00-000Z_019bb16e-fe80-72b5-af2e-7d405d44d120.jsonl": "019bb16e-fe80-72b5-af2e-7d405d44d120",
-		"plain.jsonl": "plain",
-	} {
-		if got := sessionUUID(in); got != want {
-			t.Errorf("sessionUUID(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestCollectPathsOrder(t *testing.T) {
 	srcs := collectPaths([]string{"samples", filepath.Join("samples", "large-session.jsonl")}, "host")
 	var names []string

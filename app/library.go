@@ -1,10 +1,7 @@
 package app
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"path"
 	"strings"
 	"time"
@@ -120,33 +117,20 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 	if len(records) == 0 {
 		return out, nil
 	}
-	// Decode the stored objects with the session reader, as the import did.
-	var hdr pisession.Header
-	if err := json.Unmarshal(sess.Header, &hdr); err != nil {
-		return EntryPage{}, fmt.Errorf("app: unable to read the header of session %s: %w", sess.ID, err)
+	raws := make([][]byte, len(records))
+	for i, r := range records {
+		raws[i] = r.Raw
 	}
-	if hdr.Version == 0 {
-		hdr.Version = 1
+	entries, err := pisession.DecodeStored(sess.Header, sess.Path, records[0].Seq, raws)
+	if err != nil {
+		return EntryPage{}, fmt.Errorf("app: session %s: %w", sess.ID, err)
 	}
-	var buf bytes.Buffer
-	for _, r := range records {
-		buf.Write(r.Raw)
-		buf.WriteByte('\n')
-	}
-	rd := pisession.NewReaderAt(&buf, sess.Path, hdr, 0, 0, records[0].Seq)
 	byTarget := map[string]string{}
 	for _, lb := range page.Labels { // in file order: the last label wins, "" clears
 		byTarget[lb.TargetID] = lb.Label
 	}
-	for _, r := range records {
-		e, err := rd.Next()
-		if err == io.EOF {
-			return EntryPage{}, fmt.Errorf("app: unable to decode entry %d of session %s", r.Seq, sess.ID)
-		}
-		if err != nil {
-			return EntryPage{}, fmt.Errorf("app: unable to decode entry %d of session %s: %w", r.Seq, sess.ID, err)
-		}
-		v := entryView(e)
+	for i, r := range records {
+		v := entryView(pisession.ViewEntry(entries[i]))
 		v.Seq, v.Line, v.ID, v.ParentID, v.Type, v.Timestamp = r.Seq, r.Line, r.ID, r.ParentID, r.Type, r.Timestamp
 		v.Label = byTarget[r.ID]
 		out.Entries = append(out.Entries, v)
@@ -154,78 +138,15 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 	return out, nil
 }
 
-// entryView turns an entry into its display form: message content as blocks
-// (toolResult text as "toolResult" blocks, a bashExecution as a bash toolCall
-// and its output), summaries, labels and names as text.
-func entryView(e *pisession.Entry) EntryView {
-	v := EntryView{Blocks: []BlockView{}}
-	switch e.Type {
-	case pisession.TypeMessage:
-		m := e.Message
-		if m == nil {
-			break
-		}
-		v.Role, v.Model, v.ToolName = m.Role, m.Model, m.ToolName
-		v.IsError = m.IsError || m.StopReason == "error"
-		textType := pisession.BlockText
-		if m.Role == pisession.RoleToolResult {
-			textType = "toolResult"
-		}
-		v.Blocks = appendBlocks(v.Blocks, m.Content, textType)
-		switch m.Role {
-		case pisession.RoleBashExecution:
-			args, _ := json.Marshal(map[string]string{"command": m.Command})
-			v.ToolName = "bash"
-			v.Blocks = append(v.Blocks,
-				BlockView{Type: pisession.BlockToolCall, Name: "bash", Arguments: string(args)},
-				BlockView{Type: "toolResult", Name: "bash", Text: m.Output})
-			if m.ExitCode != nil && *m.ExitCode != 0 {
-				v.IsError = true
-			}
-		case pisession.RoleBranchSummary, pisession.RoleCompactionSummary:
-			v.Summary = m.Summary
-		case pisession.RoleAssistant:
-			if m.ErrorMessage != "" {
-				v.Blocks = append(v.Blocks, BlockView{Type: pisession.BlockText, Text: m.ErrorMessage})
-			}
-		}
-	case pisession.TypeCompaction, pisession.TypeBranchSummary:
-		v.Summary = e.Summary
-	case pisession.TypeCustomMessage:
-		v.Blocks = appendBlocks(v.Blocks, e.Content, pisession.BlockText)
-	case pisession.TypeCustom:
-		if len(e.Data) > 0 {
-			v.Blocks = append(v.Blocks, BlockView{Type: pisession.BlockText, Name: e.CustomType, Text: string(e.Data)})
-		}
-	case pisession.TypeLabel:
-		v.Blocks = append(v.Blocks, BlockView{Type: pisession.BlockText, Text: e.Label})
-	case pisession.TypeSessionInfo:
-		v.Blocks = append(v.Blocks, BlockView{Type: pisession.BlockText, Text: e.Name})
-	case pisession.TypeModelChange:
-		v.Model = strings.TrimPrefix(e.Provider+"/"+e.ModelID, "/")
-	case pisession.TypeThinkingLevelChange:
-		v.Blocks = append(v.Blocks, BlockView{Type: pisession.BlockText, Text: "thinking level: " + e.ThinkingLevel})
+// entryView maps an entry's view (pisession.ViewEntry) to its DTO.
+func entryView(pv pisession.View) EntryView {
+	v := EntryView{Role: pv.Role, Model: pv.Model, ToolName: pv.ToolName, IsError: pv.IsError, Summary: pv.Summary,
+		Blocks: make([]BlockView, 0, len(pv.Blocks))}
+	for _, b := range pv.Blocks {
+		v.Blocks = append(v.Blocks, BlockView{Type: b.Type, Text: b.Text, Name: b.Name, Arguments: b.Arguments,
+			MimeType: b.MimeType, Data: b.Data})
 	}
 	return v
-}
-
-// appendBlocks adds content blocks; text blocks get type textType.
-func appendBlocks(out []BlockView, blocks []pisession.Block, textType string) []BlockView {
-	for _, b := range blocks {
-		switch b.Type {
-		case pisession.BlockText:
-			out = append(out, BlockView{Type: textType, Text: b.Text})
-		case pisession.BlockThinking:
-			out = append(out, BlockView{Type: pisession.BlockThinking, Text: b.Thinking})
-		case pisession.BlockToolCall:
-			out = append(out, BlockView{Type: pisession.BlockToolCall, Name: b.Name, Arguments: string(b.Arguments)})
-		case pisession.BlockImage:
-			out = append(out, BlockView{Type: pisession.BlockImage, MimeType: b.MimeType, Data: b.Data})
-		default:
-			out = append(out, BlockView{Type: b.Type})
-		}
-	}
-	return out
 }
 
 // Stats counts what the library holds; ByType counts nodes by node type.
@@ -269,4 +190,9 @@ func isoTime(t time.Time) string {
 		return ""
 	}
 	return isoMillis(t)
+}
+
+// isoMillis formats t as ISO 8601 in UTC with milliseconds.
+func isoMillis(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
 }

@@ -1,19 +1,12 @@
 package app
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"rhizome/backend/authorship"
 	"rhizome/backend/llm"
@@ -141,11 +134,25 @@ func (l *Loom) CreateTree(spec LoomTreeSpec) (LoomTreeView, error) {
 	if err != nil {
 		return LoomTreeView{}, err
 	}
-	if err := l.c.store.CreateLoomTree(ctx, t); err != nil {
+	if err := l.createTree(ctx, t); err != nil {
 		return LoomTreeView{}, err
 	}
 	l.changed(t.ID)
 	return l.treeView(t)
+}
+
+// createTree stores the new tree t (store.CreateLoomTree). A tree without a
+// title (a root without words, an untitled import) is named "Loom Tree N",
+// N its number in its grove (loom.FallbackTitle), and t.Title set to it.
+func (l *Loom) createTree(ctx context.Context, t *loom.Tree) error {
+	if t.Title == "" {
+		n, err := l.c.store.CountLoomTrees(ctx, t.GroveID)
+		if err != nil {
+			return err
+		}
+		t.Title = loom.FallbackTitle(n + 1)
+	}
+	return l.c.store.CreateLoomTree(ctx, t)
 }
 
 // Tree returns tree treeID with every node, its branch points and leaves,
@@ -161,62 +168,34 @@ func (l *Loom) Tree(treeID string) (LoomTreeView, error) {
 }
 
 func (l *Loom) treeView(t *loom.Tree) (LoomTreeView, error) {
-	ap, err := l.activePath(t)
-	if err != nil {
-		return LoomTreeView{}, err
-	}
 	v := LoomTreeView{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Nodes: make([]LoomNode, 0, t.Len()),
-		BranchPoints: nodeIDs(t.BranchPoints()), Leaves: nodeIDs(t.Leaves()), ActivePath: ap}
-	nv := newNodeViews(t)
+		BranchPoints: nodeIDs(t.BranchPoints()), Leaves: nodeIDs(t.Leaves()), ActivePath: activePathView(t.ActivePath())}
 	for _, n := range t.Nodes() {
-		v.Nodes = append(v.Nodes, nv.view(n))
+		v.Nodes = append(v.Nodes, nodeView(t, n))
 	}
 	return v, nil
-}
-
-// activePath is the remembered active path of t while it still resolves,
-// else the path to its newest visible leaf (the root when all are pruned).
-func (l *Loom) activePath(t *loom.Tree) (ActivePath, error) {
-	ap, ok, err := l.settings.activePath(t.ID)
-	if err != nil {
-		return ActivePath{}, err
-	}
-	if ok {
-		if _, err := t.ResolvePath(ap.loom()); err == nil {
-			return normalPath(t, ap), nil
-		}
-	}
-	end := t.RootNodeID
-	for _, n := range t.Leaves() {
-		if !t.Hidden(n.ID) {
-			end = n.ID
-		}
-	}
-	return ActivePath{NodeID: end}, nil
 }
 
 // resolve returns ap, or the remembered active path when ap.NodeID is "",
 // and its nodes from the root.
 func (l *Loom) resolve(t *loom.Tree, ap ActivePath) (ActivePath, []*loom.Node, error) {
 	if ap.NodeID == "" {
-		remembered, err := l.activePath(t)
-		if err != nil {
-			return ap, nil, err
-		}
-		ap = remembered
+		ap = activePathView(t.ActivePath())
 	}
 	path, err := t.ResolvePath(ap.loom())
 	return ap, path, err
 }
 
-// SetActivePath remembers ap as tree treeID's active path (in the settings:
-// see Settings). Errors: a node or version choice not in the tree.
+// SetActivePath remembers ap as tree treeID's active path, with the tree in
+// the library (loom.Tree.SetActivePath; exported with it). Errors: a node
+// or version choice not in the tree.
 func (l *Loom) SetActivePath(treeID string, ap ActivePath) error {
-	return l.withTree(treeID, func(_ context.Context, t *loom.Tree) error {
-		if _, err := t.ResolvePath(ap.loom()); err != nil {
+	return l.withTree(treeID, func(ctx context.Context, t *loom.Tree) error {
+		normal, err := t.SetActivePath(ap.loom())
+		if err != nil {
 			return err
 		}
-		return l.settings.setActivePath(t.ID, normalPath(t, ap))
+		return l.c.store.SetLoomActivePath(ctx, t.ID, normal)
 	})
 }
 
@@ -234,15 +213,14 @@ func (l *Loom) ActivePathView(treeID string, ap ActivePath, view string) (LoomPa
 		if err != nil {
 			return err
 		}
-		v = LoomPathView{TreeID: t.ID, Mode: string(t.Mode), ActivePath: normalPath(t, ap), View: string(av),
+		v = LoomPathView{TreeID: t.ID, Mode: string(t.Mode), ActivePath: activePathView(t.NormalPath(ap.loom())), View: string(av),
 			Steps: make([]LoomPathStep, 0, len(path))}
-		nv := newNodeViews(t)
 		for _, n := range path {
 			runs, err := t.Authorship(n.ID, av)
 			if err != nil {
 				return err
 			}
-			v.Steps = append(v.Steps, LoomPathStep{Node: nv.view(n), Runs: authorshipRuns(runs),
+			v.Steps = append(v.Steps, LoomPathStep{Node: nodeView(t, n), Runs: authorshipRuns(runs),
 				Siblings: siblings(t, n), Versions: versions(t, n)})
 		}
 		return nil
@@ -296,7 +274,7 @@ func (l *Loom) changeNode(treeID string, change func(ctx context.Context, t *loo
 		if err != nil {
 			return err
 		}
-		v = newNodeViews(t).view(n)
+		v = nodeView(t, n)
 		return nil
 	})
 	if err == nil {
@@ -339,10 +317,9 @@ func (l *Loom) setState(treeID, nodeID string, change func(*loom.Tree) error) (L
 func (l *Loom) Bookmarks(treeID string) ([]LoomNode, error) {
 	out := []LoomNode{}
 	err := l.withTree(treeID, func(_ context.Context, t *loom.Tree) error {
-		nv := newNodeViews(t)
 		for _, n := range t.Nodes() {
 			if n.Metadata.Bookmarked {
-				out = append(out, nv.view(n))
+				out = append(out, nodeView(t, n))
 			}
 		}
 		return nil
@@ -433,219 +410,6 @@ func (l *Loom) Archive(treeID string, archived bool) error {
 	return nil
 }
 
-// Verify checks tree treeID's hash chain, raw responses and media files and
-// returns what was tampered with ([] when intact).
-func (l *Loom) Verify(treeID string) ([]LoomTamper, error) {
-	found, err := l.c.store.VerifyLoomTree(l.c.context(), treeID)
-	if err != nil {
-		return nil, err
-	}
-	return tampers(found), nil
-}
-
-// Export returns tree treeID in Rhizome's lossless JSON format
-// ("format": "rhizome.loom-tree"): every node, edge, agent, raw response and
-// media file, hash chain included. Import reads it back.
-func (l *Loom) Export(treeID string) (string, error) {
-	data, err := l.c.store.ExportLoomTree(l.c.context(), treeID)
-	if err != nil {
-		return "", err
-	}
-	return string(data), nil
-}
-
-// ExportToFile asks where to save tree treeID (a native dialog) and writes
-// its export there. It returns the path, "" when the person cancelled.
-// Window only: in `rhizome serve` it returns ErrNoDialogs (use Export and a
-// browser download).
-func (l *Loom) ExportToFile(treeID string) (string, error) {
-	l.c.mu.RLock()
-	d := l.c.dialogs
-	l.c.mu.RUnlock()
-	saver, ok := d.(FileSaver)
-	if !ok {
-		return "", ErrNoDialogs
-	}
-	ctx := l.c.context()
-	var title string
-	if err := l.withTree(treeID, func(_ context.Context, t *loom.Tree) error { title = t.Title; return nil }); err != nil {
-		return "", err
-	}
-	path, err := saver.SaveFile(ctx, "Export loom tree", exportFileName(title))
-	if err != nil || path == "" {
-		return "", err
-	}
-	data, err := l.c.store.ExportLoomTree(ctx, treeID)
-	if err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return "", fmt.Errorf("loom: unable to write the export of tree %s: %w", treeID, err)
-	}
-	return path, nil
-}
-
-// exportFileName is a file name for a tree titled title: "title.loom.json"
-// with characters file systems dislike replaced.
-func exportFileName(title string) string {
-	name := strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == ' ' {
-			return r
-		}
-		return '_'
-	}, clipRunes(title, 60))
-	name = strings.TrimSpace(strings.Trim(name, "_"))
-	if name == "" {
-		name = "loom-tree"
-	}
-	return name + ".loom.json"
-}
-
-// Import reads a loom tree file, name being its file name and
-// contentBase64 its bytes as base64: a Rhizome export (kept exactly, ids and
-// hashes included) or a socketteer/loom tree (imported as a buffer-mode tree
-// titled by the file name, its selected node as the active path). Errors:
-// not base64, neither format, a Rhizome tree already in the library
-// (store.ErrLoomTreeExists, HTTP 409: ImportCopy imports it as a copy).
-func (l *Loom) Import(name, contentBase64 string) (LoomImportResult, error) {
-	data, err := base64.StdEncoding.DecodeString(contentBase64)
-	if err != nil {
-		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: content is not base64: %w", name, err)
-	}
-	return l.importTree(name, data, false)
-}
-
-// ImportCopy imports a loom tree file as Import does, but a Rhizome export
-// as a copy: the tree, its nodes and edges get new ids, so it imports beside
-// the tree it was exported from; content, authors, times, node state and the
-// hash chain are kept (Verify finds it intact), the title gains " (copy)",
-// and LoomTreeInfo.copiedFrom and copySource say where it came from
-// (loom.ImportCopy). A socketteer/loom tree imports as with Import.
-func (l *Loom) ImportCopy(name, contentBase64 string) (LoomImportResult, error) {
-	data, err := base64.StdEncoding.DecodeString(contentBase64)
-	if err != nil {
-		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: content is not base64: %w", name, err)
-	}
-	return l.importTree(name, data, true)
-}
-
-// maxLoomFileBytes bounds a loom tree file read from disk.
-const maxLoomFileBytes = 256 << 20
-
-// ImportPaths imports loom tree files by path (files dropped on the window,
-// where the frontend gets paths, not contents), each as Import does. Every
-// file is tried; the results are those that imported, and the error, if
-// any, names each file that did not and why. In `rhizome serve` it returns
-// ErrNoPaths and reads nothing.
-func (l *Loom) ImportPaths(paths []string) ([]LoomImportResult, error) {
-	return l.importPaths(paths, false)
-}
-
-// ImportCopyPaths imports loom tree files by path as ImportCopy does, each
-// as ImportPaths does. In `rhizome serve` it returns ErrNoPaths and reads
-// nothing.
-func (l *Loom) ImportCopyPaths(paths []string) ([]LoomImportResult, error) {
-	return l.importPaths(paths, true)
-}
-
-func (l *Loom) importPaths(paths []string, asCopy bool) ([]LoomImportResult, error) {
-	if l.c.isServed() {
-		return []LoomImportResult{}, ErrNoPaths
-	}
-	out := []LoomImportResult{}
-	var errs []error
-	for _, p := range paths {
-		data, err := readLoomFile(p)
-		if err == nil {
-			var r LoomImportResult
-			if r, err = l.importTree(filepath.Base(p), data, asCopy); err == nil {
-				out = append(out, r)
-				continue
-			}
-		}
-		errs = append(errs, err)
-	}
-	return out, errors.Join(errs...)
-}
-
-func readLoomFile(path string) ([]byte, error) {
-	f, err := openRegularFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("loom: unable to import %s: %w", path, err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > maxLoomFileBytes {
-		return nil, fmt.Errorf("loom: unable to import %s: not a loom tree file (over %d MiB)", path, maxLoomFileBytes>>20)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxLoomFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("loom: unable to import %s: %w", path, err)
-	}
-	return data, nil
-}
-
-// importTree imports one loom tree file's bytes: a Rhizome export (asCopy:
-// under new ids) or a socketteer/loom tree.
-func (l *Loom) importTree(name string, data []byte, asCopy bool) (LoomImportResult, error) {
-	ctx := l.c.context()
-	var head struct {
-		Format string `json:"format"`
-	}
-	// A Rhizome export, or one too damaged to decode: its import error says why.
-	if json.Unmarshal(data, &head) == nil && head.Format == loom.ExportFormat ||
-		bytes.Contains(data[:min(len(data), 4096)], []byte(`"`+loom.ExportFormat+`"`)) {
-		save := l.c.store.ImportLoomTree
-		if asCopy {
-			save = func(ctx context.Context, data []byte) (*loom.Tree, []loom.Tamper, error) {
-				return l.c.store.ImportLoomTreeCopy(ctx, data, filepath.Base(name))
-			}
-		}
-		t, found, err := save(ctx, data)
-		if err != nil {
-			return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
-		}
-		ap, err := l.activePath(t)
-		if err != nil {
-			return LoomImportResult{}, err
-		}
-		l.changed(t.ID)
-		return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Format: "rhizome", ActivePath: ap,
-			Warnings: []string{}, Tampered: tampers(found)}, nil
-	}
-	if !loom.IsSocketteerTree(data) {
-		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: neither a Rhizome loom tree export (%q) nor a socketteer/loom tree file",
-			name, loom.ExportFormat)
-	}
-	grove, err := l.c.store.DefaultGrove(ctx)
-	if err != nil {
-		return LoomImportResult{}, err
-	}
-	human, err := l.c.store.LoomHumanAgent(ctx)
-	if err != nil {
-		return LoomImportResult{}, err
-	}
-	title := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
-	imp, err := loom.ImportSocketteer(data, loom.SocketteerOptions{GroveID: grove.ID, Title: title, Human: human})
-	if err != nil {
-		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
-	}
-	t := imp.Tree
-	if err := l.c.store.CreateLoomTree(ctx, t); err != nil {
-		return LoomImportResult{}, fmt.Errorf("loom: unable to import %s: %w", name, err)
-	}
-	ap := normalPath(t, ActivePath{NodeID: imp.ActivePath.NodeID, Versions: imp.ActivePath.Versions})
-	if err := l.settings.setActivePath(t.ID, ap); err != nil {
-		return LoomImportResult{}, err
-	}
-	warnings := imp.Warnings
-	if warnings == nil {
-		warnings = []string{}
-	}
-	l.changed(t.ID)
-	return LoomImportResult{Tree: treeInfo(t.LoomTree, t.Len(), t.Positions()), Format: "socketteer", ActivePath: ap,
-		Warnings: warnings, Tampered: tampers(loom.VerifyTree(t))}, nil
-}
-
 // Generate asks the configured model for req.N continuations of the active
 // path and adds them as model nodes under the path's last node, each with
 // its raw API response (whose hash enters the node's content hash) and the
@@ -716,13 +480,13 @@ func (l *Loom) generate(ctx context.Context, id string, req LoomGenerateRequest)
 		if err != nil {
 			return err
 		}
-		window, err := t.Context(ap.loom())
+		p, err := t.Prompt(ap.loom())
 		if err != nil {
 			return err
 		}
 		parentID = path[len(path)-1].ID
-		prompt, err = generationRequest(t, window)
-		return err
+		prompt = generationRequest(p)
+		return nil
 	})
 	if err != nil {
 		return LoomGenerated{}, err
@@ -751,12 +515,11 @@ func (l *Loom) generate(ctx context.Context, id string, req LoomGenerateRequest)
 			}
 			added = append(added, n)
 		}
-		nv := newNodeViews(t)
 		for _, n := range added {
 			if err := l.c.store.SaveLoomNode(ctx, t, n.ID); err != nil {
 				return err
 			}
-			res.Nodes = append(res.Nodes, nv.view(n))
+			res.Nodes = append(res.Nodes, nodeView(t, n))
 		}
 		return nil
 	})
@@ -766,40 +529,23 @@ func (l *Loom) generate(ctx context.Context, id string, req LoomGenerateRequest)
 	return res, nil
 }
 
-// generationRequest is the llm request continuing nodes, a tree's context
-// window (see Generate).
-func generationRequest(t *loom.Tree, nodes []*loom.Node) (llm.Request, error) {
-	if t.Mode == loom.ModeBuffer {
-		text := loom.PathText(nodes)
-		if text == "" {
-			return llm.Request{}, errors.New("loom: the active path has no text to continue")
-		}
-		if t.SystemContext != "" {
-			text = t.SystemContext + "\n\n" + text
-		}
-		return llm.Request{Prompt: text}, nil
+// generationRequest is the llm request of a tree's prompt (see Generate).
+func generationRequest(p loom.Prompt) llm.Request {
+	if p.Turns == nil {
+		return llm.Request{Prompt: p.Text}
 	}
-	var msgs []llm.Message
-	for _, n := range nodes {
-		text := n.Content.PlainText()
-		if text == "" {
-			continue
-		}
-		// The turn is its original's: a model reply the person edited is
-		// still the assistant's turn.
+	msgs := make([]llm.Message, 0, len(p.Turns))
+	for _, turn := range p.Turns {
 		role := llm.RoleUser
-		if orig := t.Node(t.Family(n.ID)); orig != nil && orig.AuthorType == loom.AuthorModel {
+		switch turn.Role {
+		case loom.TurnSystem:
+			role = llm.RoleSystem
+		case loom.TurnAssistant:
 			role = llm.RoleAssistant
 		}
-		msgs = append(msgs, llm.Message{Role: role, Text: text})
+		msgs = append(msgs, llm.Message{Role: role, Text: turn.Text})
 	}
-	if len(msgs) == 0 {
-		return llm.Request{}, errors.New("loom: the active path has no text to continue")
-	}
-	if t.SystemContext != "" {
-		msgs = append([]llm.Message{{Role: llm.RoleSystem, Text: t.SystemContext}}, msgs...)
-	}
-	return llm.Request{Messages: msgs}, nil
+	return llm.Request{Messages: msgs}
 }
 
 // CancelGeneration stops generation requestID; its Generate call then
@@ -820,13 +566,9 @@ func (ap ActivePath) loom() loom.ActivePath {
 	return loom.ActivePath{NodeID: ap.NodeID, Versions: ap.Versions}
 }
 
-// normalPath drops version choices outside buffer mode, where they mean
-// nothing.
-func normalPath(t *loom.Tree, ap ActivePath) ActivePath {
-	if t.Mode != loom.ModeBuffer || len(ap.Versions) == 0 {
-		ap.Versions = nil
-	}
-	return ap
+// activePathView converts to the DTO.
+func activePathView(ap loom.ActivePath) ActivePath {
+	return ActivePath{NodeID: ap.NodeID, Versions: ap.Versions}
 }
 
 func authorshipView(view string) (authorship.View, error) {
@@ -857,106 +599,29 @@ func treeInfo(t loom.LoomTree, nodes, positions int) LoomTreeInfo {
 	return v
 }
 
-// nodeViews makes the LoomNodes of one tree, remembering which nodes are
-// hidden (pruned, or under a pruned node) as it goes: loom.Tree.Hidden walks
-// to the root for every node, quadratic over a whole deep tree.
-type nodeViews struct {
-	t      *loom.Tree
-	hidden map[string]bool
-}
-
-func newNodeViews(t *loom.Tree) *nodeViews { return &nodeViews{t: t, hidden: map[string]bool{}} }
-
-func (nv *nodeViews) view(n *loom.Node) LoomNode {
-	t := nv.t
+// nodeView maps node n of tree t to its DTO.
+func nodeView(t *loom.Tree, n *loom.Node) LoomNode {
 	a, _ := t.Agent(n.AuthorAgentID)
 	v := LoomNode{ID: n.ID, LocalID: n.LocalID, ParentIDs: []string{}, Children: nodeIDs(t.Children(n.ID)),
 		AuthorType: string(n.AuthorType), AuthorName: a.Name, Model: a.ModelConfigRef, Text: n.Content.PlainText(),
 		ContentType: string(n.Content.Type), CreatedAt: loom.ISOTime(n.CreatedAt),
 		Bookmarked: n.Metadata.Bookmarked, BookmarkLabel: n.Metadata.BookmarkLabel, Pruned: n.Metadata.Pruned,
-		Hidden: nv.isHidden(n), Excluded: n.Metadata.Excluded, EditedFrom: n.EditedFrom, Family: t.Family(n.ID),
-		Summary: n.Summary, ContentHash: n.ContentHash, RawResponseHash: n.RawResponseHash}
+		Hidden: t.Hidden(n.ID), Excluded: n.Metadata.Excluded, EditedFrom: n.EditedFrom, Family: t.Family(n.ID),
+		Summary: n.Summary, ContentHash: n.ContentHash, RawResponseHash: n.RawResponseHash,
+		ParentID: t.Parent(n.ID), Annotation: t.IsAnnotation(n.ID), Position: t.IsPosition(n.ID)}
 	if in := t.IncomingEdge(n.ID); in != nil {
 		for _, s := range in.Sources {
 			v.ParentIDs = append(v.ParentIDs, s.NodeID)
 		}
-		v.ParentID = primarySource(in)
-		v.Annotation = in.Type == loom.EdgeAnnotation
 	}
-	v.Position = !v.Annotation && !(t.Mode == loom.ModeBuffer && n.EditedFrom != "")
 	return v
 }
 
-// isHidden reports whether n or an ancestor along primary sources is
-// pruned, as loom.Tree.Hidden does.
-func (nv *nodeViews) isHidden(n *loom.Node) bool {
-	var walked []string
-	hidden := false
-	for cur := n; cur != nil; {
-		if h, ok := nv.hidden[cur.ID]; ok {
-			hidden = h
-			break
-		}
-		if cur.Metadata.Pruned {
-			hidden = true
-			break
-		}
-		walked = append(walked, cur.ID)
-		if len(walked) > nv.t.Len() { // a cycle: only a tampered tree has one
-			break
-		}
-		var next *loom.Node
-		if in := nv.t.IncomingEdge(cur.ID); in != nil {
-			next = nv.t.Node(primarySource(in))
-		}
-		cur = next
-	}
-	for _, id := range walked {
-		nv.hidden[id] = hidden
-	}
-	if n.Metadata.Pruned {
-		nv.hidden[n.ID] = true
-		return true
-	}
-	return hidden
-}
-
-// primarySource is the source a path follows through e: its first primary
-// source, else its first.
-func primarySource(e *loom.Edge) string {
-	for _, s := range e.Sources {
-		if s.Role == loom.RolePrimary {
-			return s.NodeID
-		}
-	}
-	if len(e.Sources) > 0 {
-		return e.Sources[0].NodeID
-	}
-	return ""
-}
-
-// siblings are the positions under n's parent, n's own included: in buffer
-// mode a position is named by its family id.
+// siblings are the positions under n's parent, n's own included
+// (loom.Tree.SiblingIDs).
 func siblings(t *loom.Tree, n *loom.Node) LoomChoice {
-	self := n.ID
-	if t.Mode == loom.ModeBuffer {
-		self = t.Family(n.ID)
-	}
-	selfNode := t.Node(self)
-	c := LoomChoice{IDs: []string{}}
-	placed := false
-	for _, s := range t.Siblings(n.ID) {
-		if !placed && (s.CreatedAt.After(selfNode.CreatedAt) || s.CreatedAt.Equal(selfNode.CreatedAt) && s.ID > self) {
-			c.Index, placed = len(c.IDs), true
-			c.IDs = append(c.IDs, self)
-		}
-		c.IDs = append(c.IDs, s.ID)
-	}
-	if !placed {
-		c.Index = len(c.IDs)
-		c.IDs = append(c.IDs, self)
-	}
-	return c
+	ids, self := t.SiblingIDs(n.ID)
+	return LoomChoice{IDs: ids, Index: self}
 }
 
 // versions is n's version family and n's place in it.

@@ -442,8 +442,12 @@ func TestLoomNodeState(t *testing.T) {
 	if _, err := again.Loom.ActivePathView(treeID, ActivePath{}, "fancy"); err == nil {
 		t.Error("authorship view fancy accepted")
 	}
-	if _, err := os.Stat(l.path + ".config/settings.json"); err != nil {
-		t.Errorf("settings file: %v", err)
+	// Kept with the tree in the library, not in a side file.
+	if _, err := os.Stat(l.path + ".config/settings.json"); !os.IsNotExist(err) {
+		t.Errorf("a settings side file: %v", err)
+	}
+	if stored, err := l.st.LoadLoomTree(context.Background(), treeID); err != nil || stored.ActivePath().NodeID != reply.ID {
+		t.Errorf("the library's tree opens on %+v, %v; want %s", stored.ActivePath(), err, reply.ID)
 	}
 
 	// Archive hides the tree from the list.
@@ -949,5 +953,124 @@ func TestLoomImportCopy(t *testing.T) {
 	}
 	if rs, err := window.Loom.ImportCopyPaths([]string{path}); err != nil || len(rs) != 1 || rs[0].Tree.CopiedFrom != treeID {
 		t.Errorf("ImportCopyPaths: %+v, %v", rs, err)
+	}
+}
+
+// A tree whose root has no words is named "Loom Tree N", N its number in
+// the grove (the use case's rule, not the store's).
+func TestLoomFallbackTitles(t *testing.T) {
+	l := newTestLib(t)
+	if _, err := l.Loom.CreateTree(LoomTreeSpec{Mode: "dialogue", RootText: "Moss grows."}); err != nil {
+		t.Fatal(err)
+	}
+	for i, root := range []string{"", "   "} {
+		tv, err := l.Loom.CreateTree(LoomTreeSpec{Mode: "buffer", RootText: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := loom.FallbackTitle(i + 2); tv.Tree.Title != want {
+			t.Errorf("title %q, want %q", tv.Tree.Title, want)
+		}
+		if list, _ := l.Loom.ListTrees(false); len(list) != i+2 {
+			t.Errorf("%d trees, want %d", len(list), i+2)
+		}
+	}
+}
+
+// A Rhizome export whose nodes the library holds under another tree id is
+// refused by key, naming the tree that holds them, nothing written; a copy
+// imported into another library still says what it copies.
+func TestLoomImportByKey(t *testing.T) {
+	l := newTestLib(t)
+	tv, err := l.Loom.CreateTree(LoomTreeSpec{Mode: "dialogue", Title: "Moss", RootText: "Moss"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Loom.AddNode(tv.Tree.ID, tv.Tree.RootNodeID, "on stone"); err != nil {
+		t.Fatal(err)
+	}
+	exported, err := l.Loom.Export(tv.Tree.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.ReplaceAll(exported, tv.Tree.ID, "01JZZZZZZZZZZZZZZZZZZZZZZZ")
+	_, err = l.Loom.Import("renamed.json", base64.StdEncoding.EncodeToString([]byte(renamed)))
+	var exists *store.LoomTreeExistsError
+	if !errors.As(err, &exists) || exists.TreeID != "01JZZZZZZZZZZZZZZZZZZZZZZZ" || exists.InTree != tv.Tree.ID || exists.NodeID == "" {
+		t.Fatalf("import of stored nodes under another tree id: %v", err)
+	}
+	if trees, _ := l.Loom.ListTrees(true); len(trees) != 1 {
+		t.Errorf("%d trees after a refused import, want 1", len(trees))
+	}
+	cp, err := l.Loom.ImportCopy("moss.json", base64.StdEncoding.EncodeToString([]byte(exported)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := l.Loom.Export(cp.Tree.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := newTestLib(t)
+	back, err := other.Loom.Import("again.json", base64.StdEncoding.EncodeToString([]byte(again)))
+	if err != nil || back.Tree.ID != cp.Tree.ID || back.Tree.CopiedFrom != tv.Tree.ID || back.Tree.CopySource != "moss.json" {
+		t.Errorf("the copy imported elsewhere: %+v, %v", back, err)
+	}
+}
+
+// The remembered active path is the tree's: exported with it, so the tree
+// opens elsewhere where it was left, a copy's path names the copy's nodes,
+// and an export of an older Rhizome (no active path) opens on its newest
+// leaf.
+func TestLoomActivePathTravels(t *testing.T) {
+	l := newTestLib(t)
+	tv, err := l.Loom.CreateTree(LoomTreeSpec{Mode: "dialogue", Title: "Moss", RootText: "Moss"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stone, err := l.Loom.AddNode(tv.Tree.ID, tv.Tree.RootNodeID, "on stone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bark, err := l.Loom.AddNode(tv.Tree.ID, tv.Tree.RootNodeID, "on bark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Loom.SetActivePath(tv.Tree.ID, ActivePath{NodeID: stone.ID}); err != nil {
+		t.Fatal(err)
+	}
+	exported, err := l.Loom.Export(tv.Tree.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := newTestLib(t)
+	imp, err := other.Loom.Import("moss.json", base64.StdEncoding.EncodeToString([]byte(exported)))
+	if err != nil || imp.ActivePath.NodeID != stone.ID {
+		t.Errorf("imported elsewhere, opens on %+v, %v; want %s (on stone)", imp.ActivePath, err, stone.ID)
+	}
+	if v, _ := other.Loom.Tree(tv.Tree.ID); v.ActivePath.NodeID != stone.ID {
+		t.Errorf("Tree after import opens on %+v", v.ActivePath)
+	}
+	cp, err := l.Loom.ImportCopy("moss.json", base64.StdEncoding.EncodeToString([]byte(exported)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied, _ := l.Loom.Tree(cp.Tree.ID)
+	var end string
+	for _, n := range copied.Nodes {
+		if n.ID == copied.ActivePath.NodeID {
+			end = n.Text
+		}
+	}
+	if cp.ActivePath.NodeID != copied.ActivePath.NodeID || end != "on stone" {
+		t.Errorf("the copy opens on %+v (%q), want its own \"on stone\"", copied.ActivePath, end)
+	}
+	var x map[string]any
+	json.Unmarshal([]byte(exported), &x)
+	delete(x, "activePath")
+	older, _ := json.Marshal(x)
+	third := newTestLib(t)
+	imp, err = third.Loom.Import("older.json", base64.StdEncoding.EncodeToString(older))
+	if err != nil || imp.ActivePath.NodeID != bark.ID {
+		t.Errorf("an export without an active path opens on %+v, %v; want the newest leaf %s", imp.ActivePath, err, bark.ID)
 	}
 }

@@ -2,71 +2,69 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"rhizome/backend/llm"
+	"rhizome/store"
 )
 
 // Settings is what the person chooses once per library: the model that
-// generates loom continuations, and the UI state Rhizome remembers (the last
-// active path of each loom tree).
-//
-// Settings live in a folder beside the library file, "<library>.config/"
-// (like the loom blob folder "<library>.blobs/"), so every library, a test's
-// temporary one included, has its own:
-//
-//	llm.json       the llm.Config without its API key (llm.SaveConfig)
-//	secrets.json   API keys, mode 0600, one per provider and base URL
-//	settings.json  {"version": 1, "activePaths": {treeId: ActivePath}}
+// generates loom continuations. It is kept in the library (the settings
+// table: the llm.Config without its API key, llm.EncodeConfig), as is the UI
+// state Rhizome remembers (each loom tree's active path, with the tree: see
+// Loom.SetActivePath). API keys stay out of the library, in the secrets file
+// beside it ("<library>.config/secrets.json", mode 0600; store.Secrets), one
+// per provider and base URL (llm.Config.KeyName).
 //
 // The API key never leaves the Go process: Get reports only whether one is
 // set, and no error, event or export carries it.
 type Settings struct {
 	c *core
 
-	mu       sync.Mutex // guards settings.json and the cached provider
+	mu       sync.Mutex // guards the model setting's read-modify-write and the cached provider
 	gen      int        // bumped by every SetLLM: invalidates provider
 	provider llm.Provider
 	provGen  int
 }
 
-// settingsFile is the JSON file of settings other than the model's.
-const settingsFile = "settings.json"
-
-// settingsDoc is settings.json.
-type settingsDoc struct {
-	Version     int                   `json:"version"`
-	ActivePaths map[string]ActivePath `json:"activePaths"`
-}
-
 // llmTestTimeout bounds TestLLM.
 const llmTestTimeout = 30 * time.Second
 
-// configDir is the library's settings folder: "<library>.config".
-func (s *Settings) configDir() string {
-	p := s.c.dbPath
-	if p == "" {
-		p = s.c.store.Path()
+// loadLLM returns the model setting with its API key; the zero Config when
+// none is set.
+func (s *Settings) loadLLM() (llm.Config, error) {
+	st := s.c.store
+	b, err := st.Setting(s.c.context(), store.LLMSettingKey)
+	if errors.Is(err, store.ErrNotFound) {
+		return llm.Config{}, nil
 	}
-	return p + ".config"
+	if err != nil {
+		return llm.Config{}, fmt.Errorf("settings: %w", err)
+	}
+	cfg, err := llm.DecodeConfig(b)
+	if err != nil {
+		return llm.Config{}, fmt.Errorf("settings: the model setting in the library: %w", err)
+	}
+	key, err := st.Secrets().Get(cfg.KeyName())
+	if err != nil {
+		return llm.Config{}, fmt.Errorf("settings: %w", err)
+	}
+	cfg.APIKey = llm.NewSecret(key)
+	return cfg, nil
 }
 
 // Get returns the settings as the Settings view shows them. The API key is
 // reported only as llm.apiKeySet.
 func (s *Settings) Get() (SettingsView, error) {
-	cfg, err := llm.LoadConfig(s.configDir())
+	cfg, err := s.loadLLM()
 	if err != nil {
-		return SettingsView{}, fmt.Errorf("settings: %w", err)
+		return SettingsView{}, err
 	}
-	return SettingsView{LLM: llmSettings(cfg), ConfigDir: s.configDir()}, nil
+	return SettingsView{LLM: llmSettings(cfg), ConfigDir: s.c.store.ConfigDir()}, nil
 }
 
 func llmSettings(c llm.Config) LLMSettings {
@@ -99,25 +97,34 @@ func (s *Settings) SetLLM(in LLMSettingsInput) (SettingsView, error) {
 	if key := strings.TrimSpace(in.APIKey); key != "" && !in.ClearAPIKey {
 		cfg.APIKey = llm.NewSecret(key)
 	}
-	dir := s.configDir()
+	encoded, err := llm.EncodeConfig(cfg) // validates: nothing is written for a refused one
+	if err != nil {
+		return SettingsView{}, fmt.Errorf("settings: %w", err)
+	}
+	secrets := s.c.store.Secrets()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := llm.SaveConfig(dir, cfg); err != nil {
+	if cfg.APIKey.IsSet() {
+		if err := secrets.Put(cfg.KeyName(), cfg.APIKey.Reveal()); err != nil {
+			return SettingsView{}, fmt.Errorf("settings: %w", err)
+		}
+	}
+	if err := s.c.store.PutSetting(s.c.context(), store.LLMSettingKey, encoded); err != nil {
 		return SettingsView{}, fmt.Errorf("settings: %w", err)
 	}
 	if in.ClearAPIKey {
-		if err := llm.ForgetAPIKey(dir, cfg); err != nil {
+		if err := secrets.Delete(cfg.KeyName()); err != nil {
 			return SettingsView{}, fmt.Errorf("settings: %w", err)
 		}
 	}
 	s.gen++
 	s.provider = nil
 	s.c.emitEvent("settings:changed", nil)
-	saved, err := llm.LoadConfig(dir)
+	saved, err := s.loadLLM()
 	if err != nil {
-		return SettingsView{}, fmt.Errorf("settings: %w", err)
+		return SettingsView{}, err
 	}
-	return SettingsView{LLM: llmSettings(saved), ConfigDir: dir}, nil
+	return SettingsView{LLM: llmSettings(saved), ConfigDir: s.c.store.ConfigDir()}, nil
 }
 
 // TestLLM asks the configured model for a few tokens, to check the base URL,
@@ -160,9 +167,9 @@ var errNoModel = errors.New("no model configured: open Settings")
 // settings, built once per SetLLM (an OpenAI client remembers which servers
 // ignore n). It returns errNoModel when none is configured.
 func (s *Settings) llmProvider() (llm.Provider, llm.Config, error) {
-	cfg, err := llm.LoadConfig(s.configDir())
+	cfg, err := s.loadLLM()
 	if err != nil {
-		return nil, llm.Config{}, fmt.Errorf("settings: %w", err)
+		return nil, llm.Config{}, err
 	}
 	if cfg.Provider == "" || cfg.Model == "" {
 		return nil, llm.Config{}, errNoModel
@@ -178,76 +185,4 @@ func (s *Settings) llmProvider() (llm.Provider, llm.Config, error) {
 	}
 	s.provider, s.provGen = p, s.gen
 	return p, cfg, nil
-}
-
-// activePath returns the remembered active path of tree treeID.
-func (s *Settings) activePath(treeID string) (ActivePath, bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	doc, err := s.readDoc()
-	if err != nil {
-		return ActivePath{}, false, err
-	}
-	ap, ok := doc.ActivePaths[treeID]
-	return ap, ok, nil
-}
-
-// setActivePath remembers ap as tree treeID's active path.
-func (s *Settings) setActivePath(treeID string, ap ActivePath) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	doc, err := s.readDoc()
-	if err != nil {
-		return err
-	}
-	doc.ActivePaths[treeID] = ap
-	return s.writeDoc(doc)
-}
-
-// readDoc reads settings.json; a missing file is empty settings.
-func (s *Settings) readDoc() (settingsDoc, error) {
-	doc := settingsDoc{Version: 1, ActivePaths: map[string]ActivePath{}}
-	path := filepath.Join(s.configDir(), settingsFile)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return doc, nil
-	}
-	if err != nil {
-		return doc, fmt.Errorf("settings: unable to read %s: %w", path, err)
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return doc, fmt.Errorf("settings: %s is not valid settings JSON: %w", path, err)
-	}
-	if doc.ActivePaths == nil {
-		doc.ActivePaths = map[string]ActivePath{}
-	}
-	return doc, nil
-}
-
-// writeDoc replaces settings.json atomically (a temporary file renamed).
-func (s *Settings) writeDoc(doc settingsDoc) error {
-	dir := s.configDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("settings: unable to create %s: %w", dir, err)
-	}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return fmt.Errorf("settings: unable to encode settings: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+settingsFile+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("settings: unable to write %s: %w", settingsFile, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("settings: unable to write %s: %w", settingsFile, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("settings: unable to write %s: %w", settingsFile, err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, settingsFile)); err != nil {
-		return fmt.Errorf("settings: unable to write %s: %w", settingsFile, err)
-	}
-	return nil
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"rhizome/backend/llm/llmtest"
+	"rhizome/store"
 )
 
 func TestSettingsLLM(t *testing.T) {
@@ -120,4 +122,43 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A library whose model settings an older Rhizome kept in
+// <library>.config/llm.json opens with them, key included (the secrets file
+// stays where it is), and the side file is gone; the model setting is in the
+// library from then on.
+func TestSettingsFromSideFiles(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "library.db")
+	dir := p + ".config"
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"llm.json":     `{"provider": "openai", "baseUrl": "http://127.0.0.1:9/v1", "model": "m1", "apiKey": "[redacted]", "n": 4}`,
+		"secrets.json": `{"version": 1, "secrets": {"llm:openai:http://127.0.0.1:9/v1": "` + testAPIKey + `"}}`,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := store.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sv, err := New(st, p).Settings.Get()
+	if err != nil || !sv.LLM.Configured || !sv.LLM.APIKeySet || sv.LLM.Model != "m1" || sv.LLM.N != 4 || sv.ConfigDir != dir {
+		t.Errorf("settings from the side files: %+v, %v", sv, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "llm.json")); !os.IsNotExist(err) {
+		t.Errorf("llm.json still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "secrets.json")); err != nil {
+		t.Errorf("the secrets file: %v", err)
+	}
+	if b, err := st.Setting(context.Background(), store.LLMSettingKey); err != nil || strings.Contains(string(b), testAPIKey) {
+		t.Errorf("model setting in the library: %s, %v", b, err)
+	}
 }

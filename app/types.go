@@ -496,7 +496,7 @@ type LLMSettingsInput struct {
 // SettingsView is every setting the Settings view shows.
 type SettingsView struct {
 	LLM       LLMSettings `json:"llm"`
-	ConfigDir string      `json:"configDir"` // where settings are kept
+	ConfigDir string      `json:"configDir"` // the folder beside the library holding the API keys (secrets.json, 0600)
 }
 
 // LLMTestResult is the outcome of Settings.TestLLM: OK, or Error with the

@@ -17,13 +17,14 @@ import (
 // tree is always written from and read into a loom.Tree.
 
 // ErrLoomTreeExists is returned (wrapped, as a *LoomTreeExistsError) by
-// ImportLoomTree when the library already holds the imported tree.
+// CreateLoomTree when the library already holds the tree.
 var ErrLoomTreeExists = errors.New("store: the loom tree is already in the library")
 
-// LoomTreeExistsError is the error of importing a tree the library already
-// holds, found by key before anything is written: the tree's id, or the id
-// of one of its nodes or edges already stored (a tree exported, then given
-// another id). errors.Is(err, ErrLoomTreeExists) holds for it.
+// LoomTreeExistsError is the error of storing a tree the library already
+// holds (an import of a tree exported from it), found by key in the
+// transaction before anything is written: the tree's id, or the id of one
+// of its nodes or edges already stored (a tree exported, then given another
+// id). errors.Is(err, ErrLoomTreeExists) holds for it.
 type LoomTreeExistsError struct {
 	// TreeID and Title are the imported tree's.
 	TreeID string
@@ -143,22 +144,19 @@ func (s *Store) queryLoomAgents(ctx context.Context, where string, args ...any) 
 	return out, rows.Err()
 }
 
-// CreateLoomTree stores a new tree with every node, edge, raw response and
-// node state it holds (the root alone, for a tree just made; everything, for
-// an import). A tree without a title is named "Loom Tree N", N its number in
-// its grove, and t.Title is set to it.
+// CreateLoomTree stores a new tree with every node, edge, raw response, node
+// state and remembered active path it holds (the root alone, for a tree just made; everything, for
+// an import), in one transaction. When the library already holds the tree,
+// one of its nodes or one of its edges (looked up by id first) it writes
+// nothing and returns a *LoomTreeExistsError (errors.Is ErrLoomTreeExists).
 func (s *Store) CreateLoomTree(ctx context.Context, t *loom.Tree) error {
 	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin saving loom tree %s: %w", t.ID, err)
 	}
 	defer tx.Rollback()
-	if t.Title == "" {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM loom_trees WHERE grove_id = ?`, t.GroveID).Scan(&n); err != nil {
-			return fmt.Errorf("store: unable to count the trees of grove %s: %w", t.GroveID, err)
-		}
-		t.Title = loom.FallbackTitle(n + 1)
+	if err := checkLoomTreeNew(ctx, tx, t); err != nil {
+		return err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO loom_trees (id, grove_id, title, description, summary, root_node_id, mode,
 		system_context, created_at, updated_at, archived_at, copied_from, copy_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -182,10 +180,72 @@ func (s *Store) CreateLoomTree(ctx context.Context, t *loom.Tree) error {
 			return err
 		}
 	}
+	if ap, ok := t.RememberedPath(); ok {
+		if err := putLoomActivePath(ctx, tx, t.ID, ap); err != nil {
+			return err
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: unable to commit loom tree %s: %w", t.ID, err)
 	}
 	return nil
+}
+
+// checkLoomTreeNew returns a *LoomTreeExistsError when the library holds
+// tree t, one of its nodes or one of its edges, looked up by id in q (the
+// transaction that would store t).
+func checkLoomTreeNew(ctx context.Context, q queryer, t *loom.Tree) error {
+	exists := func(id, in string) error {
+		return &LoomTreeExistsError{TreeID: t.ID, Title: t.Title, NodeID: id, InTree: in}
+	}
+	lookup := func(query, id string) error {
+		var in string
+		err := q.QueryRowContext(ctx, query, id).Scan(&in)
+		switch {
+		case err == nil:
+			return exists(id, in)
+		case errors.Is(err, sql.ErrNoRows):
+			return nil
+		}
+		return fmt.Errorf("store: unable to look up %s of loom tree %s: %w", id, t.ID, err)
+	}
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM loom_trees WHERE id = ?`, t.ID).Scan(&n); err != nil {
+		return fmt.Errorf("store: unable to look up loom tree %s: %w", t.ID, err)
+	}
+	if n > 0 {
+		return exists("", t.ID)
+	}
+	for _, node := range t.Nodes() {
+		if err := lookup(`SELECT tree_id FROM loom_nodes WHERE id = ?`, node.ID); err != nil {
+			return err
+		}
+	}
+	for _, e := range t.Edges() {
+		if err := lookup(`SELECT tree_id FROM loom_edges WHERE id = ?`, e.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CountLoomTrees returns how many trees grove groveID holds, archived ones
+// included.
+func (s *Store) CountLoomTrees(ctx context.Context, groveID string) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM loom_trees WHERE grove_id = ?`, groveID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: unable to count the trees of grove %s: %w", groveID, err)
+	}
+	return n, nil
+}
+
+// LoomGroveExists reports whether the library holds grove id.
+func (s *Store) LoomGroveExists(ctx context.Context, id string) (bool, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM groves WHERE id = ?`, id).Scan(&n); err != nil {
+		return false, fmt.Errorf("store: unable to look up grove %s: %w", id, err)
+	}
+	return n > 0, nil
 }
 
 // ListLoomTrees returns the trees of grove groveID ("" for every grove),
@@ -295,13 +355,20 @@ func (s *Store) ArchiveLoomTree(ctx context.Context, id string, archived bool) e
 	return nil
 }
 
-// LoadLoomTree reads tree id with its nodes, node states, edges and agents.
-// Raw API responses are left out (read them with LoomRawResponse, or use
-// VerifyLoomTree and ExportLoomTree, which load them). It returns ErrNotFound
-// (wrapped) for an unknown tree, and an error naming the node when a stored
-// node cannot be read.
+// LoadLoomTree reads tree id with its nodes, node states, edges, agents and
+// remembered active path.
+// Raw API responses are left out (read them with LoomRawResponse, or load
+// the tree with LoadLoomTreeWithRaw). It returns ErrNotFound (wrapped) for an
+// unknown tree, and an error naming the node when a stored node cannot be
+// read.
 func (s *Store) LoadLoomTree(ctx context.Context, id string) (*loom.Tree, error) {
 	return s.loadLoomTree(ctx, id, false)
+}
+
+// LoadLoomTreeWithRaw reads tree id as LoadLoomTree does, and the raw API
+// responses of its model nodes: what verifying or exporting it needs.
+func (s *Store) LoadLoomTreeWithRaw(ctx context.Context, id string) (*loom.Tree, error) {
+	return s.loadLoomTree(ctx, id, true)
 }
 
 func (s *Store) loadLoomTree(ctx context.Context, id string, withRaw bool) (*loom.Tree, error) {
@@ -328,6 +395,9 @@ func (s *Store) loadLoomTree(ctx context.Context, id string, withRaw bool) (*loo
 	t, err := loom.Restore(info, agents, nodes, edges)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to load loom tree %s: %w", id, err)
+	}
+	if err := s.loadLoomActivePath(ctx, t); err != nil {
+		return nil, err
 	}
 	if withRaw {
 		rows, err := s.db.QueryContext(ctx, `SELECT r.node_id, r.data FROM raw_responses r
@@ -426,4 +496,68 @@ func (s *Store) loomEdges(ctx context.Context, treeID string) ([]*loom.Edge, err
 		}
 	}
 	return out, rows.Err()
+}
+
+// SetLoomActivePath remembers ap as the path tree treeID was last open on
+// (UI state: loom.Tree.SetActivePath checks and normalises it). It returns
+// ErrNotFound (wrapped) for an unknown tree.
+func (s *Store) SetLoomActivePath(ctx context.Context, treeID string, ap loom.ActivePath) error {
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return fmt.Errorf("store: unable to begin saving the active path of loom tree %s: %w", treeID, err)
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM loom_trees WHERE id = ?`, treeID).Scan(&n); err != nil {
+		return fmt.Errorf("store: unable to look up loom tree %s: %w", treeID, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: loom tree %s", ErrNotFound, treeID)
+	}
+	if err := putLoomActivePath(ctx, tx, treeID, ap); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: unable to commit the active path of loom tree %s: %w", treeID, err)
+	}
+	return nil
+}
+
+// putLoomActivePath writes tree treeID's row of loom_active_paths.
+func putLoomActivePath(ctx context.Context, q queryer, treeID string, ap loom.ActivePath) error {
+	versions := ap.Versions
+	if versions == nil {
+		versions = map[string]string{}
+	}
+	v, err := json.Marshal(versions)
+	if err != nil {
+		return fmt.Errorf("store: unable to encode the active path of loom tree %s: %w", treeID, err)
+	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO loom_active_paths (tree_id, node_id, versions, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (tree_id) DO UPDATE SET node_id = excluded.node_id, versions = excluded.versions, updated_at = excluded.updated_at`,
+		treeID, ap.NodeID, string(v), isoTime(time.Now())); err != nil {
+		return fmt.Errorf("store: unable to save the active path of loom tree %s: %w", treeID, err)
+	}
+	return nil
+}
+
+// loadLoomActivePath gives t the active path stored for it, if any.
+func (s *Store) loadLoomActivePath(ctx context.Context, t *loom.Tree) error {
+	var nodeID, versions string
+	err := s.db.QueryRowContext(ctx, `SELECT node_id, versions FROM loom_active_paths WHERE tree_id = ?`, t.ID).Scan(&nodeID, &versions)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: unable to read the active path of loom tree %s: %w", t.ID, err)
+	}
+	ap := loom.ActivePath{NodeID: nodeID}
+	if err := json.Unmarshal([]byte(versions), &ap.Versions); err != nil {
+		return fmt.Errorf("store: unable to read the active path of loom tree %s: versions: %w", t.ID, err)
+	}
+	if len(ap.Versions) == 0 {
+		ap.Versions = nil
+	}
+	t.RestoreActivePath(ap)
+	return nil
 }

@@ -28,8 +28,8 @@ func (b *LoomBlobs) Dir() string { return b.dir }
 var loomBlobRefPattern = regexp.MustCompile(`^[0-9a-f]{64}(\.[a-z0-9]{1,8})?$`)
 
 // Put stores data (once: the same bytes are the same file) and returns its
-// reference and SHA-256 (hex). The file is written to a temporary name and
-// renamed, so a reader never sees half of it.
+// reference and SHA-256 (hex). The file is written atomically (WriteFile),
+// so a reader never sees half of it.
 func (b *LoomBlobs) Put(data []byte, mimeType string) (ref, sha256Hex string, err error) {
 	sha256Hex = loom.SHA256Hex(data)
 	ref = loom.BlobRef(sha256Hex, mimeType)
@@ -40,19 +40,7 @@ func (b *LoomBlobs) Put(data []byte, mimeType string) (ref, sha256Hex string, er
 	if err := os.MkdirAll(b.dir, 0o700); err != nil { // the user's alone, as the library
 		return "", "", fmt.Errorf("store: unable to create the blob folder %s: %w", b.dir, err)
 	}
-	tmp, err := os.CreateTemp(b.dir, ".put-*")
-	if err != nil {
-		return "", "", fmt.Errorf("store: unable to store blob %s: %w", ref, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", "", fmt.Errorf("store: unable to write blob %s: %w", ref, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", "", fmt.Errorf("store: unable to write blob %s: %w", ref, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := WriteFile(path, data, 0o600); err != nil {
 		return "", "", fmt.Errorf("store: unable to store blob %s: %w", ref, err)
 	}
 	return ref, sha256Hex, nil

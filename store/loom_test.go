@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"rhizome/backend/loom"
 )
@@ -97,6 +98,56 @@ func newLoomFixture(t *testing.T, s *Store) *loomFixture {
 	return f
 }
 
+// exportStored is tree id as the library holds it, raw responses and blobs
+// included, in Rhizome's export format.
+func exportStored(t *testing.T, s *Store, id string) []byte {
+	t.Helper()
+	tr, err := s.LoadLoomTreeWithRaw(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := tr.Export(s.LoomBlobs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// verifyStored is what loom.VerifyTree and loom.VerifyBlobs find in tree id
+// as the library holds it.
+func verifyStored(t *testing.T, s *Store, id string) []loom.Tamper {
+	t.Helper()
+	tr, err := s.LoadLoomTreeWithRaw(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(loom.VerifyTree(tr), loom.VerifyBlobs(tr, s.LoomBlobs())...)
+}
+
+// storeExport reads an export into s (its blobs into s's blob folder), or a
+// copy of it when copySource is set, puts it in s's grove and stores it with
+// CreateLoomTree.
+func storeExport(t *testing.T, s *Store, data []byte, copySource string) (*loom.Tree, error) {
+	t.Helper()
+	ctx := context.Background()
+	var tr *loom.Tree
+	var err error
+	if copySource != "" {
+		tr, err = loom.ImportCopy(data, s.LoomBlobs(), copySource, time.Now())
+	} else {
+		tr, err = loom.Import(data, s.LoomBlobs())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.DefaultGrove(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.GroveID = g.ID
+	return tr, s.CreateLoomTree(ctx, tr)
+}
+
 func TestLoomTreeRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -118,10 +169,7 @@ func TestLoomTreeRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	got, err := s.ExportLoomTree(ctx, f.tree.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := exportStored(t, s, f.tree.ID)
 	if !bytes.Equal(got, want) {
 		t.Errorf("stored tree differs:\n%s\n----\n%s", got, want)
 	}
@@ -146,8 +194,8 @@ func TestLoomTreeRoundTrip(t *testing.T) {
 	if text := loom.PathText(path2); text != "The keeper's log. Day one: the lamp failed three times, then held. Day two: a ship, far out. " {
 		t.Errorf("path text %q", text)
 	}
-	if findings, err := s.VerifyLoomTree(ctx, f.tree.ID); err != nil || findings != nil {
-		t.Errorf("VerifyLoomTree = %+v, %v", findings, err)
+	if findings := verifyStored(t, s, f.tree.ID); findings != nil {
+		t.Errorf("verified: %+v", findings)
 	}
 	if m := loaded.Node(f.nodes["b"].ID).Metadata; !m.Bookmarked || m.BookmarkLabel != "the ship" {
 		t.Errorf("state %+v", m)
@@ -212,9 +260,15 @@ func TestLoomTreesListUpdateArchive(t *testing.T) {
 		if err := s.CreateLoomTree(ctx, tr); err != nil {
 			t.Fatal(err)
 		}
-		if want := loom.FallbackTitle(i + 2); tr.Title != want {
-			t.Errorf("title %q, want %q", tr.Title, want)
+		if n, err := s.CountLoomTrees(ctx, grove.ID); err != nil || n != i+2 {
+			t.Errorf("CountLoomTrees = %d, %v; want %d", n, err, i+2)
 		}
+	}
+	if ok, err := s.LoomGroveExists(ctx, grove.ID); !ok || err != nil {
+		t.Errorf("LoomGroveExists(the grove) = %t, %v", ok, err)
+	}
+	if ok, err := s.LoomGroveExists(ctx, "nope"); ok || err != nil {
+		t.Errorf("LoomGroveExists(nope) = %t, %v", ok, err)
 	}
 	list, err := s.ListLoomTrees(ctx, grove.ID, false)
 	if err != nil || len(list) != 3 {
@@ -307,7 +361,8 @@ func TestLoomImmutableInDatabase(t *testing.T) {
 }
 
 // TestLoomTamperInDatabase tampers with a stored tree the way someone with
-// the sqlite3 shell would: VerifyLoomTree names exactly the changed node.
+// the sqlite3 shell would: the tree loaded back, verified, names exactly the
+// changed node.
 func TestLoomTamperInDatabase(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
@@ -347,59 +402,51 @@ func TestLoomTamperInDatabase(t *testing.T) {
 			if err := tt.tamper(s, f); err != nil {
 				t.Fatal(err)
 			}
-			got, err := s.VerifyLoomTree(ctx, f.tree.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := verifyStored(t, s, f.tree.ID)
 			if len(got) != 1 || got[0].NodeID != f.nodes[tt.node].ID || got[0].Reason != tt.reason {
-				t.Errorf("VerifyLoomTree = %+v, want one %s finding on %s (%s)", got, tt.reason, tt.node, f.nodes[tt.node].ID)
+				t.Errorf("verified: %+v, want one %s finding on %s (%s)", got, tt.reason, tt.node, f.nodes[tt.node].ID)
 			}
 		})
 	}
 }
 
+// A tree exported from one library is stored whole in another (its blobs
+// too), and exports from there identically but for the grove.
 func TestLoomImportExportBetweenLibraries(t *testing.T) {
 	ctx := context.Background()
 	a := openLoomTestStore(t, "a.db")
 	f := newLoomFixture(t, a)
-	data, err := a.ExportLoomTree(ctx, f.tree.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := exportStored(t, a, f.tree.ID)
 	b := openLoomTestStore(t, "b.db")
-	tr, findings, err := b.ImportLoomTree(ctx, data)
+	tr, err := storeExport(t, b, data, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if findings != nil {
+	if findings := verifyStored(t, b, tr.ID); findings != nil {
 		t.Errorf("findings %+v", findings)
 	}
-	again, err := b.ExportLoomTree(ctx, tr.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The tree joined library b's grove; all else is identical.
+	again := exportStored(t, b, tr.ID)
 	groveB, _ := b.DefaultGrove(ctx)
 	want := strings.Replace(string(data), f.tree.GroveID, groveB.ID, 1)
 	if string(again) != want {
 		t.Errorf("export from b differs:\n%s\n----\n%s", again, want)
 	}
-	if _, _, err := b.ImportLoomTree(ctx, data); !errors.Is(err, ErrLoomTreeExists) {
+	if _, err := storeExport(t, b, data, ""); !errors.Is(err, ErrLoomTreeExists) {
 		t.Errorf("second import: %v", err)
 	}
 	// The image came along.
 	if got, err := b.LoomBlobs().Get(f.nodes["pic"].Content.Blocks[1].Ref); err != nil || !bytes.Equal(got, loomTestPNG) {
 		t.Errorf("image in b: %v", err)
 	}
-	// A forged export imports, with its finding.
+	// A forged export is stored as it is, for verifying to find it.
 	forged := strings.Replace(string(data), "Day two: a ship, far out. ", "Day two: no ship at all. ", 1)
 	forged = strings.Replace(forged, f.tree.ID, "01JZZZZZZZZZZZZZZZZZZZZZZZ", -1)
 	c := openLoomTestStore(t, "c.db")
-	_, findings, err = c.ImportLoomTree(ctx, []byte(forged))
+	tr, err = storeExport(t, c, []byte(forged), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(findings) != 1 || findings[0].NodeID != f.nodes["b"].ID || findings[0].Reason != loom.TamperContent {
+	if findings := verifyStored(t, c, tr.ID); len(findings) != 1 || findings[0].NodeID != f.nodes["b"].ID || findings[0].Reason != loom.TamperContent {
 		t.Errorf("findings of a forged import %+v", findings)
 	}
 }
@@ -427,8 +474,8 @@ func TestLoomSocketteerIntoLibrary(t *testing.T) {
 	if err := s.CreateLoomTree(ctx, imp.Tree); err != nil {
 		t.Fatal(err)
 	}
-	if findings, err := s.VerifyLoomTree(ctx, imp.Tree.ID); err != nil || findings != nil {
-		t.Errorf("VerifyLoomTree = %+v, %v", findings, err)
+	if findings := verifyStored(t, s, imp.Tree.ID); findings != nil {
+		t.Errorf("verified: %+v", findings)
 	}
 	loaded, err := s.LoadLoomTree(ctx, imp.Tree.ID)
 	if err != nil {
@@ -441,28 +488,26 @@ func TestLoomSocketteerIntoLibrary(t *testing.T) {
 }
 
 // A tree the library already holds is found by its key (its id, or the id
-// of a node already stored), not by a constraint failing: the typed error
-// says which tree holds it. Imported as a copy, it gets new ids and keeps
-// its content, authors, times, node state, blobs and hash chain, and says
-// where it came from.
+// of a node already stored) in CreateLoomTree's transaction, not by a
+// constraint failing: the typed error says which tree holds it, and nothing
+// is written. Stored as a copy, it gets new ids and keeps its content,
+// authors, times, node state, blobs and hash chain, and says where it came
+// from.
 func TestLoomImportDuplicateAndCopy(t *testing.T) {
 	ctx := context.Background()
 	a := openLoomTestStore(t, "a.db")
 	f := newLoomFixture(t, a)
-	data, err := a.ExportLoomTree(ctx, f.tree.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := exportStored(t, a, f.tree.ID)
 
 	// The same tree again: found by its id.
-	_, _, err = a.ImportLoomTree(ctx, data)
+	_, err := storeExport(t, a, data, "")
 	var exists *LoomTreeExistsError
 	if !errors.As(err, &exists) || !errors.Is(err, ErrLoomTreeExists) || exists.TreeID != f.tree.ID || exists.InTree != f.tree.ID || exists.NodeID != "" {
 		t.Fatalf("second import: %v (%+v)", err, exists)
 	}
 	// Its nodes under another tree id: found by a node's id, in the tree that holds it.
 	renamed := strings.ReplaceAll(string(data), f.tree.ID, "01JZZZZZZZZZZZZZZZZZZZZZZZ")
-	_, _, err = a.ImportLoomTree(ctx, []byte(renamed))
+	_, err = storeExport(t, a, []byte(renamed), "")
 	exists = nil
 	if !errors.As(err, &exists) || exists.TreeID != "01JZZZZZZZZZZZZZZZZZZZZZZZ" || exists.InTree != f.tree.ID || exists.NodeID == "" {
 		t.Fatalf("import of stored nodes under another tree id: %v (%+v)", err, exists)
@@ -472,12 +517,9 @@ func TestLoomImportDuplicateAndCopy(t *testing.T) {
 	}
 
 	// As a copy: new ids, the same tree otherwise.
-	cp, findings, err := a.ImportLoomTreeCopy(ctx, data, "keeper.loom.json")
+	cp, err := storeExport(t, a, data, "keeper.loom.json")
 	if err != nil {
 		t.Fatal(err)
-	}
-	if findings != nil {
-		t.Errorf("findings of the copy %+v", findings)
 	}
 	if cp.ID == f.tree.ID || cp.CopiedFrom != f.tree.ID || cp.CopySource != "keeper.loom.json" || cp.Mode != f.tree.Mode ||
 		cp.SystemContext != f.tree.SystemContext {
@@ -505,8 +547,8 @@ func TestLoomImportDuplicateAndCopy(t *testing.T) {
 		t.Errorf("root %q", cp.Root().Content.PlainText())
 	}
 	// Stored as it was made: the hash chain holds, raw responses and the image came along, provenance kept.
-	if found, err := a.VerifyLoomTree(ctx, cp.ID); err != nil || found != nil {
-		t.Errorf("VerifyLoomTree(copy) = %+v, %v", found, err)
+	if found := verifyStored(t, a, cp.ID); found != nil {
+		t.Errorf("verified copy: %+v", found)
 	}
 	loaded, err := a.LoadLoomTree(ctx, cp.ID)
 	if err != nil {
@@ -528,12 +570,9 @@ func TestLoomImportDuplicateAndCopy(t *testing.T) {
 		}
 	}
 	// A copy of the copy, in another library, still says what it is a copy of.
-	again, err := a.ExportLoomTree(ctx, cp.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := exportStored(t, a, cp.ID)
 	b := openLoomTestStore(t, "b.db")
-	back, _, err := b.ImportLoomTree(ctx, again)
+	back, err := storeExport(t, b, again, "")
 	if err != nil || back.ID != cp.ID || back.CopiedFrom != f.tree.ID {
 		t.Errorf("the copy imported elsewhere: %+v, %v", back, err)
 	}

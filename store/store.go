@@ -1,6 +1,10 @@
 // Package store keeps a Rhizome library in one SQLite file: sessions and
 // their entries as imported, segments, knowledge-graph nodes with all their
-// versions, edges, and full-text indexes over nodes and entries.
+// versions, edges, full-text indexes over nodes and entries, loom trees,
+// settings and UI state. Beside the file it keeps what does not belong in
+// it: loom images and audio (LoomBlobs) and API keys (Secrets), every such
+// file written atomically (WriteFile). It stores; it decides no business
+// rules (those are backend/'s and app/'s).
 //
 // The schema is store/migrations/*.sql (0001_library.sql reads as the whole
 // schema); one file here per entity, with the SQL in the method that uses it.
@@ -74,6 +78,8 @@ const walResetBytes = 32 << 20
 // synchronous NORMAL, with a 16 MB page cache; write transactions begin
 // IMMEDIATE, through the write gate. Opening a library whose migrations are
 // all applied only reads it: it never waits for another process's import.
+// The settings side files of an older Rhizome are moved into the library on
+// the first open (see migrateSideFiles).
 // See Begin for how the log is checkpointed.
 func Open(path string) (*Store, error) {
 	return OpenContext(context.Background(), path)
@@ -120,6 +126,10 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	s := &Store{db: db, path: path, gate: newWriteGate(path), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
 	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.migrateSideFiles(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}

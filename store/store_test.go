@@ -11,10 +11,12 @@ import (
 
 	"rhizome/backend/graph"
 	"rhizome/backend/pisession"
+	"rhizome/backend/pisession/pitest"
 	"rhizome/backend/segment"
 )
 
-const sampleDir = "../app/samples"
+// sampleDir is the one copy of the real sessions, app/samples.
+var sampleDir = pitest.SamplesDir()
 
 func openTemp(t *testing.T) (*Store, string) {
 	t.Helper()

@@ -17,12 +17,13 @@ import (
 
 	"rhizome/backend/graph"
 	"rhizome/backend/pisession"
+	"rhizome/backend/pisession/pitest"
 	"rhizome/backend/segment"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-// The real sessions of testdata/real (see its README.md) and the files a grep
+// The real sessions of app/samples (see its README.md) and the files a grep
 // of each shows it touches.
 var realSessions = []struct {
 	name string
@@ -54,7 +55,7 @@ var analyzedAt = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // with an accumulator fed entry by entry, as the importer does.
 func analyzeReal(t *testing.T, name string) (*pisession.Session, []segment.Segment, []graph.Node) {
 	t.Helper()
-	s, err := pisession.ReadFile(filepath.Join("testdata", "real", name+".jsonl"))
+	s, err := pisession.ReadFile(pitest.Sample(name + ".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func analyzeReal(t *testing.T, name string) (*pisession.Session, []segment.Segme
 // a line) into generic maps, independently of package pisession.
 func rawObjects(t *testing.T, name string) []map[string]any {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "real", name+".jsonl"))
+	data, err := os.ReadFile(pitest.Sample(name + ".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func BenchmarkAdd(b *testing.B) {
 	var entries []pisession.Entry
 	var size int64
 	for _, rs := range realSessions {
-		p := filepath.Join("testdata", "real", rs.name+".jsonl")
+		p := pitest.Sample(rs.name + ".jsonl")
 		s, err := pisession.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)
@@ -299,7 +300,7 @@ func BenchmarkAdd(b *testing.B) {
 
 // BenchmarkNode measures building a node from a large segment's facts.
 func BenchmarkNode(b *testing.B) {
-	s, err := pisession.ReadFile(filepath.Join("testdata", "real", "large-session.jsonl"))
+	s, err := pisession.ReadFile(pitest.Sample("large-session.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}

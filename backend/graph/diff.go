@@ -63,6 +63,21 @@ func ComputeDiff(old, new Node) NodeDiff {
 	return d
 }
 
+// SameAnalysis reports whether two versions of a node say the same thing:
+// equal in their JSON form apart from the version bookkeeping (version,
+// previousVersions) and the analysis time (metadata.analyzedAt). An append
+// import makes a new version of a node only when they differ.
+// See pi-brain-node-model.md, "Versioning Rules".
+func SameAnalysis(a, b *Node) bool {
+	norm := func(n Node) Node {
+		n.Version, n.PreviousVersions, n.Metadata.AnalyzedAt = 0, nil, ""
+		return n
+	}
+	ja, errA := json.Marshal(norm(*a))
+	jb, errB := json.Marshal(norm(*b))
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
+}
+
 // object is a JSON object that keeps its key order.
 type object struct {
 	keys   []string

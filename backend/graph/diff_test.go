@@ -106,3 +106,26 @@ func TestComputeDiffPaths(t *testing.T) {
 		t.Errorf("changes %q, want %q", got, want)
 	}
 }
+
+// Two versions say the same thing when only their version bookkeeping and
+// analysis time differ (pi-brain-node-model.md, "Versioning Rules").
+func TestSameAnalysis(t *testing.T) {
+	a := diffTestNode()
+	b := diffTestNode()
+	b.Version, b.PreviousVersions, b.Metadata.AnalyzedAt = 3, []string{"x-v1", "x-v2"}, "2026-01-01T00:00:00Z"
+	if !SameAnalysis(&a, &b) {
+		t.Error("versions differing only in bookkeeping and analysis time are not the same")
+	}
+	if a.Version != 1 || b.Version != 3 || b.Metadata.AnalyzedAt == "" {
+		t.Error("SameAnalysis changed its arguments")
+	}
+	b.Content.Summary += " Again."
+	if SameAnalysis(&a, &b) {
+		t.Error("a changed summary is the same analysis")
+	}
+	c := diffTestNode()
+	c.Metadata.Cost = 0.5
+	if SameAnalysis(&a, &c) {
+		t.Error("a changed cost is the same analysis")
+	}
+}

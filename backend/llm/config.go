@@ -32,8 +32,9 @@ const (
 // https://api.anthropic.com (a trailing /v1 is accepted too).
 //
 // The API key never leaves the process through a Config: String, GoString,
-// Format and MarshalJSON print "[redacted]" in its place (see Secret). It is
-// persisted only by SaveConfig, into a file readable by the user alone.
+// Format and MarshalJSON print "[redacted]" in its place (see Secret).
+// EncodeConfig and DecodeConfig never carry it: the app keeps it apart, in a
+// file readable by the user alone, under KeyName.
 type Config struct {
 	Provider string `json:"provider"`
 	BaseURL  string `json:"baseUrl"`
@@ -74,6 +75,38 @@ func (c Config) Validate() error {
 		return fmt.Errorf("llm: config field maxTokens: %d, want >= 0", c.MaxTokens)
 	}
 	return nil
+}
+
+// KeyName names c's API key where it is kept: one key per provider and base
+// URL ("llm:<provider>:<base URL>"), so that switching servers keeps each
+// server's key and a key typed for one server is never sent to another.
+func (c Config) KeyName() string {
+	return "llm:" + c.Provider + ":" + c.baseURL()
+}
+
+// EncodeConfig validates c and encodes it as JSON without its API key (the
+// apiKey field holds "[redacted]" when one is set).
+func EncodeConfig(c Config) ([]byte, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("llm: unable to encode the config: %w", err)
+	}
+	return b, nil
+}
+
+// DecodeConfig decodes a Config encoded by EncodeConfig. Its APIKey is never
+// read from b, whatever b holds (a hand-edited key is ignored): set it from
+// where keys are kept. The error names the field that cannot be read.
+func DecodeConfig(b []byte) (Config, error) {
+	var c Config
+	if err := json.Unmarshal(b, &c); err != nil {
+		return Config{}, fmt.Errorf("llm: unable to read the config: %w", err)
+	}
+	c.APIKey = Secret{}
+	return c, nil
 }
 
 // baseURL is c.BaseURL, or the provider's default, without a trailing slash.

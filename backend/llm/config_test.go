@@ -146,3 +146,43 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// A config goes through EncodeConfig and DecodeConfig whole but for its
+// key, which never enters the encoding and is never read from one.
+func TestEncodeDecodeConfig(t *testing.T) {
+	c := testConfig()
+	b, err := EncodeConfig(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNoKey(t, "EncodeConfig", string(b))
+	got, err := DecodeConfig(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.APIKey.IsSet() || got.Provider != c.Provider || got.BaseURL != c.BaseURL || got.Model != c.Model ||
+		*got.Temperature != *c.Temperature || got.N != c.N || got.MaxTokens != c.MaxTokens {
+		t.Errorf("decoded %+v, want %+v without its key", got, c)
+	}
+	planted, err := DecodeConfig([]byte(`{"provider":"openai","model":"m","apiKey":"sk-planted"}`))
+	if err != nil || planted.APIKey.IsSet() {
+		t.Errorf("a key read from the encoding: %+v, %v", planted, err)
+	}
+	if _, err := DecodeConfig([]byte(`{"provider":`)); err == nil {
+		t.Error("DecodeConfig accepted broken JSON")
+	}
+	if _, err := EncodeConfig(Config{Provider: "nope"}); err == nil {
+		t.Error("EncodeConfig accepted an invalid Config")
+	}
+}
+
+// One key per provider and base URL; the default base URL names the same
+// key as no base URL.
+func TestKeyName(t *testing.T) {
+	a := Config{Provider: ProviderOpenAI, BaseURL: "http://localhost:11434/v1"}
+	b := Config{Provider: ProviderOpenAI}
+	c := Config{Provider: ProviderOpenAI, BaseURL: DefaultOpenAIBaseURL + "/"}
+	if a.KeyName() == b.KeyName() || b.KeyName() != c.KeyName() || b.KeyName() != "llm:openai:"+DefaultOpenAIBaseURL {
+		t.Errorf("key names %q %q %q", a.KeyName(), b.KeyName(), c.KeyName())
+	}
+}

@@ -27,6 +27,10 @@ type Export struct {
 	Edges        []*Edge        `json:"edges"`
 	RawResponses []RawResponse  `json:"rawResponses,omitempty"`
 	Blobs        []ExportedBlob `json:"blobs,omitempty"`
+	// ActivePath is the path the tree was last open on (UI state, not
+	// hashed; Tree.SetActivePath). Exports written before it was added
+	// have none, and readers that predate it ignore it.
+	ActivePath *ActivePath `json:"activePath,omitempty"`
 }
 
 // RawResponse is the raw API response a model node came from.
@@ -51,6 +55,9 @@ type ExportedBlob struct {
 func (t *Tree) Export(blobs BlobStore) ([]byte, error) {
 	x := Export{Format: ExportFormat, Version: ExportVersion, Tree: t.LoomTree, Agents: t.Agents(),
 		Nodes: t.order, Edges: t.edges}
+	if ap, ok := t.RememberedPath(); ok {
+		x.ActivePath = &ap
+	}
 	for _, n := range t.order {
 		if raw, ok := t.raw[n.ID]; ok {
 			x.RawResponses = append(x.RawResponses, RawResponse{NodeID: n.ID, Data: raw})
@@ -87,10 +94,25 @@ func (t *Tree) Export(blobs BlobStore) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// IsExport reports whether data looks like a tree written by Export: a JSON
+// object whose "format" is ExportFormat, or, for one too damaged to decode,
+// that names ExportFormat in its first 4 KiB (Import then says what is
+// wrong with it).
+func IsExport(data []byte) bool {
+	var head struct {
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(data, &head) == nil && head.Format == ExportFormat {
+		return true
+	}
+	return bytes.Contains(data[:min(len(data), 4096)], []byte(`"`+ExportFormat+`"`))
+}
+
 // Import reads a tree written by Export. Embedded blobs are stored in blobs
 // (skipped when blobs is nil); each must match its hash and get back its
 // reference (BlobStore is content-addressed). It checks the tree's structure
-// (see Restore) but not its hashes: run VerifyTree on the result.
+// (see Restore) but not its hashes: run VerifyTree on the result. The
+// exported active path is remembered as it is (ActivePath checks it).
 func Import(data []byte, blobs BlobStore) (*Tree, error) {
 	x, err := decodeExport(data)
 	if err != nil {
@@ -103,9 +125,9 @@ func Import(data []byte, blobs BlobStore) (*Tree, error) {
 // exported: the tree, its nodes and its edges get new ULIDs (each at its
 // own creation time, in creation order, so the order is kept) and the nodes
 // new local ids; everything else is kept: content, authors, creation times,
-// content hashes, node state, raw responses and blobs. A node's hash covers
-// no id (ComputeHash), so the copy's hash chain holds exactly as the
-// original's did. The copy records its provenance: CopiedFrom is the
+// content hashes, node state, the active path, raw responses and blobs. A
+// node's hash covers no id (ComputeHash), so the copy's hash chain holds
+// exactly as the original's did. The copy records its provenance: CopiedFrom is the
 // exported tree's id (or the one it was itself a copy of), CopySource is
 // source (a file name), and its title gains " (copy)". now is its updated
 // time. Errors are those of Import.
@@ -192,6 +214,16 @@ func (x *Export) renew(source string, now time.Time) {
 	for i := range x.RawResponses {
 		x.RawResponses[i].NodeID = id(x.RawResponses[i].NodeID)
 	}
+	if ap := x.ActivePath; ap != nil {
+		ap.NodeID = id(ap.NodeID)
+		if ap.Versions != nil {
+			versions := make(map[string]string, len(ap.Versions))
+			for fam, v := range ap.Versions {
+				versions[id(fam)] = id(v)
+			}
+			ap.Versions = versions
+		}
+	}
 }
 
 // build makes the tree of x, storing its blobs in blobs (when not nil).
@@ -199,6 +231,9 @@ func (x *Export) build(blobs BlobStore) (*Tree, error) {
 	t, err := Restore(x.Tree, x.Agents, x.Nodes, x.Edges)
 	if err != nil {
 		return nil, err
+	}
+	if x.ActivePath != nil {
+		t.RestoreActivePath(*x.ActivePath)
 	}
 	for _, r := range x.RawResponses {
 		if err := t.SetRawResponse(r.NodeID, r.Data); err != nil {

@@ -2,6 +2,8 @@ package loom
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -140,5 +142,30 @@ func TestVerifyBlobs(t *testing.T) {
 	}
 	if got := VerifyBlobs(tr, memBlobs{}); len(got) != 1 {
 		t.Errorf("VerifyBlobs with the blob missing = %+v", got)
+	}
+}
+
+// IsExport tells Rhizome's exports, damaged ones included, from other files
+// (socketteer/loom trees, anything else).
+func TestIsExport(t *testing.T) {
+	good, _ := richTree(t, memBlobs{}).Export(nil)
+	socketteer, err := os.ReadFile(filepath.Join("testdata", "socketteer-lighthouse.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		data []byte
+		want bool
+	}{
+		{"export", good, true},
+		{"truncated export", good[:len(good)/2], true},
+		{"socketteer tree", socketteer, false},
+		{"another format", []byte(`{"format": "something-else"}`), false},
+		{"empty", nil, false},
+	} {
+		if got := IsExport(tt.data); got != tt.want {
+			t.Errorf("IsExport(%s) = %t, want %t", tt.name, got, tt.want)
+		}
 	}
 }

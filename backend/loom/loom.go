@@ -17,7 +17,8 @@
 // Nodes are immutable. What changes after creation, bookmarks, pruning,
 // exclusion and the generated summary, is UI state kept beside the node
 // (Node.Metadata, Node.Summary; the loom_node_state table) and not hashed.
-// The active path is UI state too: the app remembers the last one per tree.
+// The active path is UI state too: a tree remembers the last one
+// (Tree.SetActivePath), stored and exported with it, not hashed.
 package loom
 
 import (
@@ -169,9 +170,9 @@ type Edge struct {
 	CreatedAt    time.Time    `json:"createdAt"`
 }
 
-// primary is the source a path follows: the first primary source, else the
-// first source.
-func (e *Edge) primary() string {
+// Primary is the source a path follows through e: its first primary
+// source, else its first source ("" for an edge without sources).
+func (e *Edge) Primary() string {
 	for _, s := range e.Sources {
 		if s.Role == RolePrimary {
 			return s.NodeID

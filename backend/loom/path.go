@@ -7,8 +7,8 @@ import (
 )
 
 // ActivePath is the UI's choice of a path: the node it ends at and, in buffer
-// mode, the version shown at each position. It is UI state: the app keeps
-// the last one per tree in its settings.
+// mode, the version shown at each position. It is UI state: the tree
+// remembers the last one (Tree.SetActivePath), not hashed.
 type ActivePath struct {
 	NodeID string `json:"nodeId"`
 	// Versions maps a version family (Family: the id of its oldest node) to
@@ -87,7 +87,7 @@ func (t *Tree) parentOf(id string) (parent *Node, ok bool) {
 	if in == nil {
 		return nil, true
 	}
-	p := t.nodes[in.primary()]
+	p := t.nodes[in.Primary()]
 	return p, p != nil
 }
 
@@ -256,16 +256,143 @@ func (t *Tree) Leaves() []*Node {
 // Annotations returns the annotation nodes on id, in creation order.
 func (t *Tree) Annotations(id string) []*Node { return slices.Clone(t.annotations[id]) }
 
-// Hidden reports whether id or one of its ancestors is pruned.
+// Hidden reports whether id or one of its ancestors along primary sources
+// is pruned (false for an unknown node). Answers are remembered until a
+// node's pruning changes, so asking for every node of a deep tree costs one
+// walk, not one walk to the root per node.
 func (t *Tree) Hidden(id string) bool {
+	var walked []string
+	hidden := false
 	seen := map[string]bool{}
-	for n := t.nodes[id]; n != nil && !seen[n.ID]; n, _ = t.parentOf(n.ID) {
+	for n := t.nodes[id]; n != nil; n, _ = t.parentOf(n.ID) {
+		if h, ok := t.hidden[n.ID]; ok {
+			hidden = h
+			break
+		}
+		if seen[n.ID] { // a cycle: only a tampered tree has one
+			break
+		}
 		seen[n.ID] = true
+		walked = append(walked, n.ID)
 		if n.Metadata.Pruned {
-			return true
+			hidden = true
+			break
 		}
 	}
-	return false
+	for _, w := range walked {
+		t.hidden[w] = hidden
+	}
+	return hidden
+}
+
+// Parent returns the id of the node id continues (the primary source of its
+// incoming edge), "" for a root or an unknown node.
+func (t *Tree) Parent(id string) string {
+	if in := t.IncomingEdge(id); in != nil {
+		return in.Primary()
+	}
+	return ""
+}
+
+// IsAnnotation reports whether node id came in by an annotation edge.
+func (t *Tree) IsAnnotation(id string) bool {
+	n := t.nodes[id]
+	return n != nil && t.isAnnotation(n)
+}
+
+// IsPosition reports whether node id is a position of the tree, a place a
+// path runs through and a tree map draws: every node but annotations and, in
+// buffer mode, versions (which stand at their original's position).
+func (t *Tree) IsPosition(id string) bool {
+	n := t.nodes[id]
+	return n != nil && !t.isFolded(n) && !t.isAnnotation(n)
+}
+
+// SiblingIDs returns the positions under id's parent in creation order,
+// id's own included (in buffer mode named by its family's id), and the index
+// of id's own among them: what a person walks between with the arrow keys.
+// See aspen-grove-core-entities.md, "Siblings".
+func (t *Tree) SiblingIDs(id string) (ids []string, self int) {
+	own := id
+	if t.Mode == ModeBuffer {
+		own = t.Family(id)
+	}
+	ownNode := t.nodes[own]
+	if ownNode == nil {
+		return []string{}, 0
+	}
+	ids = []string{}
+	placed := false
+	for _, s := range t.Siblings(id) {
+		if !placed && (s.CreatedAt.After(ownNode.CreatedAt) || s.CreatedAt.Equal(ownNode.CreatedAt) && s.ID > own) {
+			self, placed = len(ids), true
+			ids = append(ids, own)
+		}
+		ids = append(ids, s.ID)
+	}
+	if !placed {
+		self = len(ids)
+		ids = append(ids, own)
+	}
+	return ids, self
+}
+
+// NormalPath returns ap without version choices outside buffer mode, where
+// they mean nothing (nil Versions when there are none).
+func (t *Tree) NormalPath(ap ActivePath) ActivePath {
+	if t.Mode != ModeBuffer || len(ap.Versions) == 0 {
+		ap.Versions = nil
+	}
+	return ap
+}
+
+// ActivePath returns the path to open the tree on: the remembered one
+// (SetActivePath) while it still resolves, else the path to the newest
+// visible leaf (the root when every leaf is hidden).
+func (t *Tree) ActivePath() ActivePath {
+	if t.active != nil {
+		if _, err := t.ResolvePath(*t.active); err == nil {
+			return t.NormalPath(*t.active)
+		}
+	}
+	end := t.RootNodeID
+	for _, n := range t.Leaves() {
+		if !t.Hidden(n.ID) {
+			end = n.ID
+		}
+	}
+	return ActivePath{NodeID: end}
+}
+
+// SetActivePath remembers ap, normalised (NormalPath), as the path to open
+// the tree on, and returns it. It is UI state: not hashed, kept with the tree
+// and exported with it. It returns ResolvePath's error for a path that does
+// not resolve, and remembers nothing then.
+func (t *Tree) SetActivePath(ap ActivePath) (ActivePath, error) {
+	if _, err := t.ResolvePath(ap); err != nil {
+		return ActivePath{}, err
+	}
+	ap = t.NormalPath(ap)
+	t.active = &ap
+	return ap, nil
+}
+
+// RestoreActivePath remembers ap as it was stored or imported, unchecked:
+// ActivePath ignores it while it does not resolve.
+func (t *Tree) RestoreActivePath(ap ActivePath) {
+	if ap.NodeID == "" {
+		t.active = nil
+		return
+	}
+	t.active = &ap
+}
+
+// RememberedPath returns the remembered active path, ok false when none.
+func (t *Tree) RememberedPath() (ap ActivePath, ok bool) {
+	if t.active == nil {
+		return ActivePath{}, false
+	}
+	return *t.active, true
 }
 
 // PathText joins the plain text of nodes: the document of a buffer-mode path.

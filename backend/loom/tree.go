@@ -15,10 +15,11 @@ import (
 var ErrUnchanged = errors.New("loom: the edit changes nothing")
 
 // Tree is a loom tree in memory: its record, nodes, edges, the agents that
-// wrote them and, when loaded, the raw API responses of its model nodes. It
+// wrote them and, when loaded, the raw API responses of its model nodes, and
+// the UI state kept beside them (node metadata, the active path). It
 // enforces the invariants: nodes are only added, each with its incoming edge;
 // local ids are unique; the mode never changes. It is not safe for
-// concurrent use.
+// concurrent use, reads included (Hidden remembers its answers).
 type Tree struct {
 	LoomTree
 
@@ -33,6 +34,8 @@ type Tree struct {
 	annotations map[string][]*Node // node -> annotation nodes whose primary source it is
 	localIDs    map[string]*Node
 	raw         map[string][]byte
+	hidden      map[string]bool // Hidden's answers, forgotten when a node's pruning changes
+	active      *ActivePath     // the remembered active path (UI state), nil if none
 
 	now   func() time.Time
 	newID func(time.Time) string
@@ -103,6 +106,7 @@ func newTree(info LoomTree) *Tree {
 		annotations: map[string][]*Node{},
 		localIDs:    map[string]*Node{},
 		raw:         map[string][]byte{},
+		hidden:      map[string]bool{},
 		now:         time.Now,
 		newID:       NewID,
 	}
@@ -322,7 +326,7 @@ func (t *Tree) indexEdge(e *Edge) {
 	t.edgeIDs[e.ID] = true
 	t.incoming[e.TargetNodeID] = append(t.incoming[e.TargetNodeID], e)
 	target := t.nodes[e.TargetNodeID]
-	parent := e.primary()
+	parent := e.Primary()
 	if target == nil || parent == "" {
 		return
 	}
@@ -465,6 +469,9 @@ func (t *Tree) SetMetadata(id string, m NodeMetadata) error {
 	}
 	if !m.Bookmarked {
 		m.BookmarkLabel = ""
+	}
+	if m.Pruned != n.Metadata.Pruned {
+		clear(t.hidden)
 	}
 	n.Metadata = m
 	return nil

@@ -16,13 +16,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"rhizome/backend/pisession/pitest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the real sessions")
 
-// realSessions are the real pi sessions of testdata/real (see its README.md).
+// realSessions are the real pi sessions of app/samples (see its README.md).
 // The counts were established independently of this package (the notice in
-// testdata/real/README.md, and a Python json.raw_decode count of every
+// app/samples/README.md, and a Python json.raw_decode count of every
 // object); they are the only hard-coded results.
 var realSessions = []struct {
 	name    string
@@ -54,7 +56,8 @@ var realSessions = []struct {
 	},
 }
 
-func realPath(name string) string { return filepath.Join("testdata", "real", name+".jsonl") }
+// realPath is the path of the real session name (without ".jsonl").
+func realPath(name string) string { return pitest.Sample(name + ".jsonl") }
 
 // kind is an entry's type, with the message role for messages.
 func kind(e *Entry) string {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"rhizome/backend/pisession"
+	"rhizome/backend/pisession/pitest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the current output")
@@ -32,17 +33,24 @@ type golden struct {
 func goldenFiles(t *testing.T) map[string]string {
 	t.Helper()
 	files := map[string]string{}
-	real, err := filepath.Glob("testdata/real/*.jsonl")
-	if err != nil || len(real) != 3 {
-		t.Fatalf("testdata/real: want 3 session files, got %v (%v)", real, err)
-	}
-	for _, f := range real {
+	for _, f := range pitest.Samples() {
 		files[strings.TrimSuffix(filepath.Base(f), ".jsonl")] = f
 	}
 	for _, fx := range loadExpected(t).Files {
 		files["v3-"+fx.Role] = filepath.Join("testdata/v3", fx.File)
 	}
 	return files
+}
+
+// goldenPath names a session file in a golden file: the real samples by
+// their place in the repository (app/samples), the fixtures by their path
+// under testdata, so that golden files do not depend on where the
+// repository is.
+func goldenPath(path string) string {
+	if filepath.Dir(path) == pitest.SamplesDir() {
+		return "app/samples/" + filepath.Base(path)
+	}
+	return strings.TrimPrefix(filepath.ToSlash(path), "testdata/")
 }
 
 func TestGolden(t *testing.T) {
@@ -58,7 +66,7 @@ func TestGolden(t *testing.T) {
 			checkStreaming(t, path, segs, links)
 
 			g := golden{
-				File:           strings.TrimPrefix(filepath.ToSlash(path), "testdata/"),
+				File:           goldenPath(path),
 				Entries:        len(s.Entries),
 				BoundaryCounts: map[BoundaryType]int{},
 				Segments:       segs,

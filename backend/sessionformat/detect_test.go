@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"rhizome/backend/pisession/pitest"
 )
 
 // head reads the first HeadBytes of a file, as a caller sniffing a drop
@@ -37,7 +39,7 @@ func TestDetectRealFiles(t *testing.T) {
 		format  string
 		why     string
 	}{
-		{"../pisession/testdata/real/*.jsonl", Pi, "pi session header (version 1)"},
+		{filepath.Join(pitest.SamplesDir(), "*.jsonl"), Pi, "pi session header (version 1)"},
 		{"../segment/testdata/v3/sessions/*.jsonl", Pi, "pi session header (version 3)"},
 		{"../claudecode/testdata/claude-home/projects/*/*.jsonl", ClaudeCode, "Claude Code"},
 		{"../claudecode/testdata/claude-home/projects/*/*/subagents/*.jsonl", ClaudeCode, `Claude Code "user" line`},

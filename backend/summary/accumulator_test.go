@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"rhizome/backend/pisession"
+	"rhizome/backend/pisession/pitest"
 )
 
 // synthetic returns the i-th entry of an endless session: a user request,
@@ -101,7 +102,7 @@ func TestResetReuses(t *testing.T) {
 }
 
 func BenchmarkAccumulatorRealSession(b *testing.B) {
-	s, err := pisession.ReadFile("testdata/real/large-session.jsonl")
+	s, err := pisession.ReadFile(pitest.Sample("large-session.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // and one for the whole session. Memory stays bounded whatever the file's
 // size.
 func Example() {
-	f, err := os.Open("testdata/v3/2026-01-12T09-00-00-000Z_019bb16e-fe80-72b5-af2e-7d405d44d120.jsonl")
+	f, err := os.Open("../segment/testdata/v3/sessions/2026-01-12T09-00-00-000Z_019bb16e-fe80-72b5-af2e-7d405d44d120.jsonl")
 	if err != nil {
 		panic(err)
 	}

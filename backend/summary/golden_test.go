@@ -17,6 +17,7 @@ import (
 
 	"rhizome/backend/loom"
 	"rhizome/backend/pisession"
+	"rhizome/backend/pisession/pitest"
 	"rhizome/backend/segment"
 )
 
@@ -54,6 +55,20 @@ type goldenSession struct {
 // a streaming reader, a segment.Builder, one accumulator per segment fed
 // with the segment's entries (and told the entry that opens the next one),
 // and one for the whole session.
+// goldenPath names a session file in a golden file: the real samples by
+// their place in the repository (app/samples), the fixtures by their path
+// here, so that golden files do not depend on where the repository is.
+func goldenPath(path string) string {
+	if filepath.Dir(path) == pitest.SamplesDir() {
+		return "app/samples/" + filepath.Base(path)
+	}
+	return "backend/" + strings.TrimPrefix(filepath.ToSlash(path), "../")
+}
+
+// v3Dir holds the version 3 sessions written by pi's own SessionManager,
+// kept once, with backend/segment's test data.
+const v3Dir = "../segment/testdata/v3/sessions/"
+
 func summarizeFile(t *testing.T, path string) (goldenSession, []Summary) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -69,7 +84,7 @@ func summarizeFile(t *testing.T, path string) (goldenSession, []Summary) {
 	b := segment.NewBuilder(segment.DefaultOptions())
 	seg, sess := NewAccumulator(), NewAccumulator()
 	var segs []Summary
-	g := goldenSession{File: filepath.ToSlash(path)}
+	g := goldenSession{File: goldenPath(path)}
 	closeSeg := func(s *segment.Segment) {
 		sum := seg.Segment(hdr.ID, *s, madeAt)
 		checkValid(t, sum)
@@ -139,15 +154,12 @@ func checkValid(t *testing.T, s Summary) {
 // summaries, a compaction), every segment's sentence and label. Read the
 // golden files as a user would when they change.
 func TestGoldenSessions(t *testing.T) {
-	files, err := filepath.Glob("testdata/real/*.jsonl")
-	if err != nil || len(files) != 3 {
-		t.Fatalf("testdata/real: want 3 sessions, got %v (%v)", files, err)
-	}
-	v3, _ := filepath.Glob("testdata/v3/*.jsonl")
+	files := pitest.Samples()
+	v3, _ := filepath.Glob(v3Dir + "*.jsonl")
 	files = append(files, v3...)
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-		if strings.HasPrefix(path, "testdata/v3/") {
+		if strings.HasPrefix(path, v3Dir) {
 			name = "v3-" + name[len(name)-12:]
 		}
 		t.Run(name, func(t *testing.T) {
@@ -207,7 +219,7 @@ func (m memBlobs) Get(ref string) ([]byte, error) {
 // branches and edited versions.
 func lighthouse(t *testing.T) *loom.Tree {
 	t.Helper()
-	data, err := os.ReadFile("testdata/loom/socketteer-lighthouse.rhizome.json")
+	data, err := os.ReadFile("../loom/testdata/socketteer-lighthouse.rhizome.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +268,7 @@ func TestGoldenLoom(t *testing.T) {
 
 // TestGoldenProject: the project of the three real sessions.
 func TestGoldenProject(t *testing.T) {
-	files, _ := filepath.Glob("testdata/real/*.jsonl")
+	files := pitest.Samples()
 	var sessions []Summary
 	for _, f := range files {
 		_, sums := summarizeFile(t, f)
@@ -276,7 +288,7 @@ func TestGoldenPrompts(t *testing.T) {
 		fmt.Fprintf(&out, "======== %s (kind %s, maxTokens %d)\n--- system\n%s\n--- user\n%s\n\n", name, p.Kind, p.MaxTokens, p.System, p.User)
 	}
 	// Segment 0 and the session of session-with-compaction.jsonl.
-	s, err := pisession.ReadFile("testdata/real/session-with-compaction.jsonl")
+	s, err := pisession.ReadFile(pitest.Sample("session-with-compaction.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +322,7 @@ func TestGoldenPrompts(t *testing.T) {
 	write("the lighthouse tree", tp)
 
 	var sessions []Summary
-	files, _ := filepath.Glob("testdata/real/*.jsonl")
+	files := pitest.Samples()
 	for _, f := range files {
 		_, sums := summarizeFile(t, f)
 		sessions = append(sessions, sums[0])

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"rhizome/backend/pisession"
+	"rhizome/backend/pisession/pitest"
 	"rhizome/backend/segment"
 )
 
@@ -59,7 +60,7 @@ func TestHashFields(t *testing.T) {
 // a summary records are the ones the app computes from what it stores
 // (SessionInputs, SegmentInputsOf).
 func TestStaleness(t *testing.T) {
-	const path = "testdata/real/compact-with-images.jsonl"
+	path := pitest.Sample("compact-with-images.jsonl")
 	whole, err := pisession.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +121,7 @@ func summarizeEntries(t *testing.T, sessionID string, entries []pisession.Entry)
 // summary takes pi's summary, and its hash names that summary entry, as
 // SegmentInputsOf does from the stored segments.
 func TestBranchSummaryFollows(t *testing.T) {
-	const path = "testdata/v3/2026-01-12T09-00-00-000Z_019bb16e-fe80-72b5-af2e-7d405d44d120.jsonl"
+	const path = "../segment/testdata/v3/sessions/2026-01-12T09-00-00-000Z_019bb16e-fe80-72b5-af2e-7d405d44d120.jsonl"
 	s, err := pisession.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

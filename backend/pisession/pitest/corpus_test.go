@@ -13,7 +13,7 @@ import (
 // the original's bytes.
 func TestWriteCorpus(t *testing.T) {
 	dst := t.TempDir()
-	files, size, err := WriteCorpus("../../../app/samples", dst, 5<<20)
+	files, size, err := WriteCorpus(SamplesDir(), dst, 5<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func TestWriteCorpus(t *testing.T) {
 	if files != len(names) || files < 3 || size < 5<<20 {
 		t.Fatalf("%d files (%d on disk), %d bytes; want at least 3 files and 5 MiB", files, len(names), size)
 	}
-	samples, _ := filepath.Glob("../../../app/samples/*.jsonl")
+	samples := Samples()
 	ids := map[string]bool{}
 	var total int64
 	for _, name := range names {
@@ -53,5 +53,24 @@ func TestWriteCorpus(t *testing.T) {
 	}
 	if total != size {
 		t.Errorf("%d bytes on disk, WriteCorpus said %d", total, size)
+	}
+}
+
+// Sample and Samples find the one copy of the real sessions, app/samples,
+// from any working directory, and SampleNames lists every session there.
+func TestSamples(t *testing.T) {
+	found, err := filepath.Glob("../../../app/samples/*.jsonl")
+	if err != nil || len(found) != len(SampleNames) {
+		t.Fatalf("app/samples holds %v (%v), SampleNames %v", found, err, SampleNames)
+	}
+	for i, p := range Samples() {
+		if !filepath.IsAbs(p) || filepath.Base(p) != SampleNames[i] || filepath.Base(found[i]) != SampleNames[i] {
+			t.Errorf("Samples()[%d] = %s, want the absolute path of %s", i, p, found[i])
+		}
+		want, _ := os.ReadFile(found[i])
+		got, err := os.ReadFile(Sample(SampleNames[i]))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("Sample(%s): %v", SampleNames[i], err)
+		}
 	}
 }

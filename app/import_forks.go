@@ -1,0 +1,115 @@
+package app
+
+import (
+	"errors"
+	"time"
+
+	"rhizome/backend/graph"
+	"rhizome/backend/pisession"
+	"rhizome/backend/segment"
+	"rhizome/store"
+)
+
+// Fork linking: the fork edges between a session and its parent or
+// children, whichever was imported first. See pi-brain-node-model.md,
+// "Fork Edges", corrected by ERRATA.md.
+
+// linkForks makes the fork edges of sess: into its first node from its
+// parent's node at the fork point, if the parent is stored, and from sess
+// into the first node of every stored fork whose parent resolves to sess
+// (children imported before their parent). See pi-brain-node-model.md, "Fork
+// Edges", and ERRATA.md: the parent is matched by path, then file name, then
+// session id.
+func linkForks(tx *store.Tx, sess *store.Session, now time.Time) error {
+	if sess.ParentSession != "" {
+		parent, err := tx.ForkParent(sess)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return err
+		default:
+			if err := linkFork(tx, parent, sess, now); err != nil {
+				return err
+			}
+		}
+	}
+	children, err := tx.ForkChildren(sess)
+	if err != nil {
+		return err
+	}
+	for i := range children {
+		child := &children[i]
+		parent, err := tx.ForkParent(child)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if parent.PK == sess.PK {
+			if err := linkFork(tx, sess, child, now); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// linkFork makes the fork edge from parent's node holding the fork point
+// (segment.ForkPoint; the parent's last node when no child entry is in the
+// parent) to child's first node.
+func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
+	first, err := tx.SegmentAt(child.PK, 0)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // no entries: no node to link
+	}
+	if err != nil {
+		return err
+	}
+	parentIDs, err := tx.EntryIDs(parent.PK)
+	if err != nil {
+		return err
+	}
+	in := make(map[string]bool, len(parentIDs))
+	for id := range parentIDs {
+		in[id] = true
+	}
+	var forkID string
+	if err := tx.EntryChainBackward(child.PK, 1024, func(chunk []pisession.Entry) bool {
+		id, ok := segment.ForkPoint(chunk, in)
+		forkID = id
+		return ok
+	}); err != nil {
+		return err
+	}
+	var from *store.SegmentRecord
+	if forkID != "" {
+		from, err = tx.SegmentOfSeq(parent.PK, parentIDs[forkID])
+	} else {
+		from, err = tx.LastSegment(parent.PK)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // the parent has no entries
+	}
+	if err != nil {
+		return err
+	}
+	if from.NodeID == "" || first.NodeID == "" {
+		return nil
+	}
+	if err := tx.DeleteEdgesInto(first.NodeID, graph.EdgeFork); err != nil {
+		return err
+	}
+	md := map[string]any{"parentSession": parent.Path, "childSession": child.Path}
+	if forkID != "" {
+		md["forkEntryId"] = forkID
+	}
+	return tx.PutEdge(&graph.Edge{
+		SourceNodeID: from.NodeID,
+		TargetNodeID: first.NodeID,
+		Type:         graph.EdgeFork,
+		Metadata:     md,
+		CreatedAt:    isoMillis(now),
+		CreatedBy:    graph.CreatedByBoundary,
+	})
+}

@@ -1,0 +1,75 @@
+package app
+
+import (
+	"sync"
+	"time"
+)
+
+// Progress: the "import:progress" events.
+
+// progress sends "import:progress" events as the reader goes, so that they
+// only move forward: at each file's start and while it is read ("reading",
+// one per 256 KB or 100 ms, whichever comes first), when it is read and goes
+// to the writer ("writing"), and once at the end ("done"). Bytes count what
+// the reader has read, over all files.
+type progress struct {
+	emit       func(string, any)
+	fileCount  int
+	bytesTotal int64
+
+	mu        sync.Mutex
+	bytesRead int64 // files read completely
+	index     int   // the file being read
+	file      string
+	lastBytes int64
+	lastTime  time.Time
+}
+
+const (
+	progressBytes    = 256 << 10
+	progressInterval = 100 * time.Millisecond
+)
+
+func (p *progress) startFile(index int, src source) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.index, p.file, p.lastBytes = index, src.path, 0
+	p.send(index, src.path, p.bytesRead, 0, "reading")
+}
+
+func (p *progress) reading(fileBytes int64, entries int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if fileBytes-p.lastBytes < progressBytes && time.Since(p.lastTime) < progressInterval {
+		return
+	}
+	p.lastBytes = fileBytes
+	p.send(p.index, p.file, p.bytesRead+fileBytes, entries, "reading")
+}
+
+func (p *progress) readFile(index int, src source) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.bytesRead += src.size
+	if index < p.index { // the reader is already on a later file: keep the bar moving forward
+		index, src.path = p.index, p.file
+	}
+	p.send(index, src.path, p.bytesRead, 0, "writing")
+}
+
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.fileCount > 0 {
+		p.send(p.fileCount-1, p.file, p.bytesTotal, 0, "done")
+	}
+}
+
+func (p *progress) send(index int, file string, done int64, entries int, phase string) {
+	p.lastTime = time.Now()
+	p.emit("import:progress", ImportProgress{
+		File: file, FileIndex: index, FileCount: p.fileCount,
+		BytesDone: min(done, p.bytesTotal), BytesTotal: p.bytesTotal,
+		Entries: entries, Phase: phase,
+	})
+}
