@@ -7,7 +7,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(realpath "${1:-build/bin/rhizome}")
-shots=${SHOT_DIR:-/tmp/rhizome-shots}
+shots=${SHOT_DIR:-${SHOTS:-/tmp/rhizome-shots}}
 mkdir -p "$shots"
 tmp=$(mktemp -d)
 pid=
@@ -36,7 +36,19 @@ xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
     win=$(xdotool search --name "^Rhizome$" 2>/dev/null | head -n1) && [ -n "$win" ] && break
     sleep 0.5
   done
-  sleep "${WINDOW_SETTLE:-6}"
+  # Wait until the window has drawn (a loaded machine can take far longer
+  # than an idle one), then a moment more for the graph layout to settle.
+  rendered() {
+    local c m d
+    c=$(convert "$1" -format "%k" info:) m=$(convert "$1" -crop 700x600+400+150 -format "%k" info:)
+    d=$(convert "$1" -crop 260x600+0+100 -format "%[fx:standard_deviation]" info:)
+    [ "$c" -ge 64 ] && [ "$m" -ge 8 ] && awk "BEGIN{exit !($d >= 0.01)}"
+  }
+  for i in $(seq 1 "${WINDOW_WAIT:-90}"); do
+    sleep 1
+    import -window root "$2/window.png" && rendered "$2/window.png" && break
+  done
+  sleep "${WINDOW_SETTLE:-3}"
   import -window root "$2/window.png"
   xdotool windowfocus --sync "$win" 2>/dev/null || true
   xdotool mousemove 640 450 click 1 key l
