@@ -41,6 +41,8 @@ func TestOfflineRules(t *testing.T) {
 		{"Never use sync I/O in request handlers!", RuleAlwaysNever, "Never use sync I/O in request handlers."},
 		{"never mind, that was fine", "", ""},
 		{"please don't rewrite the changelog, make surgical edits", RuleDont, "Don't rewrite the changelog, make surgical edits."},
+		{"don't do that", "", ""},
+		{"ok don't change it again, the tests are fine", "", ""},
 		{"don't we load all entries on construction?", RuleUserQuestion, "Don't we load all entries on construction?"},
 		{"what's the footer using? should be dimmer, don't modify the theme", "", ""},
 		{"my dude, invalid themes must NEVER explode", RuleMust, "Invalid themes must NEVER explode."},

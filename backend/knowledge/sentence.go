@@ -230,9 +230,14 @@ func dont(s sentence) (candidate, bool) {
 	default:
 		return candidate{}, false
 	}
-	f := strings.Fields(rest)
-	if len(f) < 2 || pronouns[f[0]] || f[0] == "we" || f[0] == "worry" || f[0] == "bother" || f[0] == "know" {
+	f := strings.Fields(strings.NewReplacer(",", " ", ".", " ", "!", " ").Replace(rest))
+	if len(f) < 3 || pronouns[f[0]] || f[0] == "we" || f[0] == "worry" || f[0] == "bother" || f[0] == "know" {
 		return candidate{}, false
+	}
+	for _, w := range f {
+		if referents[w] {
+			return candidate{}, false // "don't change it again": what "it" is lies elsewhere
+		}
 	}
 	return fact(RuleDont, s.text, CategoryConstraint)
 }
