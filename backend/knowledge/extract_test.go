@@ -40,6 +40,8 @@ func TestOfflineRules(t *testing.T) {
 		{"ok, always run the tests before pushing", RuleAlwaysNever, "Always run the tests before pushing."},
 		{"Never use sync I/O in request handlers!", RuleAlwaysNever, "Never use sync I/O in request handlers."},
 		{"never mind, that was fine", "", ""},
+		{"never do that again!", "", ""},
+		{"From now on, check it before you push.", "", ""},
 		{"please don't rewrite the changelog, make surgical edits", RuleDont, "Don't rewrite the changelog, make surgical edits."},
 		{"don't do that", "", ""},
 		{"ok don't change it again, the tests are fine", "", ""},

@@ -98,6 +98,18 @@ func prepare(r string) sentence {
 	return s
 }
 
+// leansOnContext reports whether a phrase names what it is about only by a
+// pronoun standing for something said before ("never do that again",
+// "check it first"): such a phrase is no rule on its own.
+func leansOnContext(lower string) bool {
+	for _, w := range strings.Fields(strings.NewReplacer(",", " ", ".", " ", "!", " ", ";", " ").Replace(lower)) {
+		if referents[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // asciiLower lowercases ASCII letters only, keeping byte offsets.
 func asciiLower(s string) string {
 	b := []byte(s)
@@ -185,7 +197,7 @@ func fromNowOn(s sentence) (candidate, bool) {
 		}
 		rest := strings.TrimLeft(s.text[len(lead):], " ,:")
 		lr := asciiLower(rest)
-		if strings.Count(rest, " ") < 1 || pronouns[firstWord(lr)] && firstWord(lr) != "we" && firstWord(lr) != "you" {
+		if strings.Count(rest, " ") < 1 || leansOnContext(lr) || pronouns[firstWord(lr)] && firstWord(lr) != "we" && firstWord(lr) != "you" {
 			return candidate{}, false
 		}
 		cat := CategoryWorkflow
@@ -208,7 +220,7 @@ func alwaysNever(s sentence) (candidate, bool) {
 		return candidate{}, false
 	}
 	rest := strings.Fields(s.lower)
-	if len(rest) < 3 || strings.TrimRight(rest[1], ",.!") == "mind" {
+	if len(rest) < 3 || strings.TrimRight(rest[1], ",.!") == "mind" || leansOnContext(s.lower) {
 		return candidate{}, false
 	}
 	return fact(RuleAlwaysNever, s.text, categoryFor(strings.TrimRight(rest[1], ",.!"), CategoryConstraint))
@@ -234,10 +246,8 @@ func dont(s sentence) (candidate, bool) {
 	if len(f) < 3 || pronouns[f[0]] || f[0] == "we" || f[0] == "worry" || f[0] == "bother" || f[0] == "know" {
 		return candidate{}, false
 	}
-	for _, w := range f {
-		if referents[w] {
-			return candidate{}, false // "don't change it again": what "it" is lies elsewhere
-		}
+	if leansOnContext(rest) {
+		return candidate{}, false // "don't change it again": what "it" is lies elsewhere
 	}
 	return fact(RuleDont, s.text, CategoryConstraint)
 }
