@@ -1,0 +1,685 @@
+package knowledge
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"rhizome/backend/summary"
+)
+
+// sentence is one sentence of a cleaned message, as the rules read it.
+type sentence struct {
+	text     string // fillers stripped from the front, intensifiers removed, trimmed
+	lower    string // text with ASCII letters lowercased (same byte offsets)
+	words    int
+	question bool // it asks (a "?" in it)
+	hedged   bool // it opens with a hedge ("i think", "maybe"): not stated as a rule
+	noLead   bool // it opened with "no," (a reply overriding a proposal)
+}
+
+// fillers are words that open a spoken sentence without adding to it; they
+// are stripped from the front before the rules read it. "plase" is a typing
+// slip seen in a real session.
+var fillers = map[string]bool{
+	"ok": true, "okay": true, "alright": true, "well": true, "so": true, "yeah": true, "yes": true,
+	"yep": true, "hm": true, "hmm": true, "hmmm": true, "omfg": true, "omg": true, "dude": true,
+	"please": true, "plase": true, "pls": true, "plz": true, "and": true, "also": true, "but": true,
+	"then": true, "now": true, "oh": true, "ah": true, "right": true, "fine": true, "wait": true,
+	"good": true, "great": true, "cool": true, "sure": true, "thanks": true, "jesus": true,
+}
+
+// intensifiers are dropped wherever they stand: they carry temper, not
+// content, and the rules are pasted into AGENTS.md.
+var intensifiers = map[string]bool{
+	"fucking": true, "fuckin": true, "fuckoing": true, "freaking": true, "bloody": true, "damn": true,
+}
+
+// hedges open a sentence that guesses rather than states.
+var hedges = []string{"i think", "i guess", "i suppose", "i believe", "i wonder", "i doubt", "maybe",
+	"probably", "perhaps", "i'd say", "i would", "not sure", "might"}
+
+// pronouns cannot open a rule: the rule would not say what it is about.
+var pronouns = map[string]bool{
+	"it": true, "this": true, "that": true, "these": true, "those": true, "there": true, "you": true,
+	"i": true, "he": true, "she": true, "they": true, "them": true, "which": true, "what": true,
+	"who": true, "one": true, "here": true, "it's": true, "that's": true, "this'll": true,
+}
+
+// sentencesOf splits a cleaned message into sentences (summary.Sentences:
+// at sentence ends and line breaks) and prepares each for the rules.
+// List markers ("- ", "* ", "1. ") and slash commands are dropped.
+func sentencesOf(clean string) []sentence {
+	raw := summary.Sentences(clean)
+	out := make([]sentence, 0, len(raw))
+	for _, r := range raw {
+		r = strings.TrimSpace(strings.NewReplacer("’", "'", "‘", "'").Replace(r))
+		r = strings.TrimLeft(r, "-*•+ ")
+		if strings.HasPrefix(r, "/") || r == "" {
+			continue
+		}
+		out = append(out, prepare(r))
+	}
+	return out
+}
+
+// prepare strips a sentence's leading fillers and its intensifiers.
+func prepare(r string) sentence {
+	s := sentence{question: strings.Contains(r, "?")}
+	words := strings.Fields(r)
+	kept := words[:0:0]
+	lead := true
+	for _, w := range words {
+		bare := strings.ToLower(strings.TrimRight(w, ",.!:;"))
+		if intensifiers[bare] {
+			continue
+		}
+		if lead {
+			if bare == "no" && strings.HasSuffix(w, ",") && len(kept) == 0 {
+				s.noLead = true
+				continue
+			}
+			if fillers[bare] || bare == "my" && len(words) > 1 {
+				continue
+			}
+			lead = false
+		}
+		kept = append(kept, w)
+	}
+	s.text = strings.TrimSpace(strings.Join(kept, " "))
+	s.lower = asciiLower(s.text)
+	s.words = len(kept)
+	for _, h := range hedges {
+		if strings.HasPrefix(s.lower, h+" ") || strings.HasPrefix(s.lower, h+",") {
+			s.hedged = true
+		}
+	}
+	return s
+}
+
+// leansOnContext reports whether a phrase names what it is about only by a
+// pronoun standing for something said before ("never do that again",
+// "check it first"): such a phrase is no rule on its own.
+func leansOnContext(lower string) bool {
+	for _, w := range strings.Fields(strings.NewReplacer(",", " ", ".", " ", "!", " ", ";", " ").Replace(lower)) {
+		if referents[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLower lowercases ASCII letters only, keeping byte offsets.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// firstWord is the first word of s, lowercased, without trailing punctuation.
+func firstWord(lower string) string {
+	w, _, _ := strings.Cut(lower, " ")
+	return strings.TrimRight(w, ",.!:;")
+}
+
+// statement reports whether a sentence can state a rule: not a question,
+// not hedged, of a rule's length.
+func (s sentence) statement() bool {
+	return !s.question && !s.hedged && s.words >= minRuleWords && s.words <= maxRuleWords
+}
+
+// asRule turns a phrase into a rule's text: the first letter capitalized,
+// a trailing ellipsis or "!" made a full stop, one full stop at the end.
+func asRule(p string) string {
+	p = strings.TrimSpace(p)
+	p = strings.TrimRight(p, " .!…,;:")
+	p = strings.TrimSuffix(p, " ..")
+	if p == "" {
+		return ""
+	}
+	r, n := utf8.DecodeRuneInString(p)
+	p = string(unicode.ToUpper(r)) + p[n:]
+	if strings.HasSuffix(p, ")") || strings.HasSuffix(p, "\"") || strings.HasSuffix(p, "`") {
+		return p
+	}
+	return p + "."
+}
+
+// normKey is the text of an item as compared for repeats.
+func normKey(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(strings.TrimRight(s, " .!?")), " "))
+}
+
+// workflowVerbs make an always/never/must rule a workflow: it says when to
+// do a step of the work, not what the code may be.
+var workflowVerbs = map[string]bool{
+	"run": true, "commit": true, "test": true, "build": true, "push": true, "check": true, "release": true,
+	"rebase": true, "merge": true, "review": true, "format": true, "lint": true, "deploy": true, "tag": true,
+	"squash": true, "ask": true, "update": true, "document": true,
+}
+
+func categoryFor(verb string, dflt Category) Category {
+	if workflowVerbs[verb] {
+		return CategoryWorkflow
+	}
+	return dflt
+}
+
+func fact(rule, text string, cat Category) (candidate, bool) {
+	t := asRule(text)
+	if t == "" {
+		return candidate{}, false
+	}
+	return candidate{rule: rule, body: &ProjectFact{Fact: t, Category: cat}}, true
+}
+
+// sentenceRules are tried in order on each sentence; the first that fires
+// wins.
+var sentenceRules = []func(sentence) (candidate, bool){
+	fromNowOn, alwaysNever, dont, must, weUse, patternIs, useNot, prefer, noLets, switchFromTo, goWith,
+	decided, insteadOf, didntWork,
+}
+
+// fromNowOn: "From now on, run the linter before committing." The rest of
+// the sentence is a standing rule: a workflow, a constraint when it forbids.
+func fromNowOn(s sentence) (candidate, bool) {
+	if !s.statement() {
+		return candidate{}, false
+	}
+	for _, lead := range []string{"from now on", "going forward", "in future", "in the future"} {
+		if !strings.HasPrefix(s.lower, lead) {
+			continue
+		}
+		rest := strings.TrimLeft(s.text[len(lead):], " ,:")
+		lr := asciiLower(rest)
+		if strings.Count(rest, " ") < 1 || leansOnContext(lr) || pronouns[firstWord(lr)] && firstWord(lr) != "we" && firstWord(lr) != "you" {
+			return candidate{}, false
+		}
+		cat := CategoryWorkflow
+		if strings.HasPrefix(lr, "never ") || strings.HasPrefix(lr, "don't ") || strings.HasPrefix(lr, "do not ") {
+			cat = CategoryConstraint
+		}
+		return fact(RuleFromNowOn, rest, cat)
+	}
+	return candidate{}, false
+}
+
+// alwaysNever: "Always run the tests before committing", "Never use sync
+// I/O in request handlers" (context-graph-dag.md, "Detection Enhancement").
+func alwaysNever(s sentence) (candidate, bool) {
+	if !s.statement() {
+		return candidate{}, false
+	}
+	w := firstWord(s.lower)
+	if w != "always" && w != "never" {
+		return candidate{}, false
+	}
+	rest := strings.Fields(s.lower)
+	if len(rest) < 3 || strings.TrimRight(rest[1], ",.!") == "mind" || leansOnContext(s.lower) {
+		return candidate{}, false
+	}
+	return fact(RuleAlwaysNever, s.text, categoryFor(strings.TrimRight(rest[1], ",.!"), CategoryConstraint))
+}
+
+// dont: a sentence that opens with "Don't …" / "Do not …" and forbids
+// something ("please don't rewrite the changelog, make surgical edits"). A
+// "don't" mid-sentence, or "don't we …" (a question), is not a rule.
+func dont(s sentence) (candidate, bool) {
+	if !s.statement() {
+		return candidate{}, false
+	}
+	var rest string
+	switch {
+	case strings.HasPrefix(s.lower, "don't "):
+		rest = s.lower[len("don't "):]
+	case strings.HasPrefix(s.lower, "do not "):
+		rest = s.lower[len("do not "):]
+	default:
+		return candidate{}, false
+	}
+	f := strings.Fields(strings.NewReplacer(",", " ", ".", " ", "!", " ").Replace(rest))
+	if len(f) < 3 || pronouns[f[0]] || f[0] == "we" || f[0] == "worry" || f[0] == "bother" || f[0] == "know" {
+		return candidate{}, false
+	}
+	if leansOnContext(rest) {
+		return candidate{}, false // "don't change it again": what "it" is lies elsewhere
+	}
+	return fact(RuleDont, s.text, CategoryConstraint)
+}
+
+var mustRE = regexp.MustCompile(`\b(must(?: not| never| always)?|mustn't|should (?:never|always)|shall not)\b`)
+
+// must: "<noun phrase> must (not|never|always) …" as a standing property of
+// the project ("invalid themes must never explode"), and the clause after
+// "the invariant that …". The clause's subject must be named: "it must …"
+// or "that should never happen" say nothing on their own.
+func must(s sentence) (candidate, bool) {
+	if s.question || s.words > 2*maxRuleWords {
+		return candidate{}, false
+	}
+	// A hedge ("i think X breaks the invariant that …") doubts the
+	// complaint, not the invariant it names.
+	named := strings.Contains(s.lower, "the invariant that ") || strings.Contains(s.lower, "the rule that ")
+	if s.hedged && !named {
+		return candidate{}, false
+	}
+	loc := mustRE.FindStringIndex(s.lower)
+	if loc == nil || strings.HasPrefix(s.lower[loc[1]:], " have been") || strings.HasPrefix(s.lower[loc[1]:], " be nice") {
+		return candidate{}, false
+	}
+	start := 0
+	for _, sep := range []string{", ", " that ", " which ", ": ", "; ", " because "} {
+		if i := strings.LastIndex(s.lower[:loc[0]], sep); i >= 0 && i+len(sep) > start {
+			start = i + len(sep)
+		}
+	}
+	clause := s.text[start:]
+	lc := asciiLower(clause)
+	f := strings.Fields(lc)
+	subject := strings.Fields(asciiLower(s.text[start:loc[0]]))
+	if len(f) < 4 || len(f) > maxRuleWords || len(subject) == 0 || pronouns[subject[0]] || len(subject) > 8 {
+		return candidate{}, false
+	}
+	if w := firstWord(lc); w == "if" || w == "when" {
+		return candidate{}, false
+	}
+	after := strings.Fields(s.lower[loc[1]:])
+	verb := ""
+	if len(after) > 0 {
+		verb = after[0]
+	}
+	return fact(RuleMust, clause, categoryFor(verb, CategoryConstraint))
+}
+
+var weUseRE = regexp.MustCompile(`^we (?:always |only )?use (.{2,80}?) (?:for|to|as) (.{2,})$`)
+
+// weUse: "We use X for Y" (context-graph-dag.md: a tool or convention fact).
+func weUse(s sentence) (candidate, bool) {
+	if !s.statement() || !weUseRE.MatchString(s.lower) {
+		return candidate{}, false
+	}
+	return fact(RuleWeUse, s.text, CategoryTool)
+}
+
+var patternRE = regexp.MustCompile(`^the (?:[a-z-]+ )?pattern (?:here |we use )?is (?:to )?(.{8,})$`)
+
+// patternIs: "The pattern is …" (context-graph-dag.md: a pattern fact).
+func patternIs(s sentence) (candidate, bool) {
+	if !s.statement() || !patternRE.MatchString(s.lower) {
+		return candidate{}, false
+	}
+	return fact(RulePattern, s.text, CategoryPattern)
+}
+
+var useNotRE = regexp.MustCompile(`^use (.{2,80}?)(?:,? not |,? no |,? instead of |,? rather than )(.{2,})$`)
+
+// useNot: "Use X, not Y" / "use X instead of Y": a convention.
+func useNot(s sentence) (candidate, bool) {
+	if !s.statement() || !useNotRE.MatchString(s.lower) {
+		return candidate{}, false
+	}
+	return fact(RuleUseNot, s.text, CategoryConvention)
+}
+
+var preferRE = regexp.MustCompile(`^(?:we |i )?(?:always )?prefer (.{2,80}?) (?:over|to|to using|instead of) (.{2,})$`)
+
+// prefer: "We prefer X over Y": a convention.
+func prefer(s sentence) (candidate, bool) {
+	if !s.statement() || !preferRE.MatchString(s.lower) {
+		return candidate{}, false
+	}
+	return fact(RulePrefer, s.text, CategoryConvention)
+}
+
+// noLets: "No, we should do a defensive copy …" / "No, let's …": the user
+// overrides a proposal with a decision.
+func noLets(s sentence) (candidate, bool) {
+	if !s.noLead || !s.statement() {
+		return candidate{}, false
+	}
+	for _, lead := range []string{"we should ", "let's ", "lets ", "we'll ", "we will "} {
+		if strings.HasPrefix(s.lower, lead) {
+			d := asRule(s.text[len(lead):])
+			if strings.Count(d, " ") < 2 {
+				return candidate{}, false
+			}
+			return candidate{rule: RuleNoLets, body: &Decision{Description: d}}, true
+		}
+	}
+	return candidate{}, false
+}
+
+var switchRE = regexp.MustCompile(`^(?:let's |we'll |we will |we should )?(?:migrate|switch|move over)\b(.*?) from (.{2,80}?) to (.{2,})$`)
+
+// switchFromTo: "Migrate internal/store from database/sql + lib/pq to pgx
+// v5": a decision; what is left is an option considered.
+func switchFromTo(s sentence) (candidate, bool) {
+	if !s.statement() {
+		return candidate{}, false
+	}
+	m := switchRE.FindStringSubmatchIndex(s.lower)
+	if m == nil {
+		return candidate{}, false
+	}
+	from := strings.TrimSpace(s.text[m[4]:m[5]])
+	return candidate{rule: RuleSwitch, body: &Decision{Description: asRule(s.text), OptionsConsidered: []string{from}}}, true
+}
+
+var goWithRE = regexp.MustCompile(`^(?:let's |lets |we'll |we will |we should |i'll )?go with (.{2,})$`)
+
+// goWith: "Let's go with SQLite": a decision.
+func goWith(s sentence) (candidate, bool) {
+	if !s.statement() || !goWithRE.MatchString(s.lower) {
+		return candidate{}, false
+	}
+	return candidate{rule: RuleGoWith, body: &Decision{Description: asRule(s.text)}}, true
+}
+
+var decidedRE = regexp.MustCompile(`^(?:we (?:have )?decided (?:to |that |on )|decision: )(.{4,})$`)
+
+// decided: "We decided to keep the Store interface": a decision.
+func decided(s sentence) (candidate, bool) {
+	if !s.statement() {
+		return candidate{}, false
+	}
+	m := decidedRE.FindStringSubmatchIndex(s.lower)
+	if m == nil {
+		return candidate{}, false
+	}
+	return candidate{rule: RuleDecided, body: &Decision{Description: asRule(s.text[m[2]:m[3]])}}, true
+}
+
+// notImperative are first words that show a sentence is not an order: a
+// subject, an article, an auxiliary or a question word.
+var notImperative = map[string]bool{
+	"the": true, "a": true, "an": true, "this": true, "that": true, "it": true, "i": true, "you": true,
+	"they": true, "he": true, "she": true, "there": true, "is": true, "are": true, "was": true, "were": true,
+	"do": true, "does": true, "did": true, "can": true, "could": true, "should": true, "would": true,
+	"will": true, "what": true, "why": true, "how": true, "when": true, "where": true, "which": true,
+	"who": true, "if": true, "because": true, "or": true, "our": true, "my": true, "your": true, "its": true,
+	"we": true, "it's": true, "that's": true, "these": true, "those": true, "some": true, "all": true,
+	"write": true, // "write a little poem instead of …" asks for a text, decides nothing
+}
+
+// insteadOf: "Document the middleware in docs/rate-limiting.md instead of
+// the README" (an order choosing one option over another) or "Instead of X,
+// let's Y": a decision, the option not taken as considered.
+func insteadOf(s sentence) (candidate, bool) {
+	if !s.statement() {
+		return candidate{}, false
+	}
+	if strings.HasPrefix(s.lower, "instead of ") {
+		rest := s.text[len("instead of "):]
+		i := strings.Index(rest, ", ")
+		if i < 0 {
+			return candidate{}, false
+		}
+		alt, do := rest[:i], strings.TrimSpace(rest[i+2:])
+		ld := asciiLower(do)
+		for _, lead := range []string{"let's ", "lets ", "we'll ", "we will ", "we should "} {
+			if strings.HasPrefix(ld, lead) {
+				do, ld = do[len(lead):], ld[len(lead):]
+				break
+			}
+		}
+		if strings.Count(do, " ") < 1 || notImperative[firstWord(ld)] {
+			return candidate{}, false
+		}
+		return candidate{rule: RuleInsteadOf, body: &Decision{Description: asRule(do), OptionsConsidered: []string{strings.TrimSpace(alt)}}}, true
+	}
+	i := strings.Index(s.lower, " instead of ")
+	if i < 0 {
+		return candidate{}, false
+	}
+	do, alt := s.text[:i], strings.TrimRight(s.text[i+len(" instead of "):], " .!")
+	ld := asciiLower(do)
+	for _, lead := range []string{"let's ", "lets ", "we'll ", "we will ", "we should "} {
+		if strings.HasPrefix(ld, lead) {
+			do, ld = do[len(lead):], ld[len(lead):]
+		}
+	}
+	w := firstWord(ld)
+	if notImperative[w] || strings.Count(do, " ") < 1 || strings.Contains(do, ",") || alt == "" || !isWord(w) {
+		return candidate{}, false
+	}
+	return candidate{rule: RuleInsteadOf, body: &Decision{Description: asRule(do), OptionsConsidered: []string{alt}}}, true
+}
+
+// isWord reports whether w is a plain lowercase word (a verb, for an order).
+func isWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+var wrongRE = regexp.MustCompile(`^(?:(?:that|this|it)(?:'s| is| was) (?:wrong|incorrect|not (?:true|right|correct)|not how (?:it|this|that|[a-z-]+) works)|(?:you're|you are) wrong)\b[.,;:!]*\s*`)
+
+// correction: "That's wrong, X" or "This is not how it works. X": X, a
+// statement in the same message, is the right belief. Without one (or when
+// the complaint is a question: "that's wrong, no?") nothing is recorded.
+func correction(sents []sentence, i int) (candidate, bool) {
+	s := sents[i]
+	if s.question || s.hedged {
+		return candidate{}, false
+	}
+	loc := wrongRE.FindStringIndex(s.lower)
+	if loc == nil {
+		return candidate{}, false
+	}
+	right := strings.TrimSpace(s.text[loc[1]:])
+	if right == "" && i+1 < len(sents) {
+		n := sents[i+1]
+		if n.question || n.hedged || n.words < minRuleWords || n.words > maxRuleWords || !notImperative[firstWord(n.lower)] && !startsWithNoun(n.lower) {
+			return candidate{}, false
+		}
+		right = n.text
+	}
+	if strings.Count(right, " ") < 2 {
+		return candidate{}, false
+	}
+	return candidate{rule: RuleThatWasWrong, body: &Correction{RightBelief: asRule(right)}}, true
+}
+
+// startsWithNoun is a weak test that a sentence states rather than orders:
+// its first word is not a bare verb we know (it has a digit, a dot or a
+// capital, or is a file or code name).
+func startsWithNoun(lower string) bool {
+	w := firstWord(lower)
+	return strings.ContainsAny(w, "._/0123456789")
+}
+
+// questionWords open a question asking for information (not a request: "can
+// you …", "could we …" ask for work).
+var questionWords = map[string]bool{
+	"what": true, "what's": true, "why": true, "how": true, "where": true, "when": true, "who": true, "does": true, "do": true, "is": true, "are": true, "did": true, "was": true, "were": true,
+	"has": true, "have": true, "don't": true, "doesn't": true, "isn't": true, "any": true,
+}
+
+// referents make a question lean on what came before ("does it capture …",
+// "is that how …"): unreadable as a record on its own.
+var referents = map[string]bool{
+	"it": true, "this": true, "that": true, "these": true, "those": true, "they": true, "them": true,
+	"he": true, "she": true, "its": true, "it's": true, "that's": true,
+}
+
+// userQuestion: a question the user asked for information, readable on its
+// own: at least minQuestWords words, opening with a question word, not a
+// request of the assistant ("do you …", "can you …"), not leaning on a
+// pronoun for what it is about. It returns the question's text.
+func userQuestion(s sentence) (string, bool) {
+	if s.words < minQuestWords || s.words > maxRuleWords || s.hedged {
+		return "", false
+	}
+	q := s.text
+	if i := strings.IndexByte(q, '?'); i >= 0 {
+		q = q[:i+1]
+	}
+	lq := asciiLower(q)
+	f := strings.Fields(strings.NewReplacer(",", " ", "?", " ").Replace(lq))
+	if len(f) < minQuestWords || !questionWords[f[0]] {
+		return "", false
+	}
+	if f[0] == "any" && (len(f) < 2 || f[1] != "idea") || f[0] == "what" && f[1] == "about" {
+		return "", false // "what about X?" proposes, it does not ask
+	}
+	for i, w := range f {
+		if referents[w] {
+			return "", false
+		}
+		if w == "you" && i <= 2 { // "do you know", "what do you think", "are you …"
+			return "", false
+		}
+	}
+	return asQuestion(q), true
+}
+
+// asQuestion capitalizes a question's first letter.
+func asQuestion(q string) string {
+	r, n := utf8.DecodeRuneInString(q)
+	return string(unicode.ToUpper(r)) + q[n:]
+}
+
+// questionContext is the rest of the message a question was asked in.
+func questionContext(sents []sentence, question string) string {
+	var parts []string
+	stem := asciiLower(strings.TrimSuffix(question, "?"))
+	for _, s := range sents {
+		if !strings.HasPrefix(asciiLower(s.text), stem) {
+			parts = append(parts, s.text)
+		}
+	}
+	return clip(strings.Join(parts, " "), maxContextLen)
+}
+
+// yesNo reports whether a question asks yes or no (its first word is an
+// auxiliary, not a question word).
+func yesNo(q string) bool {
+	switch firstWord(asciiLower(q)) {
+	case "what", "what's", "why", "how", "where", "when", "who", "any":
+		return false
+	}
+	return true
+}
+
+// processOpeners open an assistant sentence that reports work rather than
+// answers ("Let me check:", "Done!", "You're right, …").
+var processOpeners = []string{"let me", "let's", "i'll", "i will", "i need", "i see", "wait", "looking at",
+	"now ", "done", "perfect", "great", "good question", "good,", "you're right", "ok", "okay", "alright",
+	"hmm", "first,", "checking", "added", "fixed", "updated", "here's", "sure"}
+
+// process reports whether an assistant sentence reports work (see
+// processOpeners) or leads into something it shows (ends with ":").
+func process(s string) bool {
+	l := asciiLower(strings.TrimSpace(s))
+	if strings.HasSuffix(l, ":") {
+		return true
+	}
+	for _, p := range processOpeners {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// replySentences are the prose sentences of an assistant reply (after
+// summary.CleanUserText strips code and pastes).
+func replySentences(reply string) []string {
+	var out []string
+	for _, s := range summary.Sentences(summary.CleanUserText(reply)) {
+		if s = strings.TrimSpace(strings.TrimLeft(s, "-*• ")); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// directAnswer is the answer a reply gives straight away: its first two
+// sentences when none of them reports work; "" otherwise.
+func directAnswer(reply string) string {
+	sents := replySentences(reply)
+	if len(sents) > 2 {
+		sents = sents[:2]
+	}
+	for _, s := range sents {
+		if process(s) {
+			return ""
+		}
+	}
+	return clip(strings.Join(sents, " "), maxAnswerLen)
+}
+
+// yesNoAnswer is the answer of a reply that opens with "Yes" or "No": its
+// sentences up to the first that reports work (at most two); "" when the
+// reply opens otherwise.
+func yesNoAnswer(reply string) string {
+	sents := replySentences(reply)
+	if len(sents) == 0 {
+		return ""
+	}
+	w := firstWord(asciiLower(sents[0]))
+	if w != "yes" && w != "no" {
+		return ""
+	}
+	var parts []string
+	for i, s := range sents {
+		if i == 2 || i > 0 && process(s) {
+			break
+		}
+		parts = append(parts, s)
+	}
+	return clip(strings.Join(parts, " "), maxAnswerLen)
+}
+
+// clip cuts s to at most n bytes at a word boundary, marking the cut with
+// "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := s[:n]
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	for len(cut) > 0 && !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
+}
+
+var didntWorkRE = regexp.MustCompile(`^((?:the |my |our |your )?[^ ]+(?: [^ ]+){0,6}?) (?:didn't|did not|doesn't|does not|won't|failed to) work(?: properly)? ((?:because|since|as|due to) .{6,})$`)
+
+// didntWork: "The sed command didn't work because of the multiline
+// format": a failed approach, the reason its outcome. The subject must name
+// the approach (not "it" or "that").
+func didntWork(s sentence) (candidate, bool) {
+	if s.question || s.words > maxRuleWords {
+		return candidate{}, false
+	}
+	m := didntWorkRE.FindStringSubmatchIndex(s.lower)
+	if m == nil {
+		return candidate{}, false
+	}
+	subj := strings.Fields(s.lower[m[2]:m[3]])
+	head := subj[0]
+	if (head == "the" || head == "my" || head == "our" || head == "your") && len(subj) > 1 {
+		head = subj[1]
+	}
+	if pronouns[head] || head == "we" || head == "still" || head == "now" {
+		return candidate{}, false
+	}
+	approach := asQuestion(strings.TrimSpace(s.text[m[2]:m[3]]))
+	outcome := asRule("didn't work " + s.text[m[4]:m[5]])
+	return candidate{rule: RuleDidntWork, body: &FailedApproach{Approach: approach, Outcome: outcome}}, true
+}
