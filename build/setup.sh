@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need_pkgs=(libgtk-3-dev pkg-config xvfb xauth imagemagick chromium fonts-noto-color-emoji xdotool curl gcc)
+need_pkgs=(libgtk-3-dev pkg-config xvfb xauth imagemagick chromium fonts-noto-color-emoji xdotool curl gcc libxml2-utils)
 if [ "${1:-}" = "--runtime-only" ]; then
   need_pkgs=(libgtk-3-dev pkg-config gcc)
 fi

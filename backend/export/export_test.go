@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"rhizome/backend/pisession/pitest"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ func realGraph(t testing.TB) Graph {
 	g := Graph{ExportedAt: exportedAt}
 	now := exportedAt
 	var descs []relate.Segment
-	files, _ := filepath.Glob("../analyze/testdata/real/*.jsonl")
+	files, _ := filepath.Glob(filepath.Join(pitest.SamplesDir(), "*.jsonl"))
 	more, _ := filepath.Glob("../segment/testdata/v3/sessions/*.jsonl")
 	files = append(files, more...)
 	if len(files) < 8 {

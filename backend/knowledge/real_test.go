@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"rhizome/backend/pisession/pitest"
 	"strings"
 	"testing"
 	"time"
@@ -22,10 +23,10 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/* from the curr
 // madeAt is the fixed extraction time of the golden files.
 var madeAt = time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
 
-// The real sessions (badlogic/pi-mono, MIT) are backend/analyze's test data
+// The real sessions (badlogic/pi-mono, MIT) are app/samples (through pitest)
 // and the version 3 fixtures backend/segment's: read in place, not copied.
-const (
-	realDir = "../analyze/testdata/real"
+var (
+	realDir = pitest.SamplesDir()
 	v3Dir   = "../segment/testdata/v3/sessions"
 )
 

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"rhizome/backend/pisession/pitest"
 	"strings"
 	"testing"
 	"time"
@@ -53,7 +54,7 @@ func describe(t testing.TB, path string) []Segment {
 // by edge (see testdata/golden/README.md).
 func TestRelationsOnRealSessions(t *testing.T) {
 	var segs []Segment
-	for _, dir := range []string{"../analyze/testdata/real", "../segment/testdata/v3/sessions"} {
+	for _, dir := range []string{pitest.SamplesDir(), "../segment/testdata/v3/sessions"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		if len(files) == 0 {
 			t.Fatalf("no sessions in %s", dir)
