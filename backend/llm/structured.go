@@ -121,9 +121,11 @@ func withInstruction(messages []Message, s *JSONSchema) []Message {
 
 // ExtractJSON returns the JSON object a model's text reply holds: the text
 // without surrounding white space, without a Markdown code fence around it
-// (```json ... ```), and without prose before the first "{" or after the
-// last "}". It does not check that the result is valid JSON; a text with
-// no "{" is returned trimmed, for the caller's decoder to reject.
+// (```json ... ```), and, when it does not start with "{", without prose
+// before the first "{" or after the last "}". A text that starts with "{"
+// is kept whole, so that a reply cut off mid-object stays as it was. It
+// does not check that the result is valid JSON; a text with no "{" is
+// returned trimmed, for the caller's decoder to reject.
 func ExtractJSON(text string) string {
 	s := strings.TrimSpace(text)
 	if strings.HasPrefix(s, "```") {
@@ -134,7 +136,7 @@ func ExtractJSON(text string) string {
 		}
 		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
 	}
-	if strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
+	if strings.HasPrefix(s, "{") {
 		return s
 	}
 	i, j := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}')
