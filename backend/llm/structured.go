@@ -120,12 +120,12 @@ func withInstruction(messages []Message, s *JSONSchema) []Message {
 }
 
 // ExtractJSON returns the JSON object a model's text reply holds: the text
-// without surrounding white space, without a Markdown code fence around it
-// (```json ... ```), and, when it does not start with "{", without prose
-// before the first "{" or after the last "}". A text that starts with "{"
-// is kept whole, so that a reply cut off mid-object stays as it was. It
-// does not check that the result is valid JSON; a text with no "{" is
-// returned trimmed, for the caller's decoder to reject.
+// without surrounding white space and without a Markdown code fence around
+// it (```json ... ```); then, unless it is valid JSON as it is, the part
+// from the first "{" to the last "}" when that part is valid JSON (prose
+// before or after the object dropped). Otherwise the text is kept as it
+// is, so that a reply cut off mid-object reaches the caller's decoder,
+// and the model's retry, as the model wrote it.
 func ExtractJSON(text string) string {
 	s := strings.TrimSpace(text)
 	if strings.HasPrefix(s, "```") {
@@ -136,12 +136,15 @@ func ExtractJSON(text string) string {
 		}
 		s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
 	}
-	if strings.HasPrefix(s, "{") {
+	if json.Valid([]byte(s)) {
 		return s
 	}
 	i, j := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}')
-	if i >= 0 && j > i {
+	if i >= 0 && j > i && json.Valid([]byte(s[i:j+1])) {
 		return s[i : j+1]
+	}
+	if i > 0 && !strings.HasPrefix(s, "{") {
+		return s[i:]
 	}
 	return s
 }

@@ -385,6 +385,9 @@ func TestExtractJSON(t *testing.T) {
 		"```json\n{\"a\":1}\n```":               `{"a":1}`,
 		"```\n{\"a\":1}\n```\n":                 `{"a":1}`,
 		"Sure! {\"a\":{\"b\":2}} Hope it helps": `{"a":{"b":2}}`,
+		"{\"a\": {\"b\": 1}, \"c\"":             "{\"a\": {\"b\": 1}, \"c\"", // cut off: kept whole
+		"{\"a\":1}\nThat is all.":               "{\"a\":1}",
+		"Here: {\"a\": {\"b\"":                  "{\"a\": {\"b\"",
 		"no json here":                          "no json here",
 		"{\"a\": ":                              "{\"a\":",
 	} {
