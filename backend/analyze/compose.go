@@ -126,7 +126,8 @@ func composeNode(offline graph.Node, a Analysis, in Input, candidates []Candidat
 			continue
 		case p.TargetNodeID != "" && !listed[p.TargetNodeID]:
 			r.decide("Kept a relationship without its target id", fmt.Sprintf("The model named node %q, which the prompt did not list.", clipString(p.TargetNodeID, 80)))
-			p.TargetDescription = strings.TrimSpace(p.TargetDescription + " (the model named node " + clipString(p.TargetNodeID, 80) + ")")
+			suffix := " (the model named node " + clipString(p.TargetNodeID, 80) + ")"
+			p.TargetDescription = strings.TrimSpace(clipString(p.TargetDescription, maxModelTextBytes-len(suffix)) + suffix)
 			p.TargetNodeID = ""
 		}
 		if p.TargetNodeID == "" && strings.TrimSpace(p.TargetDescription) == "" {

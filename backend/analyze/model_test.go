@@ -164,7 +164,7 @@ func realSegment(t *testing.T, name string, i int) (SegmentInput, []Candidate) {
 
 // poem is the canned analysis of session-with-compaction's second segment
 // (testdata/model/poem-segment.json), true to its transcript.
-func poem(t *testing.T) string {
+func poem(t testing.TB) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "model", "poem-segment.json"))
 	if err != nil {

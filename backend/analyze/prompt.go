@@ -291,9 +291,10 @@ func appendClipped(buf []byte, s string, max int, tail bool) []byte {
 
 // TranscriptTokens is the estimated size in tokens (EstimateTokens) of
 // the transcript a model is shown for entries: each entry rendered as the
-// prompt renders it, cut to its bounds. It is what Estimate takes per
-// segment; it is smaller than daemonMeta.segmentTokenCount, which counts
-// every byte of the segment.
+// prompt renders it, cut to its bounds, with its header line. It is what
+// Estimate takes per segment. daemonMeta.segmentTokenCount (every byte of
+// the segment / 4) is no substitute: it counts tool output the prompt
+// cuts, and counts 4 bytes per token where the estimate counts 2.5.
 func TranscriptTokens(entries []pisession.Entry) int {
 	var buf []byte
 	n := 0
