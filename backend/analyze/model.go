@@ -425,6 +425,7 @@ func (r *run) ask(ctx context.Context, user string, k, n int) (Analysis, *Failur
 			Messages:  msgs,
 			Model:     r.opts.Model,
 			MaxTokens: maxOut,
+			N:         1, // whatever the loom settings' N: one answer is used
 			JSONSchema: &llm.JSONSchema{Name: SchemaName, Strict: true, Schema: analysisSchema,
 				Description: "the analysis of one segment of a coding-agent session"},
 		}, nil)

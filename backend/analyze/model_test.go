@@ -725,3 +725,33 @@ func TestModelContextTooSmall(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// The analyzer asks for one answer whatever the loom settings' N (the
+// client's Config.N), and keeps the offline "abandoned" outcome, which
+// the transcript cannot show.
+func TestModelOneAnswerAndAbandoned(t *testing.T) {
+	srv := llmtest.NewOpenAIServer(1)
+	srv.Script(llmtest.Reply{Text: poem(t)}, llmtest.Reply{Text: poem(t)}, llmtest.Reply{Text: poem(t)})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	c, err := llm.NewOpenAI(llm.Config{Provider: llm.ProviderOpenAI, BaseURL: hs.URL + "/v1", Model: "gpt-4o-mini", N: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := realSegment(t, "session-with-compaction", 1)
+	in.Abandoned = true
+	res, err := AnalyzeSegment(context.Background(), c, in, Options{Provider: "openai", Model: "gpt-4o-mini"})
+	if err != nil || res.Failure != nil {
+		t.Fatal(err, res.Failure)
+	}
+	var body map[string]any
+	if err := json.Unmarshal(srv.Received()[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if n, has := body["n"]; has || srv.Pending() != 2 {
+		t.Errorf("request n = %v, %d scripted replies left: want one answer asked for", n, srv.Pending())
+	}
+	if res.Node.Content.Outcome != graph.OutcomeAbandoned || !hasDecision(res.Node.DaemonMeta.Decisions, "Outcome kept as abandoned") {
+		t.Errorf("outcome %q", res.Node.Content.Outcome)
+	}
+}
