@@ -81,6 +81,9 @@ type OpenAI struct {
 	// structured is the index in openAIModes of the strongest structured
 	// output mode the server is known to take.
 	structured atomic.Int32
+	// maxCompletion says the server refused max_tokens for
+	// max_completion_tokens (OpenAI's reasoning models).
+	maxCompletion atomic.Bool
 }
 
 // openAIModes are the structured output modes tried, strongest first.
@@ -114,7 +117,9 @@ type oaRequest struct {
 	N             int             `json:"n,omitempty"`
 	Temperature   *float64        `json:"temperature,omitempty"`
 	MaxTokens     int             `json:"max_tokens,omitempty"`
-	Stop          []string        `json:"stop,omitempty"`
+	// MaxCompletionTokens replaces MaxTokens for servers that refuse it.
+	MaxCompletionTokens int      `json:"max_completion_tokens,omitempty"`
+	Stop                []string `json:"stop,omitempty"`
 	// ResponseFormat asks for structured output: {"type": "json_schema",
 	// "json_schema": {...}} or {"type": "json_object"}.
 	ResponseFormat *oaResponseFormat `json:"response_format,omitempty"`
@@ -218,6 +223,13 @@ func refusesFormat(e *APIError) bool {
 		!e.contextLength()
 }
 
+// wantsMaxCompletion reports whether e refuses max_tokens in favour of
+// max_completion_tokens.
+func wantsMaxCompletion(e *APIError) bool {
+	return !e.InStream && e.StatusCode == http.StatusBadRequest &&
+		(e.Param == "max_tokens" || strings.Contains(e.Message, "max_completion_tokens"))
+}
+
 // generate makes the requests of one resolved generation.
 func (o *OpenAI) generate(ctx context.Context, p params, onDelta func(Delta)) ([]Completion, error) {
 	endpoint, kind := o.cfg.baseURL()+"/chat/completions", 0
@@ -316,8 +328,19 @@ func (o *OpenAI) request(ctx context.Context, endpoint string, p params, n int, 
 	if o.cfg.APIKey.IsSet() {
 		header.Set("Authorization", "Bearer "+o.cfg.APIKey.Reveal())
 	}
+	if p.chat && o.maxCompletion.Load() {
+		body.MaxCompletionTokens, body.MaxTokens = body.MaxTokens, 0
+	}
 	pst := poster{hc: o.HTTPClient, retry: o.Retry, sleep: o.sleep, redact: redactor(o.cfg.APIKey.Reveal())}
 	resp, captured, err := pst.exchange(ctx, endpoint, body, header)
+	var refused *APIError
+	if err != nil && p.chat && body.MaxTokens > 0 && errors.As(err, &refused) && wantsMaxCompletion(refused) {
+		// OpenAI's reasoning models: "Unsupported parameter: 'max_tokens' is
+		// not supported with this model. Use 'max_completion_tokens' instead."
+		body.MaxCompletionTokens, body.MaxTokens = body.MaxTokens, 0
+		o.maxCompletion.Store(true)
+		resp, captured, err = pst.exchange(ctx, endpoint, body, header)
+	}
 	if err != nil {
 		return err
 	}

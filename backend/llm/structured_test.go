@@ -396,3 +396,34 @@ func TestExtractJSON(t *testing.T) {
 		}
 	}
 }
+
+// OpenAI's reasoning models refuse max_tokens (400 unsupported_parameter):
+// the request is made again with max_completion_tokens, and the client
+// remembers it. Structured requests are not taken for a format refusal.
+func TestOpenAIMaxCompletionTokens(t *testing.T) {
+	srv := llmtest.NewOpenAIServer(1)
+	srv.NoMaxTokens = true
+	c := startOpenAI(t, srv, func(c *Config) { c.MaxTokens = 64 })
+	for i, req := range []Request{{Messages: weatherAsk, JSONSchema: weatherSchema}, {Messages: weatherAsk}} {
+		if _, err := c.Generate(context.Background(), req, nil); err != nil {
+			t.Fatalf("generation %d: %v", i, err)
+		}
+	}
+	reqs := srv.Received()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (refused, retried, then remembered)", len(reqs))
+	}
+	for i, want := range []string{"max_tokens", "max_completion_tokens", "max_completion_tokens"} {
+		b := body(t, reqs[i])
+		other := map[string]string{"max_tokens": "max_completion_tokens", "max_completion_tokens": "max_tokens"}[want]
+		if b[want] != 64.0 || b[other] != nil {
+			t.Errorf("request %d: %s=%v %s=%v", i, want, b[want], other, b[other])
+		}
+		if rf, _ := b["response_format"].(map[string]any); i < 2 && rf["type"] != "json_schema" {
+			t.Errorf("request %d: response_format %v", i, b["response_format"])
+		}
+	}
+	if c.StructuredMode() != ModeJSONSchema {
+		t.Errorf("mode %q", c.StructuredMode())
+	}
+}

@@ -87,6 +87,9 @@ type OpenAIServer struct {
 	// refuses type json_object the same way.
 	NoJSONSchema bool
 	NoJSONObject bool
+	// NoMaxTokens refuses "max_tokens" with OpenAI's 400 for its reasoning
+	// models (o-series, gpt-5), which take only "max_completion_tokens".
+	NoMaxTokens bool
 	// ContextWindow, when above 0, is the model's context in tokens
 	// (llmtest counts one per word of the messages): a longer prompt gets
 	// 400 context_length_exceeded.
@@ -361,6 +364,14 @@ func (s *OpenAIServer) serveCompletion(w http.ResponseWriter, r *http.Request, c
 	}
 	if s.IgnoreN {
 		n = 1
+	}
+	if s.NoMaxTokens && req.MaxTokens > 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{
+			"message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+			"type":    "invalid_request_error", "param": "max_tokens", "code": "unsupported_parameter"}})
+		return
 	}
 	format := ""
 	if rf := req.ResponseFormat; rf != nil && chat {
