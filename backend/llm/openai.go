@@ -66,6 +66,10 @@ import (
 // content is the object (Completion.JSON); a "refusal" in its place makes
 // Generate fail with a *RefusalError.
 //
+// OpenAI's reasoning models (o-series, gpt-5) refuse "max_tokens" with 400
+// unsupported_parameter: the request is made again at once with
+// "max_completion_tokens", which the client sends from then on.
+//
 // Set HTTPClient and Retry before the first Generate; after that an OpenAI
 // is safe for concurrent use.
 type OpenAI struct {
