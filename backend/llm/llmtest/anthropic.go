@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 )
 
 // AnthropicServer is an http.Handler answering like the Anthropic Messages
@@ -69,23 +67,7 @@ func (s *AnthropicServer) Received() []Received { return s.script.log() }
 // the base URL to configure the llm client with ("http://127.0.0.1:PORT")
 // and a function that stops the server.
 func (s *AnthropicServer) Start(addr string) (baseURL string, stop func(context.Context) error, err error) {
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", nil, fmt.Errorf("llmtest: address %q: %w", addr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return "", nil, fmt.Errorf("llmtest: address %q is not loopback; the test provider only listens on 127.0.0.1, ::1 or localhost", addr)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return "", nil, fmt.Errorf("llmtest: %w", err)
-	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String(), srv.Shutdown, nil
+	return serveLoopback(s, addr)
 }
 
 // anRequest is the subset of the Messages request llmtest reads.

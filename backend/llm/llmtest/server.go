@@ -126,6 +126,17 @@ func (s *OpenAIServer) Received() []Received { return s.script.log() }
 // client with ("http://127.0.0.1:PORT/v1") and a function that stops the
 // server.
 func (s *OpenAIServer) Start(addr string) (baseURL string, stop func(context.Context) error, err error) {
+	base, stop, err := serveLoopback(s, addr)
+	if err != nil {
+		return "", nil, err
+	}
+	return base + "/v1", stop, nil
+}
+
+// serveLoopback serves h on addr ("127.0.0.1:0" when empty), which must be
+// a loopback address, and returns "http://HOST:PORT" and the server's
+// Shutdown.
+func serveLoopback(h http.Handler, addr string) (string, func(context.Context) error, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
@@ -140,9 +151,9 @@ func (s *OpenAIServer) Start(addr string) (baseURL string, stop func(context.Con
 	if err != nil {
 		return "", nil, fmt.Errorf("llmtest: %w", err)
 	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String() + "/v1", srv.Shutdown, nil
+	return "http://" + ln.Addr().String(), srv.Shutdown, nil
 }
 
 // request is the subset of the OpenAI request body llmtest reads.

@@ -165,3 +165,20 @@ func TestStrictProblem(t *testing.T) {
 		}
 	}
 }
+
+// Both servers listen on loopback only.
+func TestAnthropicStartLoopbackOnly(t *testing.T) {
+	s := NewAnthropicServer(1)
+	if _, _, err := s.Start("0.0.0.0:0"); err == nil || !strings.Contains(err.Error(), "not loopback") {
+		t.Errorf("0.0.0.0: %v", err)
+	}
+	base, stop, err := s.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop(t.Context())
+	resp, _ := anPost(t, base, "2023-06-01", `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"hi"}]}`)
+	if resp.StatusCode != 200 || !strings.HasPrefix(base, "http://127.0.0.1:") {
+		t.Errorf("%s: %d", base, resp.StatusCode)
+	}
+}
