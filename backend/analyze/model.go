@@ -256,7 +256,7 @@ func AnalyzeSegment(ctx context.Context, client llm.Provider, in SegmentInput, o
 		maxOut = defaultMaxOutput(window)
 	}
 
-	r := &run{client: client, opts: opts, price: price, maxOut: maxOut, now: now, res: &res,
+	r := &run{client: client, opts: opts, price: price, maxOut: maxOut, window: window, now: now, res: &res,
 		context: contextSection(in.Input, *offline, opts.Candidates), entries: in.Entries}
 	fixed := fixedTokens() + EstimateTokens(r.context) + 100 // 100: the message framing and closing instruction
 	room := planRoom(window, maxOut, fixed)
@@ -337,6 +337,7 @@ type run struct {
 	opts    Options
 	price   ModelPrice
 	maxOut  int
+	window  int
 	now     func() time.Time
 	res     *Result
 	context string
@@ -404,14 +405,19 @@ const maxReplyAttempts = 2
 func (r *run) ask(ctx context.Context, user string, k, n int) (Analysis, *Failure, error) {
 	msgs := []llm.Message{{Role: llm.RoleSystem, Text: systemPrompt}, {Role: llm.RoleUser, Text: user}}
 	maxOut := r.maxOut
-	schemaTokens := EstimateTokens(string(analysisSchema))
+	estimate := func(msgs []llm.Message) int {
+		n := EstimateTokens(string(analysisSchema))
+		for _, m := range msgs {
+			n += EstimateTokens(m.Text) + 4
+		}
+		return n
+	}
+	// The retry's excerpt and error share the room planRoom keeps for it.
+	retryBytes := min(2000, r.window/10) * 5 / 2
 	var lastErr error
 	var lastRaw string
 	for attempt := 1; attempt <= maxReplyAttempts; attempt++ {
-		inputEst := schemaTokens
-		for _, m := range msgs {
-			inputEst += EstimateTokens(m.Text) + 4
-		}
+		inputEst := estimate(msgs)
 		var hold *Reservation
 		if r.opts.Budget != nil {
 			var err error
@@ -438,7 +444,7 @@ func (r *run) ask(ctx context.Context, user string, k, n int) (Analysis, *Failur
 					msg = re.Error()
 				}
 				return Analysis{}, &Failure{Kind: FailureRefusal, Message: clipString(msg, maxModelTextBytes),
-					RawExcerpt: excerptOf(refusalText(err)), At: isoTime(r.now())}, nil
+					RawExcerpt: excerpt(refusalText(err), maxExcerptBytes), At: isoTime(r.now())}, nil
 			}
 			return Analysis{}, nil, err
 		}
@@ -468,16 +474,22 @@ func (r *run) ask(ctx context.Context, user string, k, n int) (Analysis, *Failur
 		}
 		lastErr, lastRaw = perr, raw
 		cutOff := c.FinishReason == "length"
-		if cutOff {
-			maxOut = min(maxOut*2, r.maxOut*2)
-		}
 		msgs = append(msgs[:2:2],
-			llm.Message{Role: llm.RoleAssistant, Text: excerptOf(raw)},
-			llm.Message{Role: llm.RoleUser, Text: fixInstruction(perr, cutOff)})
+			llm.Message{Role: llm.RoleAssistant, Text: excerpt(raw, retryBytes*2/3)},
+			llm.Message{Role: llm.RoleUser, Text: fixInstruction(perr, cutOff, retryBytes/3)})
+		// A reply cut off at its bound gets up to twice the bound, as far
+		// as the window allows after the longer request.
+		fit := r.window - estimate(msgs) - r.window/20
+		if cutOff {
+			maxOut = min(2*r.maxOut, fit)
+		} else {
+			maxOut = min(r.maxOut, fit)
+		}
+		maxOut = max(maxOut, min(r.maxOut, 256))
 	}
 	return Analysis{}, &Failure{Kind: FailureInvalidOutput,
 		Message:    clipString(fmt.Sprintf("part %d of %d: %v", k+1, n, lastErr), maxModelTextBytes),
-		RawExcerpt: excerptOf(lastRaw), At: isoTime(r.now())}, nil
+		RawExcerpt: excerpt(lastRaw, maxExcerptBytes), At: isoTime(r.now())}, nil
 }
 
 // refusalText is the model's words in a refusal error.
@@ -489,11 +501,11 @@ func refusalText(err error) string {
 	return ""
 }
 
-// excerptOf is the start of a reply: at most maxExcerptBytes, marked when
-// cut.
-func excerptOf(raw string) string {
-	if len(raw) <= maxExcerptBytes {
+// excerpt is the start of a reply: at most n bytes, marked when cut.
+func excerpt(raw string, n int) string {
+	if len(raw) <= n {
 		return raw
 	}
-	return capBytes(raw, maxExcerptBytes) + fmt.Sprintf(" […%d bytes cut]", len(raw)-len(capBytes(raw, maxExcerptBytes)))
+	head := capBytes(raw, n)
+	return head + fmt.Sprintf(" […%d bytes cut]", len(raw)-len(head))
 }

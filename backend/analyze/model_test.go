@@ -755,3 +755,39 @@ func TestModelOneAnswerAndAbandoned(t *testing.T) {
 		t.Errorf("outcome %q", res.Node.Content.Outcome)
 	}
 }
+
+// The one retry still fits the context window: the excerpt of the invalid
+// reply and the error are bounded by the room kept for them, and a reply
+// cut off at its bound gets a larger bound only as far as the window
+// allows.
+func TestModelRetryFitsWindow(t *testing.T) {
+	in, _ := realSegment(t, "compact-with-images", 0)
+	const window = 12000
+	for _, p := range providers {
+		f := newFake(t, p)
+		long := `{"classification": {"type": "coding", "hadClearGoal": true, "language": "` + strings.Repeat("go ", 8000)
+		f.script(llmtest.Reply{Text: long, Finish: map[string]string{"openai": "length", "anthropic": "max_tokens"}[p]})
+		for i := range 20 {
+			f.script(llmtest.Reply{Text: chunkAnswer(i)})
+		}
+		opts := f.options()
+		opts.ContextWindow = window
+		res, err := AnalyzeSegment(context.Background(), f.client, in, opts)
+		if err != nil || res.Failure != nil {
+			t.Fatalf("%s: %v %+v", p, err, res.Failure)
+		}
+		for k, r := range f.received(t) {
+			est := EstimateTokens(string(analysisSchema))
+			for _, m := range r.messages {
+				est += EstimateTokens(m.Text) + 4
+			}
+			bound, _ := r.body["max_tokens"].(float64)
+			if est+int(bound) > window {
+				t.Errorf("%s request %d: about %d tokens and a %v-token reply > %d", p, k, est, bound, window)
+			}
+			if k == 1 && bound <= float64(defaultMaxOutput(window)) {
+				t.Errorf("%s: the retry after a cut-off reply kept the bound %v", p, bound)
+			}
+		}
+	}
+}

@@ -451,10 +451,10 @@ func handoverJSON(a Analysis, room int) string {
 }
 
 // fixInstruction is the user message of the one retry after an invalid
-// reply: what was wrong, and what to do.
-func fixInstruction(err error, cutOff bool) string {
+// reply: what was wrong (cut to maxErrBytes), and what to do.
+func fixInstruction(err error, cutOff bool, maxErrBytes int) string {
 	var b strings.Builder
-	b.WriteString("Your reply could not be used: " + clipString(err.Error(), 2000) + "\n")
+	b.WriteString("Your reply could not be used: " + clipString(err.Error(), maxErrBytes) + "\n")
 	if cutOff {
 		b.WriteString("It was cut off at the output limit: write shorter texts and fewer items.\n")
 	}
