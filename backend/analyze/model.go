@@ -79,7 +79,11 @@ type Options struct {
 func defaultMaxOutput(window int) int { return min(DefaultMaxOutputTokens, window/4) }
 
 // Usage is what a model analysis spent: every request made, retries and
-// failed ones included.
+// failed ones included. Tokens are the provider's counts; USD prices them
+// all as uncached input and output. The analyzer asks for no prompt
+// caching (Anthropic caches only what cache_control marks); OpenAI may
+// cache the repeated system prompt and schema on its own and bill them at
+// its cached rate, so for OpenAI USD is an upper bound.
 type Usage struct {
 	Calls        int     `json:"calls"`
 	InputTokens  int64   `json:"inputTokens"`
@@ -233,6 +237,8 @@ func AnalyzeSegment(ctx context.Context, client llm.Provider, in SegmentInput, o
 		return res, fmt.Errorf("analyze: unable to analyse %s: no model client", where)
 	case opts.Model == "":
 		return res, fmt.Errorf("analyze: unable to analyse %s: options field Model is empty", where)
+	case opts.Provider == "":
+		return res, fmt.Errorf("analyze: unable to analyse %s: options field Provider is empty", where)
 	}
 	prices := opts.Prices
 	if prices == nil {

@@ -791,3 +791,26 @@ func TestModelRetryFitsWindow(t *testing.T) {
 		}
 	}
 }
+
+// Options that name no model or provider are refused before any request.
+func TestModelOptionsChecked(t *testing.T) {
+	f := newFake(t, llm.ProviderOpenAI)
+	in, _ := realSegment(t, "session-with-compaction", 1)
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{Provider: "openai"}, "options field Model is empty"},
+		{Options{Model: "gpt-4o-mini"}, "options field Provider is empty"},
+	} {
+		if _, err := AnalyzeSegment(context.Background(), f.client, in, tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("error %v, want %q", err, tc.want)
+		}
+	}
+	if _, err := AnalyzeSegment(context.Background(), nil, in, f.options()); err == nil || !strings.Contains(err.Error(), "no model client") {
+		t.Errorf("nil client: %v", err)
+	}
+	if n := len(f.received(t)); n != 0 {
+		t.Errorf("%d requests", n)
+	}
+}
