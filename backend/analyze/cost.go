@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 )
@@ -16,10 +17,11 @@ type ModelPrice struct {
 	// Provider is "openai", "anthropic", or "local" (any model served on a
 	// loopback address, which costs nothing).
 	Provider string `json:"provider"`
-	// Model is the model's name; a name with a dated or tagged suffix
-	// ("claude-sonnet-4-5-20250929", "gpt-4o-mini-2024-07-18") matches it
-	// too, "." and "-" counting as one ("claude-sonnet-4.5"). "*" matches
-	// every model of the provider.
+	// Model is the model's name; a name with a date, "-latest" or a tag
+	// after it ("claude-sonnet-4-5-20250929", "gpt-4o-mini-2024-07-18",
+	// "claude-3-5-haiku-latest") matches it too, "." and "-" counting as
+	// one ("claude-sonnet-4.5"); another version does not ("gpt-5.4" is not
+	// "gpt-5"). "*" matches every model of the provider.
 	Model string `json:"model"`
 	// USD per million tokens: input (uncached), output, cache reads and
 	// cache writes (Anthropic's 5-minute writes).
@@ -110,7 +112,7 @@ func (t PriceTable) Lookup(provider, model, baseURL string) (ModelPrice, bool) {
 		switch {
 		case m == name:
 			return p, true
-		case m != "*" && strings.HasPrefix(name, m) && len(name) > len(m) && strings.ContainsRune("-:@", rune(name[len(m)])) && len(m) > bestLen:
+		case m != "*" && strings.HasPrefix(name, m) && sameModelSuffix(name[len(m):]) && len(m) > bestLen:
 			best, bestLen = i, len(m)
 		}
 	}
@@ -131,6 +133,16 @@ func (t PriceTable) Lookup(provider, model, baseURL string) (ModelPrice, bool) {
 	}
 	return ModelPrice{Provider: provider, Model: model}, false
 }
+
+// snapshotSuffix is what may follow a model's name in the name of the same
+// model: a date ("-20250929", "-2024-07-18"), "-latest", or a tag after
+// ":" or "@" (Ollama's "llama3:8b", Vertex's "@20250929"). A version
+// ("-4" of "gpt-5.4", "-7" of "claude-sonnet-4-7") names another model.
+var snapshotSuffix = regexp.MustCompile(`^(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|[:@].*)$`)
+
+// sameModelSuffix reports whether suffix, what follows a table name in a
+// model name (normalized), keeps it the same model.
+func sameModelSuffix(suffix string) bool { return snapshotSuffix.MatchString(suffix) }
 
 // normModel lowercases a model name and makes "." a "-".
 func normModel(m string) string {

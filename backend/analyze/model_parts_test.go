@@ -176,6 +176,12 @@ func TestPriceLookup(t *testing.T) {
 		{"openai", "llama3", "http://192.168.1.5:8080/v1", "llama3", false},
 		{"openai", "gpt-4o-mini", "http://[::1]:8000/v1", "gpt-4o-mini", true},
 		{"anthropic", "claude-next", "", "claude-next", false},
+		// A version after the name is another model: unknown, not the
+		// older model's price. Dates, "latest" and tags are the same model.
+		{"openai", "gpt-5.4", "", "gpt-5.4", false},
+		{"anthropic", "claude-sonnet-4-7", "", "claude-sonnet-4-7", false},
+		{"anthropic", "claude-3-5-haiku-latest", "", "claude-3-5-haiku", true},
+		{"openai", "gpt-4.1-2025-04-14", "", "gpt-4.1", true},
 	} {
 		p, ok := DefaultPrices.Lookup(tc.provider, tc.model, tc.base)
 		if p.Model != tc.want || ok != tc.known {
