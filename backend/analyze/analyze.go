@@ -9,6 +9,16 @@
 // at a time and keeps only bounded facts, so the importer never has to hold a
 // segment (or a 300 MB corpus) in memory.
 //
+// When a model is configured, AnalyzeSegment (model.go) makes the full node
+// with it: the offline node stays the default and keeps the facts a model
+// cannot know, and the model fills classification, content, lessons at all
+// seven levels, observations, semantic data and proposed relationships, as
+// one JSON object valid against analysis.schema.json (schema.go). The
+// prompt (prompt.go) is the segment's transcript, bounded and cut into
+// chunks that fit the model's context (chunk.go), whose answers are merged
+// (merge.go) into the node (compose.go). Cost control is in cost.go, the
+// version triggers in version.go. See issue 9, section 1.
+//
 // See ../shared/specs/pi-brain-node-model.md, "Node Data Structure", and
 // ERRATA.md for the session format.
 package analyze

@@ -53,7 +53,7 @@ var analyzedAt = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // analyzeReal reads a real session, segments it and analyzes every segment
 // with an accumulator fed entry by entry, as the importer does.
-func analyzeReal(t *testing.T, name string) (*pisession.Session, []segment.Segment, []graph.Node) {
+func analyzeReal(t testing.TB, name string) (*pisession.Session, []segment.Segment, []graph.Node) {
 	t.Helper()
 	s, err := pisession.ReadFile(pitest.Sample(name + ".jsonl"))
 	if err != nil {

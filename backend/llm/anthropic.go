@@ -48,6 +48,14 @@ const DefaultAnthropicMaxTokens = 1024
 // answer) the body is one Message object: {"id", "content": [{"type":
 // "text", "text"}], "stop_reason", "usage"}.
 //
+// Structured output (Request.JSONSchema) is a forced tool call: the request
+// adds "tools": [{"name", "description", "input_schema"}] and "tool_choice":
+// {"type": "tool", "name"}, and the answer's tool_use block carries the
+// object as its "input" (streamed as input_json_delta pieces of
+// "partial_json", concatenated into Completion.JSON; a whole Message has it
+// as a JSON value). The answer then ends with stop_reason "tool_use"; one
+// that ends with "refusal" makes Generate fail with a *RefusalError.
+//
 // The API has no n: N continuations are N requests made at once, request i
 // giving Index i. It has no text-completion endpoint either, so buffer mode
 // (Request.Prompt) is refused with an error.
@@ -85,6 +93,20 @@ type anRequest struct {
 	Stream        bool        `json:"stream,omitempty"`
 	Temperature   *float64    `json:"temperature,omitempty"`
 	StopSequences []string    `json:"stop_sequences,omitempty"`
+	Tools         []anTool    `json:"tools,omitempty"`
+	ToolChoice    *anChoice   `json:"tool_choice,omitempty"`
+}
+
+// anTool is a tool definition; anChoice forces its use.
+type anTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+type anChoice struct {
+	Type string `json:"type"`
+	Name string `json:"name,omitempty"`
 }
 
 type anMessage struct {
@@ -95,6 +117,7 @@ type anMessage struct {
 // anEvent is the data of any stream event, or a whole Message response.
 type anEvent struct {
 	Type         string          `json:"type"`
+	Index        int             `json:"index"`         // content_block_*
 	Message      *anMessageInfo  `json:"message"`       // message_start
 	ContentBlock *anBlock        `json:"content_block"` // content_block_start
 	Delta        *anDelta        `json:"delta"`         // content_block_delta, message_delta
@@ -115,14 +138,17 @@ type anMessageInfo struct {
 }
 
 type anBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type  string          `json:"type"`
+	Text  string          `json:"text"`
+	Name  string          `json:"name"`  // tool_use
+	Input json.RawMessage `json:"input"` // tool_use
 }
 
 type anDelta struct {
-	Type       string `json:"type"` // text_delta, thinking_delta, input_json_delta, ...
-	Text       string `json:"text"`
-	StopReason string `json:"stop_reason"`
+	Type        string `json:"type"` // text_delta, thinking_delta, input_json_delta, ...
+	Text        string `json:"text"`
+	PartialJSON string `json:"partial_json"` // input_json_delta
+	StopReason  string `json:"stop_reason"`
 }
 
 type anUsage struct {
@@ -139,6 +165,9 @@ func (a *Anthropic) Generate(ctx context.Context, req Request, onDelta func(Delt
 	if !p.chat {
 		return nil, errors.New("llm: anthropic: buffer mode (a prompt) needs a text-completion endpoint, which the Messages API has not; use dialogue mode or an OpenAI-compatible provider")
 	}
+	if p.schema != nil {
+		p.mode = ModeTool
+	}
 	col := newCollector(p.n, onDelta)
 	err = fanOut(ctx, p.n, func(ctx context.Context, i int) error {
 		return ofN(i, p.n, a.request(ctx, p, i, col))
@@ -146,7 +175,16 @@ func (a *Anthropic) Generate(ctx context.Context, req Request, onDelta func(Delt
 	if err != nil {
 		return nil, generateError("anthropic", col, err)
 	}
-	return col.completed(), nil
+	got := col.completed()
+	if p.schema != nil {
+		for _, c := range got {
+			if c.FinishReason == "refusal" {
+				return nil, &GenerateError{Err: fmt.Errorf("llm: anthropic: %w", &RefusalError{
+					Provider: ProviderAnthropic, Model: c.Model, Message: c.Text, StopReason: c.FinishReason})}
+			}
+		}
+	}
+	return got, nil
 }
 
 // endpoint is {base}/v1/messages, tolerating a base that ends in /v1.
@@ -179,6 +217,10 @@ func (a *Anthropic) request(ctx context.Context, p params, index int, col *colle
 		body.Messages = append(body.Messages, anMessage{Role: m.Role, Content: m.Text})
 	}
 	body.System = strings.Join(system, "\n\n")
+	if p.schema != nil {
+		body.Tools = []anTool{{Name: p.schema.Name, Description: p.schema.Description, InputSchema: p.schema.compactSchema()}}
+		body.ToolChoice = &anChoice{Type: "tool", Name: p.schema.Name}
+	}
 	if len(body.Messages) == 0 {
 		return errors.New("request has only system messages; the Messages API needs a user message")
 	}
@@ -200,7 +242,10 @@ func (a *Anthropic) request(ctx context.Context, p params, index int, col *colle
 	}
 	defer resp.Body.Close()
 
-	r := &anReader{ctx: ctx, url: url, body: captured, index: index, col: col, redact: pst.redact}
+	r := &anReader{ctx: ctx, url: url, body: captured, index: index, col: col, redact: pst.redact, toolIndex: -1}
+	if p.schema != nil {
+		r.tool = p.schema.Name
+	}
 	if !body.Stream || isJSONResponse(resp) {
 		err = r.readJSON()
 	} else {
@@ -209,7 +254,7 @@ func (a *Anthropic) request(ctx context.Context, p params, index int, col *colle
 	if err != nil {
 		return err
 	}
-	col.finish([]Completion{{
+	c := Completion{
 		Index:        index,
 		Text:         r.text.String(),
 		FinishReason: anthropicFinish(r.stop),
@@ -217,7 +262,12 @@ func (a *Anthropic) request(ctx context.Context, p params, index int, col *colle
 		ResponseID:   r.id,
 		Raw:          r.body.buf.Bytes(),
 		Usage:        r.usage,
-	}})
+	}
+	if r.tool != "" {
+		c.Structured = ModeTool
+		c.JSON = r.toolJSON()
+	}
+	col.finish([]Completion{c})
 	return nil
 }
 
@@ -244,6 +294,24 @@ type anReader struct {
 	id, model, stop string
 	usage           Usage
 	text            strings.Builder
+
+	// tool is the name of the forced tool of a structured request ("" for
+	// others); toolIndex the index of its tool_use block (-1 before it);
+	// toolStart the input its content_block_start (or a whole Message)
+	// carried, and toolInput the concatenated partial_json of its deltas.
+	tool      string
+	toolIndex int
+	toolStart []byte
+	toolInput strings.Builder
+}
+
+// toolJSON is the forced tool's input: the streamed pieces when there were
+// any, else the input the block started with (or the whole Message held).
+func (r *anReader) toolJSON() string {
+	if r.toolInput.Len() > 0 {
+		return r.toolInput.String()
+	}
+	return string(r.toolStart)
 }
 
 func (r *anReader) readStream() error {
@@ -277,9 +345,17 @@ func (r *anReader) readStream() error {
 			if e.ContentBlock != nil && e.ContentBlock.Type == "text" {
 				r.add(e.ContentBlock.Text)
 			}
+			if e.ContentBlock != nil && e.ContentBlock.Type == "tool_use" && r.tool != "" &&
+				r.toolIndex < 0 && e.ContentBlock.Name == r.tool {
+				r.toolIndex = e.Index
+				r.toolStart = append(r.toolStart[:0], e.ContentBlock.Input...)
+			}
 		case "content_block_delta":
 			if e.Delta != nil && e.Delta.Type == "text_delta" {
 				r.add(e.Delta.Text)
+			}
+			if e.Delta != nil && e.Delta.Type == "input_json_delta" && r.toolIndex >= 0 && e.Index == r.toolIndex {
+				r.toolInput.WriteString(e.Delta.PartialJSON)
 			}
 		case "message_delta":
 			if e.Delta != nil && e.Delta.StopReason != "" {
@@ -328,6 +404,10 @@ func (r *anReader) readJSON() error {
 	for _, blk := range m.Content {
 		if blk.Type == "text" {
 			r.add(blk.Text)
+		}
+		if blk.Type == "tool_use" && r.tool != "" && r.toolIndex < 0 && blk.Name == r.tool {
+			r.toolIndex = 0
+			r.toolStart = append(r.toolStart[:0], blk.Input...)
 		}
 	}
 	return nil

@@ -23,14 +23,18 @@ func (b bodyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // FuzzResponses feeds arbitrary response bodies, streamed and not, to both
-// clients: they must return completions or an error, never panic, and a
-// completion's text must be the concatenation of its deltas.
+// clients, for plain and structured (JSONSchema) requests: they must return
+// completions or an error, never panic, and a completion's text must be the
+// concatenation of its deltas.
 func FuzzResponses(f *testing.F) {
 	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"), true, 200)
 	f.Add([]byte("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"c\",\"usage\":{\"input_tokens\":1}}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"), true, 200)
 	f.Add([]byte(`{"choices":[{"index":0,"message":{"content":"x"},"finish_reason":"stop"}]}`), false, 200)
 	f.Add([]byte(`{"error":{"message":"slow down","type":"rate_limit"}}`), false, 429)
 	f.Add([]byte("data: {\"choices\":[{\"index\":7,\"delta\":{}}]}\n"), true, 200)
+	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"refusal\":\"No\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"), true, 200)
+	f.Add([]byte("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"name\":\"s\",\"input\":{}}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"a\"}}\n\nevent: message_stop\ndata: {}\n\n"), true, 200)
+	f.Add([]byte(`{"type":"message","content":[{"type":"tool_use","name":"s","input":{"a":1}}],"stop_reason":"tool_use"}`), false, 200)
 	f.Fuzz(func(t *testing.T, body []byte, stream bool, status int) {
 		if status < 100 || status > 599 {
 			status = 200
@@ -41,7 +45,12 @@ func FuzzResponses(f *testing.F) {
 		}
 		client := &http.Client{Transport: bodyTransport{status, ct, body}}
 		noRetry := RetryPolicy{}
-		for _, provider := range []string{"openai", "anthropic"} {
+		schema := &JSONSchema{Name: "s", Schema: []byte(`{"type":"object"}`)}
+		for _, run := range []struct {
+			provider string
+			schema   *JSONSchema
+		}{{"openai", nil}, {"anthropic", nil}, {"openai", schema}, {"anthropic", schema}} {
+			provider := run.provider
 			cfg := Config{Provider: provider, BaseURL: "http://127.0.0.1:1", Model: "m", N: 2, NoStream: !stream}
 			var p Provider
 			switch provider {
@@ -61,7 +70,7 @@ func FuzzResponses(f *testing.F) {
 				p = a
 			}
 			deltas := map[int]*strings.Builder{}
-			comps, err := p.Generate(context.Background(), Request{Messages: []Message{{Role: RoleUser, Text: "hi"}}}, func(d Delta) {
+			comps, err := p.Generate(context.Background(), Request{Messages: []Message{{Role: RoleUser, Text: "hi"}}, JSONSchema: run.schema}, func(d Delta) {
 				if deltas[d.Index] == nil {
 					deltas[d.Index] = &strings.Builder{}
 				}
@@ -71,6 +80,9 @@ func FuzzResponses(f *testing.F) {
 				continue
 			}
 			for _, c := range comps {
+				if (run.schema != nil) != (c.Structured != "") {
+					t.Errorf("%s: structured %v, completion mode %q", provider, run.schema != nil, c.Structured)
+				}
 				if stream && deltas[c.Index] != nil && deltas[c.Index].String() != c.Text {
 					t.Errorf("%s: completion %d text %q is not its deltas %q", provider, c.Index, c.Text, deltas[c.Index].String())
 				}

@@ -63,6 +63,11 @@ type Request struct {
 	N int `json:"n,omitempty"`
 	// Stop sequences end a continuation early (not included in its text).
 	Stop []string `json:"stop,omitempty"`
+	// JSONSchema, when set, asks for structured output: one JSON object
+	// valid against the schema, in Completion.JSON (see JSONSchema for how
+	// each provider is asked). Dialogue mode only. A model that refuses
+	// makes Generate fail with a *RefusalError.
+	JSONSchema *JSONSchema `json:"jsonSchema,omitempty"`
 }
 
 // MaxN is the largest number of continuations one Request may ask for.
@@ -102,6 +107,21 @@ type Completion struct {
 	// the loom node's content hash.
 	Raw   []byte `json:"-"`
 	Usage Usage  `json:"usage"`
+
+	// JSON is the structured answer of a Request with a JSONSchema, as the
+	// model wrote it and unvalidated (it may be malformed or not match the
+	// schema): Anthropic's tool_use input, or the OpenAI message content
+	// with a Markdown code fence and surrounding prose removed (see
+	// ExtractJSON). Empty for other requests.
+	JSON string `json:"json,omitempty"`
+	// Structured says how the structured answer was asked for
+	// (ModeJSONSchema, ModeJSONObject, ModePrompt or ModeTool); empty for
+	// other requests.
+	Structured StructuredMode `json:"structured,omitempty"`
+	// Refusal is the refusal message an OpenAI model sent in place of
+	// content ("refusal" of the message or its deltas). A request with a
+	// JSONSchema fails with a *RefusalError instead.
+	Refusal string `json:"refusal,omitempty"`
 }
 
 // RawSHA256 is the lowercase hex SHA-256 of c.Raw: the node's rawResponseHash.
@@ -158,6 +178,9 @@ type params struct {
 	maxTokens   int
 	n           int
 	stop        []string
+	schema      *JSONSchema
+	// mode is how the structured answer is asked for (schema set only).
+	mode StructuredMode
 }
 
 // resolve validates req and fills its zero fields from cfg.
@@ -171,6 +194,7 @@ func resolve(cfg Config, req Request) (params, error) {
 		maxTokens:   req.MaxTokens,
 		n:           req.N,
 		stop:        req.Stop,
+		schema:      req.JSONSchema,
 	}
 	if p.model == "" {
 		p.model = cfg.Model
@@ -198,6 +222,14 @@ func resolve(cfg Config, req Request) (params, error) {
 		return p, fmt.Errorf("llm: request field n: %d, want 1..%d", p.n, MaxN)
 	case p.maxTokens < 0:
 		return p, fmt.Errorf("llm: request field maxTokens: %d, want >= 0", p.maxTokens)
+	}
+	if p.schema != nil {
+		if !p.chat {
+			return p, errors.New("llm: request field jsonSchema: structured output needs dialogue mode (messages), not a prompt")
+		}
+		if err := p.schema.validate(); err != nil {
+			return p, err
+		}
 	}
 	for i, m := range req.Messages {
 		switch m.Role {

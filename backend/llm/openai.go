@@ -53,6 +53,23 @@ import (
 // missing indices in ascending order. It remembers this for each endpoint,
 // so later generations fan out from the start.
 //
+// Structured output (Request.JSONSchema) is asked for with "response_format":
+// {"type": "json_schema", "json_schema": {"name", "description", "schema",
+// "strict"}}. Servers that do not support it answer 400 (OpenAI's older
+// models: "Invalid parameter: 'response_format' of type 'json_schema' is not
+// supported with this model", older vLLM, llama.cpp and LM Studio builds,
+// proxies): the request is then made again with {"type": "json_object"}
+// and, if that is refused too, with no response_format, the schema going
+// into the system message in both (see JSONSchema). A 400 that says the
+// context is too long is not taken for such a refusal. The mode that worked
+// is remembered, so later structured requests start from it. The reply's
+// content is the object (Completion.JSON); a "refusal" in its place makes
+// Generate fail with a *RefusalError.
+//
+// OpenAI's reasoning models (o-series, gpt-5) refuse "max_tokens" with 400
+// unsupported_parameter: the request is made again at once with
+// "max_completion_tokens", which the client sends from then on.
+//
 // Set HTTPClient and Retry before the first Generate; after that an OpenAI
 // is safe for concurrent use.
 type OpenAI struct {
@@ -65,6 +82,21 @@ type OpenAI struct {
 
 	sleep    func(context.Context, time.Duration) error
 	ignoresN [2]atomic.Bool // by endpoint: 0 chat, 1 completions
+	// structured is the index in openAIModes of the strongest structured
+	// output mode the server is known to take.
+	structured atomic.Int32
+	// maxCompletion says the server refused max_tokens for
+	// max_completion_tokens (OpenAI's reasoning models).
+	maxCompletion atomic.Bool
+}
+
+// openAIModes are the structured output modes tried, strongest first.
+var openAIModes = []StructuredMode{ModeJSONSchema, ModeJSONObject, ModePrompt}
+
+// StructuredMode is how the next structured request will be asked for: the
+// strongest mode the server has not refused (ModeJSONSchema at first).
+func (o *OpenAI) StructuredMode() StructuredMode {
+	return openAIModes[o.structured.Load()]
 }
 
 // NewOpenAI returns a client for cfg (its Provider field is not checked),
@@ -89,7 +121,24 @@ type oaRequest struct {
 	N             int             `json:"n,omitempty"`
 	Temperature   *float64        `json:"temperature,omitempty"`
 	MaxTokens     int             `json:"max_tokens,omitempty"`
-	Stop          []string        `json:"stop,omitempty"`
+	// MaxCompletionTokens replaces MaxTokens for servers that refuse it.
+	MaxCompletionTokens int      `json:"max_completion_tokens,omitempty"`
+	Stop                []string `json:"stop,omitempty"`
+	// ResponseFormat asks for structured output: {"type": "json_schema",
+	// "json_schema": {...}} or {"type": "json_object"}.
+	ResponseFormat *oaResponseFormat `json:"response_format,omitempty"`
+}
+
+type oaResponseFormat struct {
+	Type       string        `json:"type"`
+	JSONSchema *oaJSONSchema `json:"json_schema,omitempty"`
+}
+
+type oaJSONSchema struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Schema      json.RawMessage `json:"schema"`
+	Strict      bool            `json:"strict,omitempty"`
 }
 
 type oaMessage struct {
@@ -120,6 +169,7 @@ type oaChoice struct {
 
 type oaContent struct {
 	Content *string `json:"content"`
+	Refusal *string `json:"refusal"`
 }
 
 type oaUsage struct {
@@ -127,12 +177,65 @@ type oaUsage struct {
 	CompletionTokens int `json:"completion_tokens"`
 }
 
-// Generate implements Provider. See the OpenAI type for how N is met.
+// Generate implements Provider. See the OpenAI type for how N is met and
+// how structured output is asked for.
 func (o *OpenAI) Generate(ctx context.Context, req Request, onDelta func(Delta)) ([]Completion, error) {
 	p, err := resolve(o.cfg, req)
 	if err != nil {
 		return nil, err
 	}
+	if p.schema == nil {
+		return o.generate(ctx, p, onDelta)
+	}
+	start := int(o.structured.Load())
+	var refused []string
+	for level := start; ; level++ {
+		p.mode = openAIModes[level]
+		got, err := o.generate(ctx, p, onDelta)
+		var apiErr *APIError
+		if err != nil && level+1 < len(openAIModes) && errors.As(err, &apiErr) && refusesFormat(apiErr) {
+			refused = append(refused, fmt.Sprintf("response_format %s refused: %s", p.mode, apiErr.Message))
+			continue
+		}
+		if err != nil {
+			if ge, ok := err.(*GenerateError); ok && len(refused) > 0 {
+				ge.Err = fmt.Errorf("%w (after %s)", ge.Err, strings.Join(refused, "; "))
+			}
+			return nil, err
+		}
+		for {
+			cur := o.structured.Load()
+			if int(cur) >= level || o.structured.CompareAndSwap(cur, int32(level)) {
+				break
+			}
+		}
+		for _, c := range got {
+			if c.Refusal != "" {
+				return nil, &GenerateError{Err: fmt.Errorf("llm: openai: %w", &RefusalError{
+					Provider: ProviderOpenAI, Model: c.Model, Message: c.Refusal, StopReason: c.FinishReason})}
+			}
+		}
+		return got, nil
+	}
+}
+
+// refusesFormat reports whether an HTTP error answering a structured
+// request may mean the server does not take its response_format: a bad
+// request that is not about the context length.
+func refusesFormat(e *APIError) bool {
+	return !e.InStream && (e.StatusCode == http.StatusBadRequest || e.StatusCode == http.StatusUnprocessableEntity) &&
+		!e.contextLength()
+}
+
+// wantsMaxCompletion reports whether e refuses max_tokens in favour of
+// max_completion_tokens.
+func wantsMaxCompletion(e *APIError) bool {
+	return !e.InStream && e.StatusCode == http.StatusBadRequest &&
+		(e.Param == "max_tokens" || strings.Contains(e.Message, "max_completion_tokens"))
+}
+
+// generate makes the requests of one resolved generation.
+func (o *OpenAI) generate(ctx context.Context, p params, onDelta func(Delta)) ([]Completion, error) {
 	endpoint, kind := o.cfg.baseURL()+"/chat/completions", 0
 	if !p.chat {
 		endpoint, kind = o.cfg.baseURL()+"/completions", 1
@@ -207,7 +310,19 @@ func (o *OpenAI) request(ctx context.Context, endpoint string, p params, n int, 
 	if body.Stream {
 		body.StreamOptions = &oaStreamOption{IncludeUsage: true}
 	}
-	for _, m := range p.messages {
+	messages := p.messages
+	switch {
+	case p.schema == nil:
+	case p.mode == ModeJSONSchema:
+		body.ResponseFormat = &oaResponseFormat{Type: "json_schema", JSONSchema: &oaJSONSchema{
+			Name: p.schema.Name, Description: p.schema.Description, Schema: p.schema.compactSchema(), Strict: p.schema.Strict}}
+	case p.mode == ModeJSONObject:
+		body.ResponseFormat = &oaResponseFormat{Type: "json_object"}
+		messages = withInstruction(messages, p.schema)
+	default:
+		messages = withInstruction(messages, p.schema)
+	}
+	for _, m := range messages {
 		body.Messages = append(body.Messages, oaMessage{Role: m.Role, Content: m.Text})
 	}
 	header := http.Header{"Content-Type": {"application/json"}}
@@ -217,14 +332,28 @@ func (o *OpenAI) request(ctx context.Context, endpoint string, p params, n int, 
 	if o.cfg.APIKey.IsSet() {
 		header.Set("Authorization", "Bearer "+o.cfg.APIKey.Reveal())
 	}
+	if p.chat && o.maxCompletion.Load() {
+		body.MaxCompletionTokens, body.MaxTokens = body.MaxTokens, 0
+	}
 	pst := poster{hc: o.HTTPClient, retry: o.Retry, sleep: o.sleep, redact: redactor(o.cfg.APIKey.Reveal())}
 	resp, captured, err := pst.exchange(ctx, endpoint, body, header)
+	var refused *APIError
+	if err != nil && p.chat && body.MaxTokens > 0 && errors.As(err, &refused) && wantsMaxCompletion(refused) {
+		// OpenAI's reasoning models: "Unsupported parameter: 'max_tokens' is
+		// not supported with this model. Use 'max_completion_tokens' instead."
+		body.MaxCompletionTokens, body.MaxTokens = body.MaxTokens, 0
+		o.maxCompletion.Store(true)
+		resp, captured, err = pst.exchange(ctx, endpoint, body, header)
+	}
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
 
 	r := &oaReader{ctx: ctx, url: endpoint, body: captured, mapIndex: mapIndex, col: col, redact: pst.redact, choices: map[int]*oaAcc{}}
+	if p.schema != nil {
+		r.structured = p.mode
+	}
 	if !body.Stream || isJSONResponse(resp) {
 		err = r.readJSON()
 	} else {
@@ -244,6 +373,8 @@ type oaReader struct {
 	mapIndex func(int) (int, bool)
 	col      *collector
 	redact   redactor
+	// structured is the mode of a structured request, "" otherwise.
+	structured StructuredMode
 
 	id, model string
 	usage     *oaUsage
@@ -252,6 +383,7 @@ type oaReader struct {
 
 type oaAcc struct {
 	text     strings.Builder
+	refusal  strings.Builder
 	finish   string
 	finished bool
 }
@@ -317,9 +449,12 @@ func (r *oaReader) take(c oaResponse, streamed bool) error {
 			acc = &oaAcc{}
 			r.choices[idx] = acc
 		}
-		piece := ch.Message.Content // chat, whole
+		piece, refusal := ch.Message.Content, ch.Message.Refusal // chat, whole
 		if streamed {
-			piece = ch.Delta.Content // chat, streamed
+			piece, refusal = ch.Delta.Content, ch.Delta.Refusal // chat, streamed
+		}
+		if refusal != nil {
+			acc.refusal.WriteString(*refusal)
 		}
 		if piece == nil {
 			piece = ch.Text // completions
@@ -363,7 +498,7 @@ func (r *oaReader) finish() error {
 	}
 	out := make([]Completion, 0, len(r.choices))
 	for idx, acc := range r.choices {
-		out = append(out, Completion{
+		c := Completion{
 			Index:        idx,
 			Text:         acc.text.String(),
 			FinishReason: acc.finish,
@@ -371,7 +506,13 @@ func (r *oaReader) finish() error {
 			ResponseID:   r.id,
 			Raw:          raw,
 			Usage:        usage,
-		})
+			Refusal:      acc.refusal.String(),
+		}
+		if r.structured != "" {
+			c.Structured = r.structured
+			c.JSON = ExtractJSON(c.Text)
+		}
+		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Index < out[j].Index })
 	r.col.finish(out)

@@ -32,6 +32,22 @@
 // A continuation is 4..15 words; max_tokens (or max_completion_tokens)
 // counts words and cuts it with finish_reason "length"; "stop" strings cut
 // it with finish_reason "stop".
+//
+// Structured output is served as OpenAI documents it: "response_format":
+// {"type": "json_schema", "json_schema": {"name", "schema", "strict"}}
+// checks the name (1-64 of a-z, A-Z, 0-9, _, -) and, with strict, that the
+// schema keeps to the strict subset (every object has additionalProperties
+// false and requires all its properties; OpenAI's 400 wording otherwise),
+// and answers with a made-up instance of the schema; {"type":
+// "json_object"} needs the word "json" in the messages (400 otherwise, as
+// OpenAI) and answers a small JSON object. NoJSONSchema and NoJSONObject
+// refuse those modes with 400, like servers and models that lack them.
+// ContextWindow refuses longer prompts (one token per word) with OpenAI's
+// 400 context_length_exceeded. Script queues exact answers (Reply): canned
+// JSON, malformed JSON, refusals, and HTTP failures in OpenAI's words.
+//
+// AnthropicServer speaks the Anthropic Messages API the same way (see
+// anthropic.go).
 package llmtest
 
 import (
@@ -41,6 +57,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -65,7 +82,20 @@ type OpenAIServer struct {
 	// ChunkDelay is slept before each streamed chunk, so a UI can be seen
 	// streaming. A client going away stops the stream.
 	ChunkDelay time.Duration
+	// NoJSONSchema refuses "response_format" of type json_schema with
+	// OpenAI's 400 for models without Structured Outputs; NoJSONObject
+	// refuses type json_object the same way.
+	NoJSONSchema bool
+	NoJSONObject bool
+	// NoMaxTokens refuses "max_tokens" with OpenAI's 400 for its reasoning
+	// models (o-series, gpt-5), which take only "max_completion_tokens".
+	NoMaxTokens bool
+	// ContextWindow, when above 0, is the model's context in tokens
+	// (llmtest counts one per word of the messages): a longer prompt gets
+	// 400 context_length_exceeded.
+	ContextWindow int
 
+	script   script
 	mu       sync.Mutex
 	drawn    map[[32]byte]int // samples drawn so far, by prompt
 	requests int
@@ -81,11 +111,32 @@ func (s *OpenAIServer) Requests() int {
 	return s.requests
 }
 
+// Script queues replies for the next completion requests the server
+// accepts, in order; when none is left, answers are made up again.
+func (s *OpenAIServer) Script(replies ...Reply) { s.script.push(replies...) }
+
+// Pending is the number of scripted replies not used yet.
+func (s *OpenAIServer) Pending() int { return s.script.pending() }
+
+// Received lists the completion requests received, in order.
+func (s *OpenAIServer) Received() []Received { return s.script.log() }
+
 // Start serves s on addr ("127.0.0.1:0" when empty: a free port), which must
 // be a loopback address. It returns the base URL to configure the llm
 // client with ("http://127.0.0.1:PORT/v1") and a function that stops the
 // server.
 func (s *OpenAIServer) Start(addr string) (baseURL string, stop func(context.Context) error, err error) {
+	base, stop, err := serveLoopback(s, addr)
+	if err != nil {
+		return "", nil, err
+	}
+	return base + "/v1", stop, nil
+}
+
+// serveLoopback serves h on addr ("127.0.0.1:0" when empty), which must be
+// a loopback address, and returns "http://HOST:PORT" and the server's
+// Shutdown.
+func serveLoopback(h http.Handler, addr string) (string, func(context.Context) error, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
@@ -100,9 +151,9 @@ func (s *OpenAIServer) Start(addr string) (baseURL string, stop func(context.Con
 	if err != nil {
 		return "", nil, fmt.Errorf("llmtest: %w", err)
 	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String() + "/v1", srv.Shutdown, nil
+	return "http://" + ln.Addr().String(), srv.Shutdown, nil
 }
 
 // request is the subset of the OpenAI request body llmtest reads.
@@ -118,6 +169,14 @@ type request struct {
 	MaxTokens           int             `json:"max_tokens"`
 	MaxCompletionTokens int             `json:"max_completion_tokens"`
 	Stop                json.RawMessage `json:"stop"`
+	ResponseFormat      *struct {
+		Type       string `json:"type"`
+		JSONSchema *struct {
+			Name   string          `json:"name"`
+			Schema json.RawMessage `json:"schema"`
+			Strict bool            `json:"strict"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
 }
 
 type message struct {
@@ -170,12 +229,125 @@ func (s *OpenAIServer) serveModels(w http.ResponseWriter) {
 type choice struct {
 	pieces []string
 	finish string
+	// refusal says the pieces are a refusal, not content.
+	refusal bool
+	// counted says the completion tokens are the words of the text rather
+	// than the pieces (scripted and structured answers).
+	counted bool
+}
+
+// scripted is the choice a Reply makes.
+func scripted(r Reply) choice {
+	c := choice{pieces: pieces(r.Text), finish: "stop", counted: true}
+	if r.Refusal != "" {
+		c = choice{pieces: pieces(r.Refusal), finish: "stop", refusal: true, counted: true}
+	}
+	if r.Finish != "" {
+		c.finish = r.Finish
+	}
+	return c
+}
+
+// checkFormat checks a chat request's response_format as OpenAI does,
+// returning the status, the param and the message of a refusal ("" when
+// the request is fine).
+func (s *OpenAIServer) checkFormat(req request) (int, string, string) {
+	rf := req.ResponseFormat
+	switch rf.Type {
+	case "text":
+	case "json_schema":
+		if s.NoJSONSchema {
+			return http.StatusBadRequest, "response_format", "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model. " +
+				"Learn more about supported models at the Structured Outputs guide: https://platform.openai.com/docs/guides/structured-outputs"
+		}
+		js := rf.JSONSchema
+		if js == nil {
+			return http.StatusBadRequest, "response_format.json_schema", "Missing required parameter: 'response_format.json_schema'."
+		}
+		if !schemaNameRE.MatchString(js.Name) {
+			return http.StatusBadRequest, "response_format.json_schema.name", fmt.Sprintf("Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'. Got %q.", js.Name)
+		}
+		var schema any
+		if err := json.Unmarshal(js.Schema, &schema); err != nil {
+			return http.StatusBadRequest, "response_format.json_schema.schema", "Invalid 'response_format.json_schema.schema': expected an object."
+		}
+		if top, ok := schema.(map[string]any); !ok || top["type"] != "object" {
+			return http.StatusBadRequest, "response_format", fmt.Sprintf("Invalid schema for response_format '%s': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"%v\"'.", js.Name, typeOf(schema))
+		}
+		if js.Strict {
+			if p := strictProblem(js.Name, schema); p != "" {
+				return http.StatusBadRequest, "response_format", p
+			}
+		}
+	case "json_object":
+		if s.NoJSONObject {
+			return http.StatusBadRequest, "response_format", "Invalid parameter: 'response_format' of type 'json_object' is not supported with this model."
+		}
+		if !strings.Contains(strings.ToLower(string(mustJSON(req.Messages))), "json") {
+			return http.StatusBadRequest, "messages", "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'."
+		}
+	default:
+		return http.StatusBadRequest, "response_format.type", fmt.Sprintf("Invalid value: '%s'. Supported values are: 'json_object', 'json_schema', and 'text'.", rf.Type)
+	}
+	return 0, "", ""
+}
+
+func typeOf(schema any) any {
+	if m, ok := schema.(map[string]any); ok {
+		return m["type"]
+	}
+	return schema
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// contextMessage is OpenAI's context_length_exceeded message.
+func contextMessage(window, used int) string {
+	return fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.", window, used)
+}
+
+// fail answers with a scripted failure in OpenAI's words.
+func (s *OpenAIServer) fail(w http.ResponseWriter, r Reply) {
+	switch r.Fail {
+	case FailRateLimit:
+		retryHeaders(w.Header(), r.RetryAfter, true)
+		wait := max(1, int((r.RetryAfter+time.Second-1)/time.Second))
+		writeError(w, http.StatusTooManyRequests, "requests", "rate_limit_exceeded",
+			fmt.Sprintf("Rate limit reached for requests in organization org-llmtest on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in %ds.", wait))
+	case FailOverloaded:
+		retryHeaders(w.Header(), r.RetryAfter, true)
+		writeError(w, http.StatusServiceUnavailable, "server_error", "", "The engine is currently overloaded, please try again later")
+	case FailContextLength:
+		writeErrorParam(w, http.StatusBadRequest, "invalid_request_error", "context_length_exceeded", "messages", contextMessage(max(s.ContextWindow, 8192), max(s.ContextWindow, 8192)+1))
+	default:
+		writeError(w, http.StatusInternalServerError, "server_error", "", "The server had an error while processing your request. Sorry about that!")
+	}
+}
+
+// sampleRNG is the generator of sample's made-up answer to key.
+func sampleRNG(seed uint64, key string, sample int) *rand.Rand {
+	h := sha256.New()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], seed^0x5eed)
+	h.Write(b[:])
+	binary.LittleEndian.PutUint64(b[:], uint64(sample))
+	h.Write(b[:])
+	h.Write([]byte(key))
+	sum := h.Sum(nil)
+	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[0:8]), binary.LittleEndian.Uint64(sum[8:16])))
 }
 
 func (s *OpenAIServer) serveCompletion(w http.ResponseWriter, r *http.Request, chat bool, reqNo int) {
 	var req request
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20))
-	if err := dec.Decode(&req); err != nil {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 8<<20))
+	if err == nil {
+		s.script.record(r.URL.Path, raw)
+		err = json.Unmarshal(raw, &req)
+	}
+	if err != nil {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "We could not parse the JSON body of your request: "+err.Error())
 		return
 	}
@@ -204,6 +376,29 @@ func (s *OpenAIServer) serveCompletion(w http.ResponseWriter, r *http.Request, c
 	if s.IgnoreN {
 		n = 1
 	}
+	if s.NoMaxTokens && req.MaxTokens > 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{
+			"message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+			"type":    "invalid_request_error", "param": "max_tokens", "code": "unsupported_parameter"}})
+		return
+	}
+	format := ""
+	if rf := req.ResponseFormat; rf != nil && chat {
+		format = rf.Type
+		if status, param, msg := s.checkFormat(req); msg != "" {
+			writeErrorParam(w, status, "invalid_request_error", "", param, msg)
+			return
+		}
+	}
+	if s.ContextWindow > 0 {
+		if used := countTokens(key); used > s.ContextWindow {
+			writeErrorParam(w, http.StatusBadRequest, "invalid_request_error", "context_length_exceeded", "messages",
+				contextMessage(s.ContextWindow, used))
+			return
+		}
+	}
 	maxWords := req.MaxTokens
 	if req.MaxCompletionTokens > 0 {
 		maxWords = req.MaxCompletionTokens
@@ -219,16 +414,37 @@ func (s *OpenAIServer) serveCompletion(w http.ResponseWriter, r *http.Request, c
 	s.mu.Unlock()
 	choices := make([]choice, n)
 	for i := range choices {
-		choices[i] = continuation(s.Seed, key, first+i, maxWords, chat, stops)
+		if reply, ok := s.script.pop(); ok {
+			if reply.Fail != "" {
+				s.fail(w, reply)
+				return
+			}
+			choices[i] = scripted(reply)
+			continue
+		}
+		switch format {
+		case "json_schema":
+			choices[i] = choice{pieces: pieces(madeUpJSON(req.ResponseFormat.JSONSchema.Schema, sampleRNG(s.Seed, key, first+i))), finish: "stop", counted: true}
+		case "json_object":
+			c := continuation(s.Seed, key, first+i, 0, false, nil)
+			text, _ := json.Marshal(map[string]string{"text": strings.TrimSpace(strings.Join(c.pieces, ""))})
+			choices[i] = choice{pieces: pieces(string(text)), finish: "stop", counted: true}
+		default:
+			choices[i] = continuation(s.Seed, key, first+i, maxWords, chat, stops)
+		}
 	}
 
 	model := s.Model
 	if model == "" {
 		model = req.Model
 	}
-	usage := usage{PromptTokens: len(strings.Fields(key))}
+	usage := usage{PromptTokens: countTokens(key)}
 	for _, c := range choices {
-		usage.CompletionTokens += len(c.pieces)
+		if c.counted {
+			usage.CompletionTokens += countTokens(strings.Join(c.pieces, ""))
+		} else {
+			usage.CompletionTokens += len(c.pieces)
+		}
 	}
 	usage.TotalTokens = usage.PromptTokens + usage.CompletionTokens
 	resp := response{w: w, r: r, chat: chat, model: model, created: 1700000000 + int64(reqNo), delay: s.ChunkDelay}
@@ -385,6 +601,7 @@ type (
 	delta struct {
 		Role    string  `json:"role,omitempty"`
 		Content *string `json:"content,omitempty"`
+		Refusal *string `json:"refusal,omitempty"`
 	}
 	whole struct {
 		ID                string        `json:"id"`
@@ -403,8 +620,9 @@ type (
 		FinishReason string    `json:"finish_reason"`
 	}
 	wholeMsg struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
+		Role    string  `json:"role"`
+		Content *string `json:"content"`
+		Refusal *string `json:"refusal,omitempty"`
 	}
 )
 
@@ -428,7 +646,10 @@ func (rs response) whole(choices []choice, u usage) {
 		text := strings.Join(c.pieces, "")
 		wc := wholeChoice{Index: i, FinishReason: c.finish}
 		if rs.chat {
-			wc.Message = &wholeMsg{Role: "assistant", Content: text}
+			wc.Message = &wholeMsg{Role: "assistant", Content: &text}
+			if c.refusal {
+				wc.Message = &wholeMsg{Role: "assistant", Refusal: &text}
+			}
 		} else {
 			wc.Text = &text
 		}
@@ -474,7 +695,9 @@ func (rs response) stream(choices []choice, u usage, includeUsage bool) {
 		cc := chunkChoice{Index: i, FinishReason: finish}
 		if rs.chat {
 			cc.Delta = &delta{}
-			if finish == nil {
+			if finish == nil && choices[i].refusal {
+				cc.Delta.Refusal = &text
+			} else if finish == nil {
 				cc.Delta.Content = &text
 			}
 		} else {
@@ -525,13 +748,21 @@ func (rs response) stream(choices []choice, u usage, includeUsage bool) {
 
 // writeError answers status with OpenAI's error object.
 func writeError(w http.ResponseWriter, status int, typ, code, msg string) {
+	writeErrorParam(w, status, typ, code, "", msg)
+}
+
+// writeErrorParam is writeError naming the request field at fault.
+func writeErrorParam(w http.ResponseWriter, status int, typ, code, param, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	var c any
+	var c, p any
 	if code != "" {
 		c = code
 	}
+	if param != "" {
+		p = param
+	}
 	_ = json.NewEncoder(w).Encode(map[string]any{
-		"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": c},
+		"error": map[string]any{"message": msg, "type": typ, "param": p, "code": c},
 	})
 }
