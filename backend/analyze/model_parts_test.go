@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"rhizome/backend/pisession/pitest"
 	"strings"
 	"sync"
 	"testing"
@@ -350,7 +351,7 @@ func TestParseAnalysis(t *testing.T) {
 // at least 95% and at most 130% of the output tokens the provider counted.
 func TestEstimateTokens(t *testing.T) {
 	for _, rs := range realSessions {
-		s, err := pisession.ReadFile(filepath.Join("testdata", "real", rs.name+".jsonl"))
+		s, err := pisession.ReadFile(pitest.Sample(rs.name + ".jsonl"))
 		if err != nil {
 			t.Fatal(err)
 		}
