@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"rhizome/backend/pisession/pitest"
 	"strings"
