@@ -76,8 +76,8 @@ func (c Change) Inverse() Change {
 // modified (its slices are shared with the result where unchanged). Each
 // change checks that the graph is as the run left it: a score must be
 // Before, an archive flag the opposite of the new one, an added node or
-// edge absent, a removed one present, and a removed node's edges exactly
-// the ones listed. A graph that moved on since (a later run, an edit) is an
+// edge absent (and valid), a removed one present and equal to the one the
+// change carries, and a removed node's edges exactly the ones listed. A graph that moved on since (a later run, an edit) is an
 // error naming the change and what differs, and no change is applied: undo
 // later runs first.
 func (g Graph) Apply(changes []Change) (Graph, error) {
@@ -220,12 +220,25 @@ func (st *state) apply(c *Change) error {
 		if c.Node == nil {
 			return fmt.Errorf("no node")
 		}
+		if err := c.Node.ID.Validate(); err != nil || !c.Node.ID.InLibrary() {
+			return fmt.Errorf("node %q is not a library item", c.Node.ID.ID)
+		}
+		if err := c.Node.validate(); err != nil {
+			return fmt.Errorf("node %w", err)
+		}
 		if st.node(c.Node.ID) >= 0 {
 			return fmt.Errorf("node %s is already in the graph", c.Node.ID)
 		}
 		for k := range c.Edges {
-			if err := st.canAddEdge(&c.Edges[k], c.Node.ID); err != nil {
+			e := &c.Edges[k]
+			if err := st.canAddEdge(e, c.Node.ID); err != nil {
 				return err
+			}
+			if e.Source != c.Node.ID && e.Target != c.Node.ID {
+				return fmt.Errorf("edge %s does not touch node %s", e.ID, c.Node.ID)
+			}
+			if slices.ContainsFunc(c.Edges[:k], func(o Edge) bool { return o.ID == e.ID }) {
+				return fmt.Errorf("edge %s is listed twice", e.ID)
 			}
 		}
 		if i, ok := st.nodeByID[c.Node.ID]; ok {
@@ -246,6 +259,9 @@ func (st *state) apply(c *Change) error {
 		if i < 0 {
 			return fmt.Errorf("node %s is not in the graph", c.Node.ID)
 		}
+		if !nodeEqual(&st.nodes[i], c.Node) {
+			return fmt.Errorf("node %s is not as the run saw it: it changed since", c.Node.ID)
+		}
 		var have []string
 		st.incident(c.Node.ID, func(e *Edge) { have = append(have, e.ID) })
 		want := make([]string, len(c.Edges))
@@ -256,6 +272,11 @@ func (st *state) apply(c *Change) error {
 		slices.Sort(want)
 		if !slices.Equal(have, want) {
 			return fmt.Errorf("node %s has edges %v, the run expected %v: they changed since", c.Node.ID, have, want)
+		}
+		for k := range c.Edges {
+			if !edgeEqual(&st.edges[st.edgeByID[c.Edges[k].ID]], &c.Edges[k]) {
+				return fmt.Errorf("edge %s is not as the run saw it: it changed since", c.Edges[k].ID)
+			}
 		}
 		for _, id := range want {
 			st.edgeAlive[st.edgeByID[id]] = false
@@ -277,6 +298,9 @@ func (st *state) apply(c *Change) error {
 		if !ok || !st.edgeAlive[i] {
 			return fmt.Errorf("edge %s is not in the graph", c.Edge.ID)
 		}
+		if !edgeEqual(&st.edges[i], c.Edge) {
+			return fmt.Errorf("edge %s is not as the run saw it: it changed since", c.Edge.ID)
+		}
 		st.edgeAlive[i] = false
 	default:
 		return fmt.Errorf("unknown op %q", c.Op)
@@ -287,6 +311,9 @@ func (st *state) apply(c *Change) error {
 // canAddEdge checks that e is absent and that neither end is a removed
 // node (except adding, the node about to be restored with it).
 func (st *state) canAddEdge(e *Edge, adding link.Item) error {
+	if err := e.validate(); err != nil {
+		return fmt.Errorf("edge %w", err)
+	}
 	if i, ok := st.edgeByID[e.ID]; ok && st.edgeAlive[i] {
 		return fmt.Errorf("edge %s is already in the graph", e.ID)
 	}
@@ -318,4 +345,19 @@ func (st *state) addEdge(e Edge) {
 	st.edgeAlive = append(st.edgeAlive, true)
 	st.adj[e.Source] = append(st.adj[e.Source], i)
 	st.adj[e.Target] = append(st.adj[e.Target], i)
+}
+
+// nodeEqual reports whether a and b hold the same node (times compared as
+// instants).
+func nodeEqual(a, b *Node) bool {
+	return a.ID == b.ID && a.Kind == b.Kind && a.Label == b.Label && a.Summary == b.Summary &&
+		slices.Equal(a.Tags, b.Tags) && a.Importance == b.Importance && a.Confidence == b.Confidence &&
+		a.CreatedAt.Equal(b.CreatedAt) && a.LastAccessed.Equal(b.LastAccessed) && a.Relevance == b.Relevance &&
+		a.Archived == b.Archived && a.TouchedByPerson == b.TouchedByPerson && slices.Equal(a.Embedding, b.Embedding)
+}
+
+// edgeEqual reports whether a and b hold the same edge.
+func edgeEqual(a, b *Edge) bool {
+	return a.ID == b.ID && a.Source == b.Source && a.Target == b.Target && a.Relation == b.Relation &&
+		a.Confidence == b.Confidence && a.CreatedBy == b.CreatedBy && a.CreatedAt.Equal(b.CreatedAt) && a.Note == b.Note
 }

@@ -612,6 +612,24 @@ func TestUndoAfterLaterRun(t *testing.T) {
 	if back := apply(t, apply(t, g2, u2.Changes), u1.Changes); !reflect.DeepEqual(canonical(back), canonical(g)) {
 		t.Error("undoing both runs, latest first, did not restore the start")
 	}
+
+	// A MetaPattern a later decay rescored: removing it now would lose that
+	// score on redo, so undoing the cluster run waits for the decay's undo.
+	clustered := run(t, g, s, Cluster)
+	g1 = apply(t, g, clustered.Changes)
+	later, err := Run(context.Background(), g1, s, Request{Cycles: []Cycle{Decay}, Now: now.Add(day)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2 = apply(t, g1, later.Changes)
+	uc, _ := Undo(clustered, now.Add(2*day))
+	if _, err := g2.Apply(uc.Changes); err == nil || !strings.Contains(err.Error(), "is not as the run saw it") {
+		t.Errorf("undo of a cluster run after a decay rescored its MetaPattern: %v, want a refusal", err)
+	}
+	ul, _ := Undo(later, now.Add(2*day))
+	if back := apply(t, apply(t, g2, ul.Changes), uc.Changes); !reflect.DeepEqual(canonical(back), canonical(g)) {
+		t.Error("undoing decay then cluster did not restore the start")
+	}
 }
 
 // canonical is g with its nodes and edges sorted by id: the order Apply

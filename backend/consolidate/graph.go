@@ -135,29 +135,14 @@ func (g Graph) Validate() error {
 			return fmt.Errorf("consolidate: node %d (%s): the same id as node %d", i, n.ID, j)
 		}
 		seen[n.ID] = i
-		where := func(field string) string { return fmt.Sprintf("consolidate: node %d (%s): field %s", i, n.ID, field) }
-		if n.Kind == "" {
-			return fmt.Errorf("%s is empty", where("kind"))
-		}
-		for _, f := range []struct {
-			name string
-			v    float64
-		}{{"importance", n.Importance}, {"confidence", n.Confidence}, {"relevance", n.Relevance}} {
-			if !(f.v >= 0 && f.v <= 1) {
-				return fmt.Errorf("%s: %v is outside [0, 1]", where(f.name), f.v)
-			}
-		}
-		if n.CreatedAt.IsZero() {
-			return fmt.Errorf("%s is not set", where("createdAt"))
+		if err := n.validate(); err != nil {
+			return fmt.Errorf("consolidate: node %d %w", i, err)
 		}
 		if n.Embedding != nil {
-			if err := checkVector(n.Embedding); err != nil {
-				return fmt.Errorf("%s: %w", where("embedding"), err)
-			}
 			if dim < 0 {
 				dim, dimFrom = len(n.Embedding), i
 			} else if len(n.Embedding) != dim {
-				return fmt.Errorf("%s: %d dimensions, node %d has %d", where("embedding"), len(n.Embedding), dimFrom, dim)
+				return fmt.Errorf("consolidate: node %d (%s): field embedding: %d dimensions, node %d has %d", i, n.ID, len(n.Embedding), dimFrom, dim)
 			}
 		}
 	}
@@ -171,6 +156,33 @@ func (g Graph) Validate() error {
 			return fmt.Errorf("consolidate: edge %d (%s): the same id as edge %d", i, id, j)
 		}
 		edgeSeen[id] = i
+	}
+	return nil
+}
+
+// validate checks one node's own fields (not its id's uniqueness or its
+// embedding's dimension); the error starts with the node's id in
+// parentheses, for the caller to prefix.
+func (n *Node) validate() error {
+	where := func(field string) string { return fmt.Sprintf("(%s): field %s", n.ID, field) }
+	if n.Kind == "" {
+		return fmt.Errorf("%s is empty", where("kind"))
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"importance", n.Importance}, {"confidence", n.Confidence}, {"relevance", n.Relevance}} {
+		if !(f.v >= 0 && f.v <= 1) {
+			return fmt.Errorf("%s: %v is outside [0, 1]", where(f.name), f.v)
+		}
+	}
+	if n.CreatedAt.IsZero() {
+		return fmt.Errorf("%s is not set", where("createdAt"))
+	}
+	if n.Embedding != nil {
+		if err := checkVector(n.Embedding); err != nil {
+			return fmt.Errorf("%s: %w", where("embedding"), err)
+		}
 	}
 	return nil
 }

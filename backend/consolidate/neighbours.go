@@ -226,6 +226,7 @@ func (x *Index) Neighbours(id link.Item, k int) ([]Neighbour, error) {
 // nearest is Neighbours by position: the positions of up to k vectors
 // nearest to vector i and their similarities, most similar first.
 func (x *Index) nearest(i, k int) ([]int32, []float32) {
+	k = min(k, len(x.ids)-1)
 	if k <= 0 {
 		return nil, nil
 	}

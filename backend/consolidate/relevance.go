@@ -173,9 +173,15 @@ func (s Settings) Validate() error {
 		if f.v < f.min {
 			return fmt.Errorf("consolidate: setting %s: %d, want at least %d", f.name, f.v, f.min)
 		}
+		if f.v > maxCount && f.name != "creativeMaxEdges" {
+			return fmt.Errorf("consolidate: setting %s: %d, want at most %d", f.name, f.v, maxCount)
+		}
 	}
 	return nil
 }
+
+// maxCount bounds the neighbour, link and point counts of Settings.
+const maxCount = 1000
 
 // day is the length of a day in the formula.
 const day = 24 * time.Hour
