@@ -459,41 +459,43 @@ func (x *index) staleDecisionClusters(now time.Time) []Item {
 // context-graph-dag.md, "Pattern Detection for Dashboard", row 7, and
 // "Project Facts as Binding Instructions" ("Always/Never" rules).
 func (x *index) constraintViolations() []Item {
+	type fact struct {
+		n         *Node
+		forbidden []string
+	}
+	var facts []fact
+	for _, f := range x.ofKind(KindProjectFact) {
+		if !x.retired(f) {
+			facts = append(facts, fact{f, prohibition(f.Label)})
+		}
+	}
 	var items []Item
-	facts := x.ofKind(KindProjectFact)
 	for _, d := range x.ofKind(KindDecision) {
 		if x.retired(d) {
 			continue
 		}
 		stated := map[*Node]bool{}
 		for _, f := range x.linked(d, link.ConflictsWith, link.Contradicts) {
-			if f.Kind == KindProjectFact && !x.retired(f) {
-				stated[f] = true
-			}
+			stated[f] = true
 		}
 		words := stems(d.Label)
 		negated := hasNegation(d.Label)
 		for _, f := range facts {
-			if x.retired(f) {
-				continue
-			}
 			basis := ""
 			switch {
-			case stated[f]:
+			case stated[f.n]:
 				basis = "stated"
-			case !negated && (f.Project == "" || f.Project == d.Project):
-				if forbidden := prohibition(f.Label); len(forbidden) > 0 && containsAll(words, forbidden) {
-					basis = "forbids " + strings.Join(forbidden, ", ")
-				}
+			case !negated && len(f.forbidden) > 0 && (f.n.Project == "" || f.n.Project == d.Project) && containsAll(words, f.forbidden):
+				basis = "forbids " + strings.Join(f.forbidden, ", ")
 			}
 			if basis == "" {
 				continue
 			}
 			items = append(items, Item{
-				Key:   d.ID.String() + " " + f.ID.String(),
-				Title: fmt.Sprintf("Decision %s may conflict with rule %s (%s)", quote(d.Label, 60), quote(f.Label, 60), basis),
+				Key:   d.ID.String() + " " + f.n.ID.String(),
+				Title: fmt.Sprintf("Decision %s may conflict with rule %s (%s)", quote(d.Label, 60), quote(f.n.Label, 60), basis),
 				Count: 1,
-				Nodes: []link.Item{d.ID, f.ID},
+				Nodes: []link.Item{d.ID, f.n.ID},
 			})
 		}
 	}
