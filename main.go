@@ -377,6 +377,9 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return 0
 }
 
+// runServe is `rhizome serve`: the app over the library, served to a browser
+// on a loopback address (serve.go) until ctx ends. Its first line on stdout
+// is the URL to open, token included.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fl.SetOutput(stderr)
@@ -401,12 +404,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		defer stop()
 	}
-	srv, err := app.NewServer(a, frontendAssets())
+	srv, err := newServer(a, frontendAssets())
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
 		return 1
 	}
-	ln, url, err := srv.Listen(*addr)
+	ln, url, err := srv.listen(*addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
 		return 1
@@ -416,7 +419,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		f.Sync()
 	}
 	a.SetContext(ctx)
-	hs := srv.HTTPServer() // with read, write and idle timeouts (app.DefaultTimeouts)
+	hs := srv.httpServer() // with read, write and idle timeouts (defaultTimeouts)
 	go func() {
 		<-ctx.Done()
 		hs.Close()
