@@ -6,6 +6,7 @@ SHELL := /bin/bash
 export PATH := /usr/local/go/bin:$(PATH)
 
 BIN := build/bin/rhizome
+FAKEMODEL := build/bin/fakemodel
 SETUP := ./build/setup.sh
 GO_SOURCES := $(shell find . -name '*.go' -not -path './frontend/*' 2>/dev/null) go.mod go.sum
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/package.json frontend/vite.config.ts -type f 2>/dev/null)
@@ -58,8 +59,13 @@ frontend-test: setup
 setup-test: setup
 	./build/setup-order-test.sh
 
-e2e: $(BIN)
-	cd frontend && RHIZOME_BIN=$(CURDIR)/$(BIN) npm run test:e2e
+# The fake model the end-to-end tests generate with: a command of its own,
+# so that the release binary links no test server.
+$(FAKEMODEL): $(GO_SOURCES) | setup
+	go build -o $(FAKEMODEL) ./build/fakemodel
+
+e2e: $(BIN) $(FAKEMODEL)
+	cd frontend && RHIZOME_BIN=$(CURDIR)/$(BIN) RHIZOME_FAKEMODEL=$(CURDIR)/$(FAKEMODEL) npm run test:e2e
 
 window-test: $(BIN)
 	./build/window-test.sh $(BIN)
