@@ -6,11 +6,12 @@ SHELL := /bin/bash
 export PATH := /usr/local/go/bin:$(PATH)
 
 BIN := build/bin/rhizome
+FAKEMODEL := build/bin/fakemodel
 SETUP := ./build/setup.sh
 GO_SOURCES := $(shell find . -name '*.go' -not -path './frontend/*' 2>/dev/null) go.mod go.sum
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/package.json frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: run test setup build frontend go-test frontend-test setup-test e2e window-test bench clean
+.PHONY: run test setup build frontend generate contract go-test frontend-test setup-test e2e window-test bench clean
 
 run: build
 	./$(BIN)
@@ -31,8 +32,20 @@ frontend/dist/index.html: $(FRONTEND_SOURCES) frontend/package-lock.json | setup
 $(BIN): frontend/dist/index.html $(GO_SOURCES) | setup
 	tags=$$(./build/tags.sh) && go build -tags "$$tags" -ldflags "-w -s" -o $(BIN) .
 
-test: build go-test frontend-test setup-test e2e window-test
+test: contract build go-test frontend-test setup-test e2e window-test
 	@echo "make test: all suites passed"
+
+# The frontend's side of the contract, generated from the Go use cases and
+# their types by Wails' binding generator (build/contract): the TypeScript
+# types, each use case's signature and the method list, committed in
+# frontend/src/lib/generated. `make generate` writes them; `make contract`
+# (the first step of `make test`) fails, naming each stale file, when the
+# committed ones are not what the Go types give.
+generate: setup
+	go run -tags bindings ./build/contract
+
+contract: setup
+	go run -tags bindings ./build/contract -check
 
 go-test: setup
 	go vet ./...
@@ -46,8 +59,13 @@ frontend-test: setup
 setup-test: setup
 	./build/setup-order-test.sh
 
-e2e: $(BIN)
-	cd frontend && RHIZOME_BIN=$(CURDIR)/$(BIN) npm run test:e2e
+# The fake model the end-to-end tests generate with: a command of its own,
+# so that the release binary links no test server.
+$(FAKEMODEL): $(GO_SOURCES) | setup
+	go build -o $(FAKEMODEL) ./build/fakemodel
+
+e2e: $(BIN) $(FAKEMODEL)
+	cd frontend && RHIZOME_BIN=$(CURDIR)/$(BIN) RHIZOME_FAKEMODEL=$(CURDIR)/$(FAKEMODEL) npm run test:e2e
 
 window-test: $(BIN)
 	./build/window-test.sh $(BIN)

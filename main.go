@@ -3,7 +3,7 @@
 //	rhizome                          open the window on the library
 //	rhizome import [--db PATH] [--json] PATH...
 //	rhizome search [--db PATH] [--json] QUERY
-//	rhizome serve  [--db PATH] [--addr 127.0.0.1:0] [--test-provider]
+//	rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
 //
 // The library is one SQLite file, by default in the user's data directory
 // (see defaultDBPath); RHIZOME_DB or --db overrides it.
@@ -30,7 +30,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"rhizome/app"
-	"rhizome/backend/llm/llmtest"
 	"rhizome/store"
 )
 
@@ -108,11 +107,8 @@ Usage:
   rhizome                                   open the window
   rhizome import [--db PATH] [--json] PATH...  import pi session files or folders
   rhizome search [--db PATH] [--json] QUERY    search the library
-  rhizome serve  [--db PATH] [--addr 127.0.0.1:0] [--test-provider]
+  rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
                                             serve the app to a browser on loopback
-                                            (--test-provider: generate with a local fake
-                                            model, for end-to-end tests; it replaces the
-                                            library's model settings)
 The library defaults to %s
 (RHIZOME_DB overrides it).
 `
@@ -377,15 +373,15 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return 0
 }
 
+// runServe is `rhizome serve`: the app over the library, served to a browser
+// on a loopback address (serve.go) until ctx ends. Its first line on stdout
+// is the URL to open, token included.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	db := fl.String("db", defaultDBPath(), "library file")
 	addr := fl.String("addr", "127.0.0.1:0", "loopback address to listen on")
-	testProvider := fl.Bool("test-provider", false,
-		"generate with a local fake OpenAI-compatible model (llmtest), for end-to-end tests; replaces the library's model settings")
-	testDelay := fl.Duration("test-provider-delay", 20*time.Millisecond, "with --test-provider, the wait before each streamed chunk")
-	if err := fl.Parse(reorder(args, "db", "addr", "test-provider-delay")); err != nil {
+	if err := fl.Parse(reorder(args, "db", "addr")); err != nil {
 		return 2
 	}
 	a, st, ok := openApp(*db, stderr)
@@ -393,20 +389,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer st.Close()
-	if *testProvider {
-		stop, err := startTestProvider(a, *testDelay, stderr)
-		if err != nil {
-			fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
-			return 1
-		}
-		defer stop()
-	}
-	srv, err := app.NewServer(a, frontendAssets())
+	srv, err := newServer(a, frontendAssets())
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
 		return 1
 	}
-	ln, url, err := srv.Listen(*addr)
+	ln, url, err := srv.listen(*addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
 		return 1
@@ -416,7 +404,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		f.Sync()
 	}
 	a.SetContext(ctx)
-	hs := srv.HTTPServer() // with read, write and idle timeouts (app.DefaultTimeouts)
+	hs := srv.httpServer() // with read, write and idle timeouts (defaultTimeouts)
 	go func() {
 		<-ctx.Done()
 		hs.Close()
@@ -426,25 +414,4 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	return 0
-}
-
-// startTestProvider serves llmtest's fake OpenAI-compatible model on a free
-// loopback port and points a's model settings at it: provider "openai",
-// model "rhizome-test", 3 continuations, delay before each streamed chunk.
-// It says so on stderr only (stdout's first line stays the URL) and returns
-// the function that stops the fake model.
-func startTestProvider(a *app.App, delay time.Duration, stderr io.Writer) (func(), error) {
-	fake := llmtest.NewOpenAIServer(1)
-	fake.ChunkDelay = delay
-	base, stop, err := fake.Start("127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("test provider: %w", err)
-	}
-	halt := func() { stop(context.Background()) }
-	if _, err := a.Settings.SetLLM(app.LLMSettingsInput{Provider: "openai", BaseURL: base, Model: "rhizome-test", N: 3}); err != nil {
-		halt()
-		return nil, fmt.Errorf("test provider: %w", err)
-	}
-	fmt.Fprintf(stderr, "rhizome serve: test provider (llmtest) at %s, model rhizome-test\n", base)
-	return halt, nil
 }

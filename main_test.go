@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"rhizome/backend/llm/llmtest"
 )
 
 type cliReport struct {
@@ -266,11 +268,19 @@ func callAPI(t *testing.T, base, token, method string, out any, args ...any) {
 	}
 }
 
-// serve --test-provider points the library's model settings at a local
-// server speaking the OpenAI streaming protocol, so the loom can generate
-// three continuations with no outside model.
-func TestServeTestProviderGenerates(t *testing.T) {
-	base, token := startServe(t, "--test-provider", "--test-provider-delay", "0s")
+// serve generates with any OpenAI-compatible model its settings name: here
+// the fake model of the end-to-end tests (llmtest, a server speaking the
+// OpenAI streaming protocol on loopback), set through Settings.SetLLM over
+// HTTP as the end-to-end harness does; the loom writes three continuations.
+func TestServeGeneratesWithTheFakeModel(t *testing.T) {
+	fake := llmtest.NewOpenAIServer(1)
+	model, stop, err := fake.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop(context.Background())
+	base, token := startServe(t)
+	callAPI(t, base, token, "Settings/SetLLM", nil, map[string]any{"provider": "openai", "baseUrl": model, "model": "rhizome-test", "n": 3})
 	var tree struct {
 		Tree struct {
 			ID         string `json:"id"`

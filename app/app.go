@@ -1,7 +1,10 @@
 // Package app holds Rhizome's use cases, one file per area. Every exported
 // method of an area (Import, Library, Graph, Search, ...) is bound to the
-// window by Wails and served as POST /api/<Area>/<Method> by `rhizome serve`.
-// No SQL and no parsing here: the work is done by backend/ and store/.
+// window by Wails and served as POST /api/<Area>/<Method> by `rhizome serve`
+// (serve.go, beside main.go: the transport is not here). Their argument and
+// result types (types.go) are the contract the frontend's types are
+// generated from (build/contract). No SQL and no parsing here: the work is
+// done by backend/ and store/.
 package app
 
 import (
@@ -52,7 +55,7 @@ type core struct {
 	emit    Emitter
 	dialogs Dialogs
 	ctx     context.Context
-	served  bool // set by NewServer: the app is served to a browser
+	served  bool // set by SetServed: the app is served to a browser
 }
 
 // isServed reports whether the app is served to a browser (`rhizome serve`),
@@ -114,12 +117,18 @@ func (a *App) SetEmitter(e Emitter) { a.c.mu.Lock(); a.c.emit = e; a.c.mu.Unlock
 // SetDialogs installs native dialogs (window only).
 func (a *App) SetDialogs(d Dialogs) { a.c.mu.Lock(); a.c.dialogs = d; a.c.mu.Unlock() }
 
+// SetServed marks the app as served to a browser (`rhizome serve`): from
+// then on the use cases that take paths on this machine answer ErrNoPaths
+// before looking at them.
+func (a *App) SetServed() { a.c.mu.Lock(); a.c.served = true; a.c.mu.Unlock() }
+
 // SetContext sets the context long-running use cases run under (the Wails
 // start-up context in the window).
 func (a *App) SetContext(ctx context.Context) { a.c.mu.Lock(); a.c.ctx = ctx; a.c.mu.Unlock() }
 
-// Areas returns the bound areas by name, in a stable order; the HTTP server
-// and the Wails binding both use it.
+// Areas returns the bound areas by name, in a stable order: the window binds
+// them (window.go), build/contract generates the frontend's types from them,
+// and `rhizome serve` serves the same use cases (serve_methods.go).
 func (a *App) Areas() []Area {
 	return []Area{
 		{"Import", a.Import},

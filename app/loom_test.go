@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -716,113 +715,6 @@ func TestLoomImportSocketteer(t *testing.T) {
 	}
 }
 
-// The use cases over HTTP: create, generate with deltas on the event
-// stream, and settings that never show the key.
-func TestLoomHTTP(t *testing.T) {
-	l := newTestLib(t)
-	fake := startFakeModel(t, nil)
-	useModel(t, l, fake.base)
-	srv, err := NewServer(l.App, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	call := func(method string, out any, args ...any) int {
-		t.Helper()
-		body, _ := json.Marshal(args)
-		res, err := http.Post(hs.URL+"/api/"+method+"?token="+srv.Token(), "application/json", bytes.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		checkNoKey(t, method, string(b))
-		if out != nil {
-			if err := json.Unmarshal(b, out); err != nil {
-				t.Fatalf("%s: %v: %s", method, err, b)
-			}
-		}
-		return res.StatusCode
-	}
-
-	var sv SettingsView
-	if code := call("Settings/Get", &sv); code != 200 || !sv.LLM.APIKeySet || !sv.LLM.Configured || sv.LLM.Model != "rhizome-test" {
-		t.Errorf("Settings.Get: %d %+v", code, sv)
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+"/api/events?token="+srv.Token(), nil)
-	stream, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stream.Body.Close()
-	type sse struct{ name, data string }
-	got := make(chan sse, 1024)
-	go func() {
-		sc := bufio.NewScanner(stream.Body)
-		var name string
-		for sc.Scan() {
-			line := sc.Text()
-			if v, ok := strings.CutPrefix(line, "event: "); ok {
-				name = v
-			} else if v, ok := strings.CutPrefix(line, "data: "); ok {
-				got <- sse{name, v}
-			}
-		}
-		close(got)
-	}()
-	time.Sleep(50 * time.Millisecond) // let the stream register
-
-	var tv LoomTreeView
-	if code := call("Loom/CreateTree", &tv, LoomTreeSpec{Mode: "dialogue", RootText: "Hello, moss."}); code != 200 || tv.Tree.ID == "" {
-		t.Fatalf("CreateTree: %d %+v", code, tv)
-	}
-	var res LoomGenerated
-	if code := call("Loom/Generate", &res, LoomGenerateRequest{TreeID: tv.Tree.ID, ActivePath: tv.ActivePath, N: 3, RequestID: "http-1"}); code != 200 || len(res.Nodes) != 3 {
-		t.Fatalf("Generate: %d %+v", code, res)
-	}
-	texts := map[int]string{}
-	deadline := time.After(10 * time.Second)
-	for done := false; !done; {
-		select {
-		case ev := <-got:
-			switch ev.name {
-			case "loom:delta":
-				var d LoomDelta
-				json.Unmarshal([]byte(ev.data), &d)
-				texts[d.Index] += d.Text
-			case "loom:done":
-				var d LoomGenerated
-				json.Unmarshal([]byte(ev.data), &d)
-				if !reflect.DeepEqual(d, res) {
-					t.Errorf("loom:done %+v, Generate returned %+v", d, res)
-				}
-				done = true
-			}
-		case <-deadline:
-			t.Fatal("no loom:done on the event stream")
-		}
-	}
-	for i, n := range res.Nodes {
-		if texts[i] != n.Text {
-			t.Errorf("node %d: streamed %q, text %q", i, texts[i], n.Text)
-		}
-	}
-
-	var e struct{ Error string }
-	if code := call("Loom/Edit", &e, tv.Tree.ID, res.Nodes[0].ID, res.Nodes[0].Text); code < 400 || !strings.Contains(e.Error, "changes nothing") {
-		t.Errorf("Edit changing nothing: %d %q", code, e.Error)
-	}
-	var runs []AuthorshipRun
-	if code := call("Loom/Authorship", &runs, tv.Tree.ID, res.Nodes[0].ID, "raw"); code != 200 ||
-		len(runs) != 1 || runs[0].Author != "model" {
-		t.Errorf("Authorship: %d %+v", code, runs)
-	}
-}
-
 // Files dropped on the window arrive as paths: each imports as Import does,
 // and a bad one is named in the error while the good ones still import.
 func TestLoomImportPaths(t *testing.T) {
@@ -846,8 +738,9 @@ func TestLoomImportPaths(t *testing.T) {
 	}
 }
 
-// Importing a tree the library already holds is a conflict (HTTP 409), not a
-// server error; Loom.ImportCopy imports it again under new ids, the copy
+// Importing a tree the library already holds is refused with
+// store.ErrLoomTreeExists (`rhizome serve` answers 409: serve_loom_test.go);
+// Loom.ImportCopy imports it again under new ids, the copy
 // intact (Verify) and saying what it is a copy of.
 func TestLoomImportCopy(t *testing.T) {
 	l := newTestLib(t)
@@ -871,36 +764,15 @@ func TestLoomImportCopy(t *testing.T) {
 	}
 	content := base64.StdEncoding.EncodeToString([]byte(exported))
 
-	srv, err := NewServer(l.App, nil)
+	if _, err := l.Loom.Import("jar.loom.json", content); !errors.Is(err, store.ErrLoomTreeExists) || !strings.Contains(err.Error(), "already in the library") {
+		t.Errorf("importing a tree the library holds: %v, want store.ErrLoomTreeExists, saying it is already in the library", err)
+	}
+	// Times are stored to the millisecond: the copy, changed (imported) in
+	// a later one than the original's last change, lists first.
+	time.Sleep(2 * time.Millisecond)
+	cp, err := l.Loom.ImportCopy("jar.loom.json", content)
 	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	call := func(method string, out any, args ...any) int {
-		t.Helper()
-		body, _ := json.Marshal(args)
-		res, err := http.Post(hs.URL+"/api/"+method+"?token="+srv.Token(), "application/json", bytes.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		if out != nil {
-			if err := json.Unmarshal(b, out); err != nil {
-				t.Fatalf("%s: %v: %s", method, err, b)
-			}
-		}
-		return res.StatusCode
-	}
-
-	var e struct{ Error string }
-	if code := call("Loom/Import", &e, "jar.loom.json", content); code != http.StatusConflict || !strings.Contains(e.Error, "already in the library") {
-		t.Errorf("importing a tree the library holds: %d %q, want 409", code, e.Error)
-	}
-	var cp LoomImportResult
-	if code := call("Loom/ImportCopy", &cp, "jar.loom.json", content); code != 200 {
-		t.Fatalf("ImportCopy: %d", code)
+		t.Fatalf("ImportCopy: %v", err)
 	}
 	if cp.Tree.ID == treeID || cp.Tree.CopiedFrom != treeID || cp.Tree.CopySource != "jar.loom.json" || cp.Format != "rhizome" ||
 		cp.Tree.Nodes != 4 || cp.Tree.Positions != 3 || cp.Tree.Title != "Jar of storms (copy)" || len(cp.Tampered) != 0 {
@@ -941,17 +813,15 @@ func TestLoomImportCopy(t *testing.T) {
 	if r, err := l.Loom.ImportCopy("lighthouse.json", base64.StdEncoding.EncodeToString(socket)); err != nil || r.Format != "socketteer" {
 		t.Errorf("ImportCopy of a socketteer tree: %+v, %v", r, err)
 	}
-	// Dropped on the window: by path (the window's app over the same
-	// library; the served one refuses paths).
+	// Dropped on the window: by path.
 	path := filepath.Join(t.TempDir(), "jar.loom.json")
 	if err := os.WriteFile(path, []byte(exported), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	window := New(l.st, l.path)
-	if _, err := window.Loom.ImportPaths([]string{path}); !errors.Is(err, store.ErrLoomTreeExists) {
+	if _, err := l.Loom.ImportPaths([]string{path}); !errors.Is(err, store.ErrLoomTreeExists) {
 		t.Errorf("ImportPaths of a tree the library holds: %v", err)
 	}
-	if rs, err := window.Loom.ImportCopyPaths([]string{path}); err != nil || len(rs) != 1 || rs[0].Tree.CopiedFrom != treeID {
+	if rs, err := l.Loom.ImportCopyPaths([]string{path}); err != nil || len(rs) != 1 || rs[0].Tree.CopiedFrom != treeID {
 		t.Errorf("ImportCopyPaths: %+v, %v", rs, err)
 	}
 }

@@ -159,20 +159,20 @@ func (s *Settings) TestLLM() (LLMTestResult, error) {
 	return res, nil
 }
 
-// errNoModel is returned when generation is asked for before a model is
+// ErrNoModel is returned when generation is asked for before a model is
 // configured.
-var errNoModel = errors.New("no model configured: open Settings")
+var ErrNoModel = errors.New("no model configured: open Settings")
 
 // llmProvider returns the provider of the configured model and its
 // settings, built once per SetLLM (an OpenAI client remembers which servers
-// ignore n). It returns errNoModel when none is configured.
+// ignore n). It returns ErrNoModel when none is configured.
 func (s *Settings) llmProvider() (llm.Provider, llm.Config, error) {
 	cfg, err := s.loadLLM()
 	if err != nil {
 		return nil, llm.Config{}, err
 	}
 	if cfg.Provider == "" || cfg.Model == "" {
-		return nil, llm.Config{}, errNoModel
+		return nil, llm.Config{}, ErrNoModel
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

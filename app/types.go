@@ -3,8 +3,12 @@ package app
 import "rhizome/backend/graph"
 
 // These are the shapes the window and `rhizome serve` exchange with the
-// frontend (frontend/src/lib/api.ts mirrors them). JSON names are the
-// contract; Go names follow them.
+// frontend. JSON names are the contract; Go names follow them. The
+// frontend's types are generated from them (`make generate` writes
+// frontend/src/lib/generated/models.ts; build/contract): a ts_type tag gives
+// a field the TypeScript type to write instead of its Go type's, the string
+// values it takes (TestTSUnionsAreTheGoValues holds them to the Go
+// constants).
 
 // FileReport is the result of importing one session file. Status is one of
 // "imported", "unchanged", "appended", "failed". MalformedCount is the number
@@ -16,7 +20,7 @@ type FileReport struct {
 	Format           string         `json:"format"` // "pi"
 	Version          int            `json:"version"`
 	SessionID        string         `json:"sessionId"`
-	Status           string         `json:"status"`
+	Status           string         `json:"status" ts_type:"'imported' | 'unchanged' | 'appended' | 'failed'"`
 	Entries          int            `json:"entries"` // entries in the file (header excluded)
 	NewEntries       int            `json:"newEntries"`
 	EntriesByType    map[string]int `json:"entriesByType"`
@@ -251,7 +255,7 @@ type LoomTreeInfo struct {
 	Title         string `json:"title"`
 	Description   string `json:"description,omitempty"`
 	Summary       string `json:"summary,omitempty"`
-	Mode          string `json:"mode"` // "dialogue" or "buffer"
+	Mode          string `json:"mode" ts_type:"'dialogue' | 'buffer'"`
 	SystemContext string `json:"systemContext,omitempty"`
 	RootNodeID    string `json:"rootNodeId"`
 	CreatedAt     string `json:"createdAt"`
@@ -276,7 +280,7 @@ type LoomTreeInfo struct {
 // root's first words, else "Loom Tree N".
 type LoomTreeSpec struct {
 	Title         string `json:"title,omitempty"`
-	Mode          string `json:"mode"`
+	Mode          string `json:"mode" ts_type:"'dialogue' | 'buffer'"`
 	SystemContext string `json:"systemContext,omitempty"`
 	RootText      string `json:"rootText"`
 }
@@ -303,7 +307,7 @@ type LoomNode struct {
 	ParentID        string   `json:"parentId,omitempty"`
 	ParentIDs       []string `json:"parentIds"`
 	Children        []string `json:"children"`
-	AuthorType      string   `json:"authorType"` // "human" or "model"
+	AuthorType      string   `json:"authorType" ts_type:"'human' | 'model'"`
 	AuthorName      string   `json:"authorName"`
 	Model           string   `json:"model,omitempty"` // the agent's model key, "openai/gpt-4o"
 	Text            string   `json:"text"`
@@ -338,7 +342,7 @@ type LoomTreeView struct {
 // ("model" or "human"); a node's runs concatenated are its text exactly.
 type AuthorshipRun struct {
 	Text   string `json:"text"`
-	Author string `json:"author"`
+	Author string `json:"author" ts_type:"'human' | 'model'"`
 }
 
 // LoomChoice is a set of alternatives at one place of the path, in creation
@@ -362,9 +366,9 @@ type LoomPathStep struct {
 // LoomPathView is the reading pane: the resolved active path from the root.
 type LoomPathView struct {
 	TreeID     string         `json:"treeId"`
-	Mode       string         `json:"mode"`
+	Mode       string         `json:"mode" ts_type:"'dialogue' | 'buffer'"`
 	ActivePath ActivePath     `json:"activePath"`
-	View       string         `json:"view"` // authorship view: "raw" or "semantic"
+	View       string         `json:"view" ts_type:"'raw' | 'semantic'"` // authorship view
 	Steps      []LoomPathStep `json:"steps"`
 }
 
@@ -425,7 +429,7 @@ type LoomChanged struct {
 type LoomVersion struct {
 	ID         string `json:"id"`
 	LocalID    string `json:"localId"`
-	AuthorType string `json:"authorType"`
+	AuthorType string `json:"authorType" ts_type:"'human' | 'model'"`
 	AuthorName string `json:"authorName"`
 	CreatedAt  string `json:"createdAt"`
 	Text       string `json:"text"`
@@ -437,7 +441,7 @@ type LoomVersion struct {
 // "insert". Equal and delete texts give the old text, equal and insert the
 // new; a replacement is a delete then an insert.
 type DiffOp struct {
-	Op   string `json:"op"`
+	Op   string `json:"op" ts_type:"'equal' | 'delete' | 'insert'"`
 	Text string `json:"text"`
 }
 
@@ -471,9 +475,9 @@ type LLMSettings struct {
 	Provider    string   `json:"provider"` // "openai" (any OpenAI-compatible server) or "anthropic"
 	BaseURL     string   `json:"baseUrl"`  // "" = the provider's default
 	Model       string   `json:"model"`
-	Temperature *float64 `json:"temperature"` // null = the server's default
-	MaxTokens   int      `json:"maxTokens"`   // per continuation; 0 = the server's default
-	N           int      `json:"n"`           // continuations per generation; 0 = 1
+	Temperature *float64 `json:"temperature" ts_type:"number | null"` // null = the server's default
+	MaxTokens   int      `json:"maxTokens"`                           // per continuation; 0 = the server's default
+	N           int      `json:"n"`                                   // continuations per generation; 0 = 1
 	NoStream    bool     `json:"noStream"`
 	APIKeySet   bool     `json:"apiKeySet"`
 	Configured  bool     `json:"configured"` // provider and model set: generation can run
@@ -485,7 +489,7 @@ type LLMSettingsInput struct {
 	Provider    string   `json:"provider"`
 	BaseURL     string   `json:"baseUrl"`
 	Model       string   `json:"model"`
-	Temperature *float64 `json:"temperature"`
+	Temperature *float64 `json:"temperature" ts_type:"number | null"`
 	MaxTokens   int      `json:"maxTokens"`
 	N           int      `json:"n"`
 	NoStream    bool     `json:"noStream"`

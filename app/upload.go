@@ -40,12 +40,44 @@ func (im *Import) newSpool() (*spool, error) {
 	return &spool{dir: dir}, nil
 }
 
-// errUploadBody wraps a failure to read an upload's body: the sender
+// ErrUploadBody wraps a failure to read an upload's body: the sender
 // stopped, or sent what is not multipart form data.
-var errUploadBody = errors.New("app: unable to read the upload")
+var ErrUploadBody = errors.New("app: unable to read the upload")
+
+// Upload is one upload of session files a browser streams to `rhizome
+// serve` (POST /api/upload): each file is copied to a spool folder as it
+// arrives, and Import imports them together, as Import.ImportFiles would
+// import the same bytes. Close removes the spool. It is not an area's
+// method, so neither bound to the window nor served as a call.
+type Upload struct {
+	im *Import
+	sp *spool
+}
+
+// NewUpload starts an upload into the library: a spool folder beside it
+// (else in the system's temporary folder). Errors: neither can take it.
+func (a *App) NewUpload() (*Upload, error) {
+	sp, err := a.Import.newSpool()
+	if err != nil {
+		return nil, err
+	}
+	return &Upload{im: a.Import, sp: sp}, nil
+}
+
+// Add copies r, the bytes of the file sent as name, to the spool; memory
+// holds one copy buffer at a time. A failure of r wraps ErrUploadBody (the
+// sender's fault); any other error is the library's disk.
+func (u *Upload) Add(name string, r io.Reader) error { return u.sp.add(name, r) }
+
+// Import imports the files added, in the order they came; the path stored
+// for each is the base name it was sent under.
+func (u *Upload) Import() (ImportReport, error) { return u.im.importSpool(u.sp) }
+
+// Close removes the spool folder and every file in it.
+func (u *Upload) Close() { u.sp.remove() }
 
 // add copies r, the bytes of the file name, to the spool; memory holds one
-// copy buffer at a time. A failure of r wraps errUploadBody; a failure to
+// copy buffer at a time. A failure of r wraps ErrUploadBody; a failure to
 // write is the library's disk.
 func (sp *spool) add(name string, r io.Reader) error {
 	f, err := os.CreateTemp(sp.dir, "file-*.jsonl")
@@ -59,7 +91,7 @@ func (sp *spool) add(name string, r io.Reader) error {
 	}
 	switch {
 	case src.err != nil:
-		return fmt.Errorf("%w of %s: %w", errUploadBody, name, src.err)
+		return fmt.Errorf("%w of %s: %w", ErrUploadBody, name, src.err)
 	case err != nil:
 		return fmt.Errorf("app: unable to store the upload of %s: %w", name, err)
 	}

@@ -1,8 +1,11 @@
 // End-to-end harness: a real `rhizome serve` on a fresh library per test
 // file, and headless Chromium (playwright-core, /usr/bin/chromium) on it.
+// The loom's model is the fake one (build/fakemodel), a process of its own.
 //
 //   RHIZOME_BIN   the rhizome binary (built with the current frontend/dist
 //                 embedded); `npm run test:e2e` builds one when unset
+//   RHIZOME_FAKEMODEL  the fake model command (go build ./build/fakemodel);
+//                 `npm run test:e2e` builds one when unset
 //   CHROMIUM      the browser, default /usr/bin/chromium
 //   SHOTS         where screenshots go, default /tmp/rhizome-shots
 
@@ -34,20 +37,15 @@ const CHROMIUM_ARGS = [
 ];
 
 /**
- * Starts `$RHIZOME_BIN serve` on a fresh temporary library. Its first stdout
- * line is the URL to open (http://127.0.0.1:PORT/?token=TOKEN). args are
- * further flags (`--test-provider` for a local fake model).
+ * Runs a command whose first stdout line is the URL it serves on; resolves
+ * to { child, url, stderr() } once it has printed it.
  */
-export async function startServe({ args = [] } = {}) {
-  const bin = process.env.RHIZOME_BIN;
-  if (!bin) throw new Error('RHIZOME_BIN is not set: the path of a rhizome binary built with this frontend');
-  const dir = mkdtempSync(join(tmpdir(), 'rhizome-e2e-'));
-  const db = join(dir, 'library.db');
-  const child = spawn(bin, ['serve', '--db', db, '--addr', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startPrinting(what, cmd, args) {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const url = await new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`rhizome serve printed no URL within 20 s; stderr:\n${stderr}`)), 20_000);
+    const timer = setTimeout(() => fail(new Error(`${what} printed no URL within 20 s; stderr:\n${stderr}`)), 20_000);
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
       clearTimeout(timer);
@@ -55,16 +53,72 @@ export async function startServe({ args = [] } = {}) {
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      fail(new Error(`rhizome serve exited with ${code} before printing its URL; stderr:\n${stderr}`));
+      fail(new Error(`${what} exited with ${code} before printing its URL; stderr:\n${stderr}`));
     });
   });
+  return { child, url, stderr: () => stderr };
+}
+
+/** Ends a child process: SIGTERM, then SIGKILL after 5 s. */
+async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((ok) => {
+    const t = setTimeout(() => {
+      child.kill('SIGKILL');
+      ok();
+    }, 5000);
+    child.once('exit', () => {
+      clearTimeout(t);
+      ok();
+    });
+  });
+}
+
+/**
+ * Starts the fake OpenAI-compatible model ($RHIZOME_FAKEMODEL, build/fakemodel:
+ * llmtest on loopback, made-up words streamed a chunk every `delay`).
+ * url is the base URL to give Settings.
+ */
+export async function startFakeModel({ delay = '20ms' } = {}) {
+  const bin = process.env.RHIZOME_FAKEMODEL;
+  if (!bin) throw new Error('RHIZOME_FAKEMODEL is not set: the path of the fake model command (go build ./build/fakemodel)');
+  const { child, url, stderr } = await startPrinting('the fake model', bin, ['--addr', '127.0.0.1:0', '--delay', delay]);
+  if (!/^http:\/\/127\.0\.0\.1:\d+\/v1$/.test(url)) {
+    child.kill();
+    throw new Error(`the fake model's first line is not its URL: ${JSON.stringify(url)}`);
+  }
+  return { url, stderr, stop: () => stopChild(child) };
+}
+
+/**
+ * Starts `$RHIZOME_BIN serve` on a fresh temporary library. Its first stdout
+ * line is the URL to open (http://127.0.0.1:PORT/?token=TOKEN). args are
+ * further flags. With model ({ delay }), a fake model is started too and the
+ * library's settings point at it (provider openai, model rhizome-test, n 3),
+ * set through Settings.SetLLM before any page opens.
+ */
+export async function startServe({ args = [], model = null } = {}) {
+  const bin = process.env.RHIZOME_BIN;
+  if (!bin) throw new Error('RHIZOME_BIN is not set: the path of a rhizome binary built with this frontend');
+  const dir = mkdtempSync(join(tmpdir(), 'rhizome-e2e-'));
+  const db = join(dir, 'library.db');
+  const fake = model ? await startFakeModel(model) : null;
+  let child, url, stderr;
+  try {
+    ({ child, url, stderr } = await startPrinting('rhizome serve', bin, ['serve', '--db', db, '--addr', '127.0.0.1:0', ...args]));
+  } catch (e) {
+    await fake?.stop();
+    throw e;
+  }
   if (!/^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/.test(url)) {
     child.kill();
+    await fake?.stop();
     throw new Error(`rhizome serve's first line is not its URL: ${JSON.stringify(url)}`);
   }
   const u = new URL(url);
   const token = u.searchParams.get('token');
-  return {
+  const serve = {
     url,
     origin: u.origin,
     token,
@@ -90,23 +144,18 @@ export async function startServe({ args = [] } = {}) {
       }
     },
     async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((ok) => {
-          const t = setTimeout(() => {
-            child.kill('SIGKILL');
-            ok();
-          }, 5000);
-          child.once('exit', () => {
-            clearTimeout(t);
-            ok();
-          });
-        });
-      }
+      await stopChild(child);
+      await fake?.stop();
       rmSync(dir, { recursive: true, force: true });
     },
-    stderr: () => stderr,
+    stderr,
   };
+  if (fake) {
+    await serve.call('Settings', 'SetLLM', {
+      provider: 'openai', baseUrl: fake.url, model: 'rhizome-test', temperature: null, maxTokens: 0, n: 3, noStream: false,
+    });
+  }
+  return serve;
 }
 
 /** Launches Chromium and opens a page; page errors and console errors are collected. */

@@ -1,5 +1,5 @@
 // The loom view as a new user met it (issue 6, section 4), at 1024x700,
-// against `rhizome serve --test-provider`: importing a tree already in the
+// against `rhizome serve` with the fake model: importing a tree already in the
 // library offers a copy (409, not 500) and every toast closes; the focus
 // leaves the prompt after a generation; pruning the node you are on moves
 // to the nearest visible one; one word for each thing (node counts, who
@@ -18,7 +18,7 @@ const indicator = (page) => page.textContent('[data-testid=sibling-indicator]');
 
 let serve;
 before(async () => {
-  serve = await startServe({ args: ['--test-provider', '--test-provider-delay', '5ms'] });
+  serve = await startServe({ model: { delay: '5ms' } });
 });
 after(async () => {
   await serve?.stop();

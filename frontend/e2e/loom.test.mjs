@@ -1,5 +1,5 @@
-// The loom view against `rhizome serve --test-provider`, a local fake model
-// speaking the real OpenAI streaming protocol: a person creates a tree,
+// The loom view against `rhizome serve` with the fake model (build/fakemodel),
+// a local server speaking the real OpenAI streaming protocol: a person creates a tree,
 // asks for three continuations (streamed), walks the siblings with the
 // keyboard, edits a model node and sees which characters are still the
 // model's, and reads the edit as a diff. Then buffer mode, cancelling, the
@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO, dropFiles, openPage, shot, startServe } from './harness.mjs';
+import { REPO, dropFiles, openPage, shot, startFakeModel, startServe } from './harness.mjs';
 
 const steps = (page) =>
   page.$$eval('[data-testid=loom-step]', (els) =>
@@ -45,7 +45,7 @@ async function watchGeneration(page, token) {
 describe('dialogue mode', () => {
   let serve, browser, page, problems;
   before(async () => {
-    serve = await startServe({ args: ['--test-provider', '--test-provider-delay', '20ms'] });
+    serve = await startServe({ model: { delay: '20ms' } });
     ({ browser, page, problems } = await openPage(serve.url));
   });
   after(async () => {
@@ -225,7 +225,7 @@ describe('dialogue mode', () => {
 describe('buffer mode', () => {
   let serve, browser, page, problems;
   before(async () => {
-    serve = await startServe({ args: ['--test-provider', '--test-provider-delay', '20ms'] });
+    serve = await startServe({ model: { delay: '20ms' } });
     ({ browser, page, problems } = await openPage(serve.url, { colorScheme: 'dark' }));
   });
   after(async () => {
@@ -293,10 +293,10 @@ describe('buffer mode', () => {
 
 describe('no model, settings, cancel, files', () => {
   // The page runs on a library without a model (serve); the model is the
-  // test provider of a second serve (provider), set up through Settings.
+  // fake model (provider), set up through Settings.
   let serve, provider, browser, page, problems;
   before(async () => {
-    provider = await startServe({ args: ['--test-provider', '--test-provider-delay', '120ms'] });
+    provider = await startFakeModel({ delay: '120ms' });
     serve = await startServe();
     ({ browser, page, problems } = await openPage(serve.url));
   });
@@ -307,8 +307,7 @@ describe('no model, settings, cancel, files', () => {
   });
 
   test('without a model the loom says so; Settings fixes it; a cancelled generation writes nothing', async () => {
-    const modelURL = provider.stderr().match(/test provider \(llmtest\) at (http[^\s,]+)/)?.[1];
-    assert.ok(modelURL, `no test provider URL in: ${provider.stderr()}`);
+    const modelURL = provider.url;
 
     await page.click('[data-testid=view-loom]');
     await page.waitForSelector('[data-testid=loom-empty]');

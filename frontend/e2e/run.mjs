@@ -1,7 +1,8 @@
 // `npm run test:e2e`: runs the end-to-end tests against a real `rhizome
 // serve`. With RHIZOME_BIN set, that binary is used as it is (it must embed
 // the current frontend/dist); without it, the frontend and a binary are
-// built first (needs Go).
+// built first (needs Go). The same for the fake model command
+// (RHIZOME_FAKEMODEL, build/fakemodel).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,11 @@ if (!env.RHIZOME_BIN) {
   const bin = join(mkdtempSync(join(tmpdir(), 'rhizome-bin-')), 'rhizome');
   execFileSync('go', ['build', '-o', bin, '.'], { cwd: REPO, stdio: 'inherit' });
   env.RHIZOME_BIN = bin;
+}
+if (!env.RHIZOME_FAKEMODEL) {
+  const bin = join(mkdtempSync(join(tmpdir(), 'rhizome-fakemodel-')), 'fakemodel');
+  execFileSync('go', ['build', '-o', bin, './build/fakemodel'], { cwd: REPO, stdio: 'inherit' });
+  env.RHIZOME_FAKEMODEL = bin;
 }
 
 const only = process.argv.slice(2);

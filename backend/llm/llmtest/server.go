@@ -1,5 +1,5 @@
 // Package llmtest is a deterministic, local stand-in for an OpenAI-compatible
-// model server, for end-to-end tests (`rhizome serve --test-provider`) and
+// model server, for end-to-end tests (the command build/fakemodel) and
 // for the llm package's own tests. It speaks the real wire protocol, so the
 // production client code runs against it unchanged:
 //

@@ -8,6 +8,11 @@
 // POST /api/upload; the token leaves the address bar for the tab's session
 // storage (pageToken). Components call the typed wrappers of `api` and never
 // know which of the two is behind them.
+//
+// Which use cases there are, and the arguments each takes, come from the Go
+// side: generated/methods.ts (`make generate`) lists them, and every call
+// below is checked against their generated signatures; api.test.ts checks
+// that every one of them is wrapped.
 
 import type {
   ActivePath,
@@ -20,6 +25,7 @@ import type {
   EntryView,
   EventName,
   EventPayloads,
+  FromGo,
   GraphData,
   GraphFilter,
   ImportReport,
@@ -47,6 +53,7 @@ import type {
   Stats,
   TimelineSegment,
 } from './types';
+import type { Bindings } from './generated/methods';
 import { readDroppedFile } from './import/files';
 
 export type * from './types';
@@ -339,8 +346,8 @@ function loomImportResult(r: LoomImportResult): LoomImportResult {
   return { ...r, activePath: activePath(r.activePath), warnings: list(r.warnings), tampered: list(r.tampered) };
 }
 
-/** The active path as Go takes it: versions only when there are some. */
-export function activePath(ap: ActivePath | null | undefined): ActivePath {
+/** The active path as Go takes it: versions only when there are some (Go may send them as null). */
+export function activePath(ap: FromGo<ActivePath> | null | undefined): ActivePath {
   const out: ActivePath = { nodeId: ap?.nodeId ?? '' };
   if (ap?.versions && Object.keys(ap.versions).length) out.versions = { ...ap.versions };
   return out;
@@ -378,9 +385,18 @@ const generated = (v: unknown): LoomGenerated => {
   return { ...g, nodes: list(g.nodes).map(loomNode) };
 };
 
+/** An area of use cases (Import, Library, Graph, Search, Loom, Settings). */
+export type Area = keyof Bindings;
+/** A use case of area A. */
+export type Method<A extends Area> = keyof Bindings[A] & string;
+/** The arguments use case A.M takes, in order, as its Go signature says. */
+export type Args<A extends Area, M extends Method<A>> = Bindings[A][M] extends (...args: infer P) => unknown ? P : never;
+
 /** Typed wrappers for every use case of docs/CONTRACT.md. */
 export function createApi(getTransport: () => Transport) {
-  const call = (area: string, method: string, ...args: unknown[]) =>
+  // What comes back is unknown until a wrapper has normalised it (a Go nil
+  // list arrives as null).
+  const call = <A extends Area, M extends Method<A>>(area: A, method: M, ...args: Args<A, M>): Promise<unknown> =>
     getTransport().call(area, method, args);
   const report = (r: unknown): ImportReport => {
     const rep = (r ?? {}) as Partial<ImportReport>;

@@ -1,4 +1,4 @@
-package app
+package main
 
 import (
 	"context"
@@ -12,12 +12,12 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"reflect"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"rhizome/app"
 	"rhizome/store"
 )
 
@@ -27,20 +27,21 @@ import (
 // /api/upload instead, which has no such bound.
 const maxRequestBytes = 512 << 20
 
-// Server serves the frontend and the use cases over HTTP for a browser
+// server serves the frontend and the use cases over HTTP for a browser
 // (`rhizome serve`): POST /api/<Area>/<Method> with a JSON array of
 // arguments, GET /api listing the methods, GET /api/events as server-sent
 // events, POST /api/upload with dropped session files as multipart form data.
-// Every /api request must carry the token (query "token" or header
-// "X-Rhizome-Token"); requests from other origins or for other hosts are
-// refused. Use cases that take paths on this machine answer 501 (the browser
-// sends files instead). See docs/CONTRACT.md.
-type Server struct {
-	app      *App
+// The use cases served are the explicit list of useCases. Every /api request
+// must carry the token (query "token" or header "X-Rhizome-Token"); requests
+// from other origins or for other hosts are refused. Use cases that take
+// paths on this machine answer 501 (the browser sends files instead). See
+// docs/CONTRACT.md.
+type server struct {
+	app      *app.App
 	token    string
 	assets   fs.FS
-	methods  map[string]reflect.Value // "Area.Method" -> bound method
-	timeouts Timeouts
+	methods  map[string]method // "Area.Method" -> the use case
+	timeouts timeouts
 
 	mu      sync.Mutex
 	clients map[chan sseEvent]struct{}
@@ -52,32 +53,24 @@ type sseEvent struct {
 	data []byte
 }
 
-// NewServer makes a server for a over assets (the built frontend, index.html
-// at its root). It installs itself as a's event emitter.
-func NewServer(a *App, assets fs.FS) (*Server, error) {
+// newServer makes a server for a over assets (the built frontend, index.html
+// at its root). It installs itself as a's event emitter and marks a as
+// served (app.App.SetServed: no use case takes a path on this machine).
+func newServer(a *app.App, assets fs.FS) (*server, error) {
 	buf := make([]byte, 16)
 	if _, err := rand.Read(buf); err != nil {
-		return nil, fmt.Errorf("app: unable to make a token: %w", err)
+		return nil, fmt.Errorf("serve: unable to make a token: %w", err)
 	}
-	s := &Server{app: a, token: hex.EncodeToString(buf), assets: assets, timeouts: DefaultTimeouts,
-		methods: map[string]reflect.Value{}, clients: map[chan sseEvent]struct{}{}}
-	for _, area := range a.Areas() {
-		v := reflect.ValueOf(area.Impl)
-		t := v.Type()
-		for i := 0; i < t.NumMethod(); i++ {
-			s.methods[area.Name+"."+t.Method(i).Name] = v.Method(i)
-		}
-	}
+	s := &server{app: a, token: hex.EncodeToString(buf), assets: assets, timeouts: defaultTimeouts,
+		methods: useCases(a), clients: map[chan sseEvent]struct{}{}}
 	a.SetEmitter(s.broadcast)
-	a.c.mu.Lock()
-	a.c.served = true
-	a.c.mu.Unlock()
+	a.SetServed()
 	return s, nil
 }
 
-// Timeouts bound how long a client may take over a request on the server
-// HTTPServer makes.
-type Timeouts struct {
+// timeouts bound how long a client may take over a request on the server
+// httpServer makes.
+type timeouts struct {
 	// ReadHeader is the longest a client may take to send a request's
 	// headers (a client that opens connections and sends nothing holds none
 	// for long).
@@ -94,14 +87,14 @@ type Timeouts struct {
 	Idle time.Duration
 }
 
-// DefaultTimeouts are the timeouts of `rhizome serve`.
-var DefaultTimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: time.Minute, Write: time.Minute, Idle: 2 * time.Minute}
+// defaultTimeouts are the timeouts of `rhizome serve`.
+var defaultTimeouts = timeouts{ReadHeader: 10 * time.Second, Read: time.Minute, Write: time.Minute, Idle: 2 * time.Minute}
 
-// HTTPServer is an http.Server for s with its timeouts. The server-wide
+// httpServer is an http.Server for s with its timeouts. The server-wide
 // ReadTimeout and WriteTimeout are set as a default for every route; the
 // routes that must outlast them (the event stream, a call while its use case
 // runs, an upload) move their own deadlines with http.ResponseController.
-func (s *Server) HTTPServer() *http.Server {
+func (s *server) httpServer() *http.Server {
 	t := s.timeouts
 	return &http.Server{
 		Handler:           s,
@@ -112,23 +105,20 @@ func (s *Server) HTTPServer() *http.Server {
 	}
 }
 
-// Token is the secret every /api request must carry.
-func (s *Server) Token() string { return s.token }
-
-// Listen binds addr, which must be a loopback address ("127.0.0.1:0" picks a
+// listen binds addr, which must be a loopback address ("127.0.0.1:0" picks a
 // free port). It returns the listener and the URL to open, token included.
 // Errors: a non-loopback address, or the bind failing.
-func (s *Server) Listen(addr string) (net.Listener, string, error) {
+func (s *server) listen(addr string) (net.Listener, string, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, "", fmt.Errorf("app: bad address %q: %w", addr, err)
+		return nil, "", fmt.Errorf("serve: bad address %q: %w", addr, err)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, "", fmt.Errorf("app: address %q is not loopback: rhizome serve only listens on 127.0.0.1, ::1 or localhost", addr)
+		return nil, "", fmt.Errorf("serve: address %q is not loopback: rhizome serve only listens on 127.0.0.1, ::1 or localhost", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, "", fmt.Errorf("app: unable to listen on %s: %w", addr, err)
+		return nil, "", fmt.Errorf("serve: unable to listen on %s: %w", addr, err)
 	}
 	s.mu.Lock()
 	s.host = ln.Addr().String()
@@ -136,8 +126,8 @@ func (s *Server) Listen(addr string) (net.Listener, string, error) {
 	return ln, fmt.Sprintf("http://%s/?token=%s", ln.Addr().String(), s.token), nil
 }
 
-// MethodNames lists "Area.Method" for every served use case, sorted.
-func (s *Server) MethodNames() []string {
+// methodNames lists "Area.Method" for every served use case, sorted.
+func (s *server) methodNames() []string {
 	names := make([]string, 0, len(s.methods))
 	for n := range s.methods {
 		names = append(names, n)
@@ -147,7 +137,7 @@ func (s *Server) MethodNames() []string {
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.sameHost(r) {
 		httpError(w, http.StatusForbidden, "host not allowed")
 		return
@@ -168,7 +158,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case r.URL.Path == "/api" && r.Method == http.MethodGet:
-		writeJSON(w, map[string]any{"methods": s.MethodNames()})
+		writeJSON(w, map[string]any{"methods": s.methodNames()})
 	case r.URL.Path == "/api/events" && r.Method == http.MethodGet:
 		s.serveEvents(w, r)
 	case r.URL.Path == "/api/upload":
@@ -186,7 +176,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // authorised reports whether r carries the token, compared in constant time
 // so that the time to answer says nothing about how much of it was right.
-func (s *Server) authorised(r *http.Request) bool {
+func (s *server) authorised(r *http.Request) bool {
 	tok := r.URL.Query().Get("token")
 	if tok == "" {
 		tok = r.Header.Get("X-Rhizome-Token")
@@ -196,7 +186,7 @@ func (s *Server) authorised(r *http.Request) bool {
 
 // sameHost refuses requests whose Host is not the address served (DNS
 // rebinding).
-func (s *Server) sameHost(r *http.Request) bool {
+func (s *server) sameHost(r *http.Request) bool {
 	s.mu.Lock()
 	host := s.host
 	s.mu.Unlock()
@@ -212,7 +202,7 @@ func (s *Server) sameHost(r *http.Request) bool {
 	return false
 }
 
-func (s *Server) sameOrigin(origin string) bool {
+func (s *server) sameOrigin(origin string) bool {
 	s.mu.Lock()
 	host := s.host
 	s.mu.Unlock()
@@ -228,7 +218,7 @@ func (s *Server) sameOrigin(origin string) bool {
 	return false
 }
 
-func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
+func (s *server) serveAsset(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		httpError(w, http.StatusMethodNotAllowed, "assets are read-only")
 		return
@@ -294,8 +284,8 @@ func noFrontend(w http.ResponseWriter) {
 // and writes its result. Once the body is read, the connection's deadlines
 // are lifted while the use case runs (Loom.Generate lasts as long as the
 // model writes, an import as long as its files), and the write deadline is
-// set again, Timeouts.Write from now, for writing the result.
-func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
+// set again, timeouts.Write from now, for writing the result.
+func (s *server) call(w http.ResponseWriter, r *http.Request, name string) {
 	m, ok := s.methods[strings.Replace(name, "/", ".", 1)]
 	if !ok {
 		httpError(w, http.StatusNotFound, fmt.Sprintf("no such method %q (GET /api lists them)", name))
@@ -316,35 +306,21 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 			return
 		}
 	}
-	t := m.Type()
-	if len(raw) != t.NumIn() {
-		httpError(w, http.StatusBadRequest, fmt.Sprintf("%s takes %d arguments, got %d", name, t.NumIn(), len(raw)))
+	if len(raw) != m.args {
+		httpError(w, http.StatusBadRequest, fmt.Sprintf("%s takes %d arguments, got %d", name, m.args, len(raw)))
 		return
 	}
-	args := make([]reflect.Value, t.NumIn())
-	for i := range args {
-		p := reflect.New(t.In(i))
-		if err := json.Unmarshal(raw[i], p.Interface()); err != nil {
-			httpError(w, http.StatusBadRequest, fmt.Sprintf("%s argument %d: %v", name, i+1, err))
-			return
-		}
-		args[i] = p.Elem()
-	}
-	out := m.Call(args)
+	result, err := m.call(raw)
 	s.writeDeadline(rc)
-	var result any
-	for _, v := range out {
-		if v.Type() == reflect.TypeFor[error]() {
-			if !v.IsNil() {
-				err := v.Interface().(error)
-				httpError(w, errorStatus(err), err.Error())
-				return
-			}
-			continue
-		}
-		result = v.Interface()
+	var bad argError
+	switch {
+	case errors.As(err, &bad):
+		httpError(w, http.StatusBadRequest, fmt.Sprintf("%s argument %d: %v", name, bad.n, bad.err))
+	case err != nil:
+		httpError(w, errorStatus(err), err.Error())
+	default:
+		writeJSON(w, result)
 	}
-	writeJSON(w, result)
 }
 
 // upload imports session files sent as multipart/form-data, one part with a
@@ -354,8 +330,8 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 // answer is the ImportReport. Memory holds a copy buffer while reading and
 // the import's own (bounded by the longest line), whatever the files' size.
 // The body has no size limit, but it must keep coming: each read has
-// Timeouts.Read. A body that fails or stops midway imports nothing.
-func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
+// timeouts.Read. A body that fails or stops midway imports nothing.
+func (s *server) upload(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	r.Body = &idleReader{r: r.Body, rc: rc, idle: s.timeouts.Read}
 	mr, err := r.MultipartReader()
@@ -363,20 +339,19 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "app: an upload must be multipart/form-data, one part per file: "+err.Error())
 		return
 	}
-	im := s.app.Import
-	sp, err := im.newSpool()
+	up, err := s.app.NewUpload()
 	if err != nil {
 		httpError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	defer sp.remove()
+	defer up.Close()
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			httpError(w, http.StatusBadRequest, fmt.Errorf("%w: %w", errUploadBody, err).Error())
+			httpError(w, http.StatusBadRequest, fmt.Errorf("%w: %w", app.ErrUploadBody, err).Error())
 			return
 		}
 		name := part.FileName()
@@ -384,11 +359,11 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 			part.Close()
 			continue
 		}
-		err = sp.add(name, part)
+		err = up.Add(name, part)
 		part.Close()
 		if err != nil {
 			status := http.StatusInternalServerError
-			if errors.Is(err, errUploadBody) {
+			if errors.Is(err, app.ErrUploadBody) {
 				status = http.StatusBadRequest
 			}
 			httpError(w, status, err.Error())
@@ -397,7 +372,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	}
 	rc.SetReadDeadline(time.Time{})
 	rc.SetWriteDeadline(time.Time{})
-	rep, err := im.importSpool(sp)
+	rep, err := up.Import()
 	s.writeDeadline(rc)
 	if err != nil {
 		httpError(w, errorStatus(err), err.Error())
@@ -423,8 +398,8 @@ func (b *idleReader) Read(p []byte) (int, error) {
 
 func (b *idleReader) Close() error { return b.r.Close() }
 
-// writeDeadline gives the response Timeouts.Write from now to be written.
-func (s *Server) writeDeadline(rc *http.ResponseController) {
+// writeDeadline gives the response timeouts.Write from now to be written.
+func (s *server) writeDeadline(rc *http.ResponseController) {
 	if s.timeouts.Write > 0 {
 		rc.SetWriteDeadline(time.Now().Add(s.timeouts.Write))
 	}
@@ -433,8 +408,8 @@ func (s *Server) writeDeadline(rc *http.ResponseController) {
 // serveEvents streams events until the client goes. The stream outlasts the
 // server's read and write timeouts: the read deadline is lifted (else the
 // server's watch for the client closing would end the stream when it
-// expires) and each event gets Timeouts.Write to be written.
-func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+// expires) and each event gets timeouts.Write to be written.
+func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		httpError(w, http.StatusInternalServerError, "streaming unsupported")
@@ -470,7 +445,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 
 // broadcast sends an event to every connected event stream; a client too
 // slow to keep up loses progress events rather than blocking the import.
-func (s *Server) broadcast(name string, data any) {
+func (s *server) broadcast(name string, data any) {
 	b, err := json.Marshal(data)
 	if err != nil {
 		return
@@ -493,9 +468,9 @@ func errorStatus(err error) int {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound
-	case errors.Is(err, errNoModel), errors.Is(err, context.Canceled), errors.Is(err, store.ErrLoomTreeExists):
+	case errors.Is(err, app.ErrNoModel), errors.Is(err, context.Canceled), errors.Is(err, store.ErrLoomTreeExists):
 		return http.StatusConflict
-	case errors.Is(err, ErrNoDialogs), errors.Is(err, ErrNoPaths):
+	case errors.Is(err, app.ErrNoDialogs), errors.Is(err, app.ErrNoPaths):
 		return http.StatusNotImplemented
 	}
 	return http.StatusInternalServerError

@@ -1,4 +1,4 @@
-package app
+package main
 
 import (
 	"bufio"
@@ -14,40 +14,65 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"rhizome/app"
 	"rhizome/backend/llm/llmtest"
+	"rhizome/store"
 )
 
-// testServer is a Server for l on a loopback port, as `rhizome serve` runs
+// samplePath is a real pi session of app/samples.
+func samplePath(name string) string { return filepath.Join("app", "samples", name) }
+
+// testLib is an app over a library in a temporary file.
+type testLib struct {
+	*app.App
+	path string
+}
+
+func newTestLib(t *testing.T) *testLib {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "sub", "library.db")
+	st, err := store.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &testLib{App: app.New(st, p), path: p}
+}
+
+// testServer is a server for l on a loopback port, as `rhizome serve` runs
 // it, until the test ends.
 type testServer struct {
-	*Server
+	*server
 	base  string // http://127.0.0.1:PORT
 	token string
 }
 
-func startTestServer(t *testing.T, l *testLib, assets fs.FS, tune func(*Server)) *testServer {
+func startTestServer(t *testing.T, l *testLib, assets fs.FS, tune func(*server)) *testServer {
 	t.Helper()
-	srv, err := NewServer(l.App, assets)
+	srv, err := newServer(l.App, assets)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if tune != nil {
 		tune(srv)
 	}
-	ln, url, err := srv.Listen("127.0.0.1:0")
+	ln, url, err := srv.listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := srv.HTTPServer()
+	hs := srv.httpServer()
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close() })
 	base, token, _ := strings.Cut(url, "/?token=")
-	return &testServer{Server: srv, base: base, token: token}
+	return &testServer{server: srv, base: base, token: token}
 }
 
 // post calls a use case with a client that gives up after wait.
@@ -77,7 +102,7 @@ func TestServePathCallsAnswer501(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("private\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sample, _ := filepath.Abs(filepath.Join("samples", "session-with-compaction.jsonl"))
+	sample, _ := filepath.Abs(samplePath("session-with-compaction.jsonl"))
 	paths := []string{"/etc/shadow", "/no/such/file.jsonl", secret, "/dev/zero", sample}
 	for _, method := range []string{"Import/ImportPaths", "Loom/ImportPaths", "Loom/ImportCopyPaths"} {
 		var first string
@@ -105,8 +130,8 @@ func TestServePathCallsAnswer501(t *testing.T) {
 	}
 	// The window and the command line (not served) still import by path.
 	window := newTestLib(t)
-	if rep := window.importPaths(t, sample); rep.Totals.Imported != 1 {
-		t.Errorf("ImportPaths outside serve: %+v", rep.Totals)
+	if rep, err := window.Import.ImportPaths([]string{sample}); err != nil || rep.Totals.Imported != 1 {
+		t.Errorf("ImportPaths outside serve: %+v, %v", rep.Totals, err)
 	}
 }
 
@@ -155,7 +180,7 @@ func TestServeWithoutFrontend(t *testing.T) {
 	}
 }
 
-// The token is compared in constant time: no == or != on the Server's token
+// The token is compared in constant time: no == or != on the server's token
 // anywhere in the package (the time a byte-by-byte comparison takes tells
 // how long the right prefix of a guess is). A timing measurement on a shared
 // machine would be noise; this checks the code instead.
@@ -208,7 +233,7 @@ func TestTokenComparedInConstantTime(t *testing.T) {
 }
 
 // shortTimeouts make the timeout tests quick.
-var shortTimeouts = Timeouts{ReadHeader: 200 * time.Millisecond, Read: 300 * time.Millisecond, Write: 300 * time.Millisecond, Idle: 300 * time.Millisecond}
+var shortTimeouts = timeouts{ReadHeader: 200 * time.Millisecond, Read: 300 * time.Millisecond, Write: 300 * time.Millisecond, Idle: 300 * time.Millisecond}
 
 // sendRaw opens a connection to host and writes raw to it as it is; the
 // connection closes when the test ends.
@@ -242,7 +267,7 @@ func closedWithin(conn net.Conn, d time.Duration) bool {
 // runs longer than the write timeout (Loom.Generate while the model writes).
 func TestServeTimeouts(t *testing.T) {
 	l := newTestLib(t)
-	ts := startTestServer(t, l, nil, func(s *Server) { s.timeouts = shortTimeouts })
+	ts := startTestServer(t, l, nil, func(s *server) { s.timeouts = shortTimeouts })
 	host := strings.TrimPrefix(ts.base, "http://")
 
 	t.Run("half the headers", func(t *testing.T) {
@@ -306,23 +331,71 @@ func TestServeTimeouts(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer stop(t.Context())
-		if _, err := l.Settings.SetLLM(LLMSettingsInput{Provider: "openai", BaseURL: model, Model: "rhizome-test", N: 1}); err != nil {
+		if _, err := l.Settings.SetLLM(app.LLMSettingsInput{Provider: "openai", BaseURL: model, Model: "rhizome-test", N: 1}); err != nil {
 			t.Fatal(err)
 		}
-		tree, err := l.Loom.CreateTree(LoomTreeSpec{Mode: "dialogue", RootText: "Begin a story about a lighthouse."})
+		tree, err := l.Loom.CreateTree(app.LoomTreeSpec{Mode: "dialogue", RootText: "Begin a story about a lighthouse."})
 		if err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
 		code, body := ts.post(t, "Loom/Generate", 30*time.Second,
-			LoomGenerateRequest{TreeID: tree.Tree.ID, ActivePath: ActivePath{NodeID: tree.Tree.RootNodeID}, N: 1})
+			app.LoomGenerateRequest{TreeID: tree.Tree.ID, ActivePath: app.ActivePath{NodeID: tree.Tree.RootNodeID}, N: 1})
 		took := time.Since(start)
 		if took < 3*shortTimeouts.Write {
 			t.Fatalf("Loom.Generate took %s: too quick to test the write timeout", took)
 		}
-		var gen LoomGenerated
+		var gen app.LoomGenerated
 		if code != 200 || json.Unmarshal([]byte(body), &gen) != nil || len(gen.Nodes) != 1 {
 			t.Errorf("Loom.Generate over %s (write timeout %s): HTTP %d %s", took, shortTimeouts.Write, code, body)
 		}
 	})
+}
+
+// `rhizome serve` serves exactly the use cases the window binds: every
+// exported method of every area of app.App.Areas (what Wails binds, and what
+// build/contract writes into the frontend's method list), each under
+// "Area.Method", and nothing else; GET /api lists them.
+func TestServedMethodsAreTheBoundOnes(t *testing.T) {
+	l := newTestLib(t)
+	var bound []string
+	for _, area := range l.Areas() {
+		typ := reflect.TypeOf(area.Impl)
+		for i := 0; i < typ.NumMethod(); i++ {
+			bound = append(bound, area.Name+"."+typ.Method(i).Name)
+		}
+	}
+	sort.Strings(bound)
+	ts := startTestServer(t, l, nil, nil)
+	served := ts.methodNames()
+	for _, m := range bound {
+		if !slices.Contains(served, m) {
+			t.Errorf("%s is bound to the window but not served: add it to useCases (serve_methods.go)", m)
+		}
+	}
+	for _, m := range served {
+		if !slices.Contains(bound, m) {
+			t.Errorf("%s is served but bound to no window", m)
+		}
+	}
+	res, err := http.Get(ts.base + "/api?token=" + ts.token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var list struct{ Methods []string }
+	if err := json.NewDecoder(res.Body).Decode(&list); err != nil || !slices.Equal(list.Methods, served) {
+		t.Errorf("GET /api: %v %v, want %v", list.Methods, err, served)
+	}
+	// A call with the wrong number of arguments, or one that does not
+	// decode, is the caller's error (400), named.
+	if code, body := ts.post(t, "Loom/Diff", 5*time.Second, "a", "b"); code != 400 || !strings.Contains(body, "takes 4 arguments, got 2") {
+		t.Errorf("Loom.Diff with 2 arguments: HTTP %d %s", code, body)
+	}
+	if code, body := ts.post(t, "Library/SegmentEntries", 5*time.Second, "n", "zero", 0); code != 400 || !strings.Contains(body, "argument 2") {
+		t.Errorf("Library.SegmentEntries with a string offset: HTTP %d %s", code, body)
+	}
+	if code, body := ts.post(t, "Library/NoSuch", 5*time.Second); code != 404 || !strings.Contains(body, "no such method") {
+		t.Errorf("an unknown method: HTTP %d %s", code, body)
+	}
 }

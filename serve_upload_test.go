@@ -1,4 +1,4 @@
-package app
+package main
 
 import (
 	"bufio"
@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"rhizome/app"
 )
 
 // uploadFile is one part of an upload: its name and where its bytes come
@@ -113,27 +115,27 @@ func leftovers(t *testing.T, dir string) []string {
 func TestServeUpload(t *testing.T) {
 	l := newTestLib(t)
 	ts := startTestServer(t, l, nil, nil)
-	compaction := filepath.Join("samples", "session-with-compaction.jsonl")
-	large := filepath.Join("samples", "large-session.jsonl")
+	compaction := samplePath("session-with-compaction.jsonl")
+	large := samplePath("large-session.jsonl")
 	files := []uploadFile{
 		fileOnDisk("session-with-compaction.jsonl", compaction),
 		fileOnDisk("project/2025/large-session.jsonl", large),
 		fileInMemory("notes.txt", []byte("not a session\n")),
 	}
 	code, body := ts.upload(t, files, nil)
-	var got ImportReport
+	var got app.ImportReport
 	if code != 200 || json.Unmarshal(body, &got) != nil {
 		t.Fatalf("upload: HTTP %d %s", code, body)
 	}
 
 	// The same bytes through ImportFiles, in another library.
 	ref := newTestLib(t)
-	var dropped []DroppedFile
+	var dropped []app.DroppedFile
 	for _, f := range files {
 		rc, _ := f.open()
 		b, _ := io.ReadAll(rc)
 		rc.Close()
-		dropped = append(dropped, DroppedFile{Name: f.name, Content: base64.StdEncoding.EncodeToString(b)})
+		dropped = append(dropped, app.DroppedFile{Name: f.name, Content: base64.StdEncoding.EncodeToString(b)})
 	}
 	want, err := ref.Import.ImportFiles(dropped)
 	if err != nil {
@@ -149,7 +151,7 @@ func TestServeUpload(t *testing.T) {
 				i, f.Path, f.Status, f.Entries, f.Segments, f.Error, w.Path, w.Status, w.Entries, w.Segments, w.Error)
 		}
 	}
-	if got.Files[1].Path != "large-session.jsonl" || got.Files[1].Entries != 1018 || got.Files[2].Status != statusFailed {
+	if got.Files[1].Path != "large-session.jsonl" || got.Files[1].Entries != 1018 || got.Files[2].Status != "failed" {
 		t.Errorf("upload report %+v", got.Files)
 	}
 	if left := leftovers(t, filepath.Dir(l.path)); len(left) != 0 {
@@ -198,8 +200,8 @@ func TestServeUpload(t *testing.T) {
 // nothing behind.
 func TestServeUploadDeadlines(t *testing.T) {
 	l := newTestLib(t)
-	ts := startTestServer(t, l, nil, func(s *Server) { s.timeouts = shortTimeouts })
-	raw, err := os.ReadFile(filepath.Join("samples", "session-with-compaction.jsonl"))
+	ts := startTestServer(t, l, nil, func(s *server) { s.timeouts = shortTimeouts })
+	raw, err := os.ReadFile(samplePath("session-with-compaction.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +222,7 @@ func TestServeUploadDeadlines(t *testing.T) {
 	}}
 	start := time.Now()
 	code, body := ts.upload(t, []uploadFile{slow}, nil)
-	var rep ImportReport
+	var rep app.ImportReport
 	if json.Unmarshal(body, &rep); code != 200 || rep.Totals.Imported != 1 || rep.Files[0].Entries != 463 {
 		t.Errorf("a slow upload over %s (read timeout %s): HTTP %d %s", time.Since(start), shortTimeouts.Read, code, body)
 	}
@@ -253,7 +255,7 @@ func TestServeUploadDeadlines(t *testing.T) {
 // header of large-session.jsonl, then its entries again and again.
 func bigSession(t *testing.T, size int64) (string, int64) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("samples", "large-session.jsonl"))
+	raw, err := os.ReadFile(samplePath("large-session.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +334,7 @@ func TestServeUploadMemory(t *testing.T) {
 
 	l := newTestLib(t)
 	ts := startTestServer(t, l, nil, nil)
-	var rep ImportReport
+	var rep app.ImportReport
 	uploadPeak := peakHeap(func() {
 		code, body := ts.upload(t, []uploadFile{fileOnDisk("big-session.jsonl", path)}, nil)
 		if json.Unmarshal(body, &rep); code != 200 || rep.Totals.Imported != 1 {

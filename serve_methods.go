@@ -1,0 +1,166 @@
+package main
+
+import (
+	"encoding/json"
+
+	"rhizome/app"
+)
+
+// method is one use case as `rhizome serve` serves it: the number of
+// arguments it takes, and call, which decodes them (one JSON value each, as
+// many as args) and runs it. call's error is an argError when an argument
+// does not decode, else the use case's.
+type method struct {
+	args int
+	call func(args []json.RawMessage) (any, error)
+}
+
+// useCases is every use case `rhizome serve` serves, by "Area.Method": an
+// explicit list, each entry typed by the method it calls (no reflection).
+// It is the set the window binds (app.App.Areas: every exported method of an
+// area), TestServedMethodsAreTheBoundOnes holds it to that; the window-only
+// ones are here too and answer 501 (app.ErrNoDialogs, app.ErrNoPaths).
+func useCases(a *app.App) map[string]method {
+	im, lib, g, lm, st := a.Import, a.Library, a.Graph, a.Loom, a.Settings
+	return map[string]method{
+		"Import.ImportPaths":     call1(im.ImportPaths),
+		"Import.ImportFiles":     call1(im.ImportFiles),
+		"Import.ImportSamples":   call0(im.ImportSamples),
+		"Import.ChooseAndImport": call0(im.ChooseAndImport),
+
+		"Library.Projects":       call0(lib.Projects),
+		"Library.Sessions":       call1(lib.Sessions),
+		"Library.Timeline":       call1(lib.Timeline),
+		"Library.SegmentEntries": call3(lib.SegmentEntries),
+		"Library.Stats":          call0(lib.Stats),
+
+		"Graph.Graph":        call1(g.Graph),
+		"Graph.Node":         call1(g.Node),
+		"Graph.NodeVersions": call1(g.NodeVersions),
+		"Graph.NodeDiff":     call3(g.NodeDiff),
+
+		"Search.Query": call2(a.Search.Query),
+
+		"Loom.ListTrees":      call1(lm.ListTrees),
+		"Loom.CreateTree":     call1(lm.CreateTree),
+		"Loom.Tree":           call1(lm.Tree),
+		"Loom.ActivePathView": call3(lm.ActivePathView),
+		"Loom.SetActivePath": call2(func(treeID string, ap app.ActivePath) (any, error) {
+			return nil, lm.SetActivePath(treeID, ap)
+		}),
+		"Loom.AddNode":     call3(lm.AddNode),
+		"Loom.Edit":        call3(lm.Edit),
+		"Loom.Generate":    call1(lm.Generate),
+		"Loom.SetBookmark": call4(lm.SetBookmark),
+		"Loom.SetPruned":   call3(lm.SetPruned),
+		"Loom.SetExcluded": call3(lm.SetExcluded),
+		"Loom.CancelGeneration": call1(func(requestID string) (bool, error) {
+			return lm.CancelGeneration(requestID), nil
+		}),
+		"Loom.Bookmarks":       call1(lm.Bookmarks),
+		"Loom.Versions":        call2(lm.Versions),
+		"Loom.Diff":            call4(lm.Diff),
+		"Loom.Authorship":      call3(lm.Authorship),
+		"Loom.Export":          call1(lm.Export),
+		"Loom.ExportToFile":    call1(lm.ExportToFile),
+		"Loom.Import":          call2(lm.Import),
+		"Loom.ImportCopy":      call2(lm.ImportCopy),
+		"Loom.ImportPaths":     call1(lm.ImportPaths),
+		"Loom.ImportCopyPaths": call1(lm.ImportCopyPaths),
+		"Loom.Verify":          call1(lm.Verify),
+		"Loom.Archive": call2(func(treeID string, archived bool) (any, error) {
+			return nil, lm.Archive(treeID, archived)
+		}),
+
+		"Settings.Get":     call0(st.Get),
+		"Settings.SetLLM":  call1(st.SetLLM),
+		"Settings.TestLLM": call0(st.TestLLM),
+	}
+}
+
+// argError is an argument of a call that does not decode into its
+// parameter's type: n counts from 1.
+type argError struct {
+	n   int
+	err error
+}
+
+func (e argError) Error() string { return e.err.Error() }
+
+// arg decodes argument i (from 0) of args as a T; JSON null is T's zero
+// value.
+func arg[T any](args []json.RawMessage, i int) (T, error) {
+	var v T
+	if err := json.Unmarshal(args[i], &v); err != nil {
+		return v, argError{i + 1, err}
+	}
+	return v, nil
+}
+
+func call0[R any](f func() (R, error)) method {
+	return method{0, func([]json.RawMessage) (any, error) { return f() }}
+}
+
+func call1[A, R any](f func(A) (R, error)) method {
+	return method{1, func(args []json.RawMessage) (any, error) {
+		a, err := arg[A](args, 0)
+		if err != nil {
+			return nil, err
+		}
+		return f(a)
+	}}
+}
+
+func call2[A, B, R any](f func(A, B) (R, error)) method {
+	return method{2, func(args []json.RawMessage) (any, error) {
+		a, err := arg[A](args, 0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := arg[B](args, 1)
+		if err != nil {
+			return nil, err
+		}
+		return f(a, b)
+	}}
+}
+
+func call3[A, B, C, R any](f func(A, B, C) (R, error)) method {
+	return method{3, func(args []json.RawMessage) (any, error) {
+		a, err := arg[A](args, 0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := arg[B](args, 1)
+		if err != nil {
+			return nil, err
+		}
+		c, err := arg[C](args, 2)
+		if err != nil {
+			return nil, err
+		}
+		return f(a, b, c)
+	}}
+}
+
+func call4[A, B, C, D, R any](f func(A, B, C, D) (R, error)) method {
+	return method{4, func(args []json.RawMessage) (any, error) {
+		a, err := arg[A](args, 0)
+		if err != nil {
+			return nil, err
+		}
+		b, err := arg[B](args, 1)
+		if err != nil {
+			return nil, err
+		}
+		c, err := arg[C](args, 2)
+		if err != nil {
+			return nil, err
+		}
+		d, err := arg[D](args, 3)
+		if err != nil {
+			return nil, err
+		}
+		return f(a, b, c, d)
+	}}
+}
