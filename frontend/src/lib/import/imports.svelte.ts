@@ -10,6 +10,9 @@ import type { ImportProgress, ImportReport } from '../types';
 import { filesOfDrop, type PickedFile } from './files';
 import type { Intake } from './intake';
 
+/** A report's content, the same whether it came as a call's answer (lists normalised) or as import:done. */
+const reportKey = (r: ImportReport) => JSON.stringify({ files: r.files ?? [], totals: r.totals });
+
 class Imports {
   running = $state(false);
   progress = $state<ImportProgress | null>(null);
@@ -20,6 +23,15 @@ class Imports {
   /** The results panel is shown. */
   showPanel = $state(false);
 
+  /** import:done came while this window's import ran. */
+  private doneSeen = false;
+  /**
+   * The report of this window's last import while its import:done has not
+   * come: in serve mode the event stream and the call's answer race, and
+   * the event may come after the answer. It is that import's, not another's.
+   */
+  private echo: string | null = null;
+
   /** Subscribes to import:progress and import:done; returns the unsubscribe. */
   listen(): () => void {
     const offs = [api.on('import:progress', (p) => this.onProgress(p)), api.on('import:done', (r) => this.onDone(r))];
@@ -27,6 +39,8 @@ class Imports {
   }
 
   private start() {
+    this.doneSeen = false;
+    this.echo = null;
     this.running = true;
     this.progress = null;
     this.stage = '';
@@ -41,6 +55,7 @@ class Imports {
     try {
       const report = await work();
       this.report = report;
+      if (!this.doneSeen) this.echo = reportKey(report);
       // A clean import needs no reading: the panel goes away by itself.
       if (report.totals.failed === 0 && report.totals.malformed === 0 && report.files?.every((f) => !f.pendingTail)) {
         setTimeout(() => {
@@ -63,16 +78,24 @@ class Imports {
     return true;
   }
 
-  private onProgress(p: ImportProgress) {
+  /** import:progress arrived. */
+  onProgress(p: ImportProgress) {
     this.progress = p;
   }
 
-  private onDone(r: ImportReport) {
-    // A report for an import this window did not start (another window, the CLI).
-    if (!this.running) {
-      this.report = r;
-      this.showPanel = true;
+  /** import:done arrived: the report of an import, this window's or another's (the CLI, a second window). */
+  onDone(r: ImportReport) {
+    if (this.running) {
+      this.doneSeen = true;
+      return;
     }
+    if (this.echo !== null && reportKey(r) === this.echo) {
+      this.echo = null;
+      return;
+    }
+    // A report for an import this window did not start (another window, the CLI).
+    this.report = r;
+    this.showPanel = true;
   }
 
   /** The bundled real sample sessions. */
