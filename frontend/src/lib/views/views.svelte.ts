@@ -65,7 +65,7 @@ class Views {
     this.all.find((v) => v.name === name)?.onshow?.();
   }
 
-  /** The view whose key this is (Shift and the like aside: the key as typed). */
+  /** The view shown by key (as typed: 'l' shows the loom, 'L' is the graph's layout switch). */
   byKey(key: string): ViewSpec | undefined {
     return this.all.find((v) => v.key === key);
   }
