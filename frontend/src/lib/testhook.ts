@@ -4,9 +4,11 @@
 // to measure the graph view at scale.
 
 import { flushSync } from 'svelte';
-import { app } from './state.svelte';
+import { graph } from './graph/graph.svelte';
 import { syntheticGraph } from './graph/synthetic';
+import { imports } from './import/imports.svelte';
 import { loom } from './loom/loom.svelte';
+import { views } from './views/views.svelte';
 import { positionOf } from './loom/tree';
 import type { ImportProgress } from './types';
 
@@ -46,38 +48,34 @@ export interface TestHook {
 
 export function installTestHook() {
   const hook: TestHook = {
-    selectNode: (id) => app.selectNode(id, true),
-    nodeIds: () => (app.graph.nodes ?? []).map((n) => n.id),
-    nodePosition: (id) => app.controls?.screenPosition(id) ?? null,
+    selectNode: (id) => graph.selectNode(id, true),
+    nodeIds: () => (graph.data.nodes ?? []).map((n) => n.id),
+    nodePosition: (id) => graph.controls?.screenPosition(id) ?? null,
     loadSynthetic(n) {
       const data = syntheticGraph(n);
       const t0 = performance.now();
-      flushSync(() => {
-        app.session = '';
-        app.timeline = [];
-        app.graph = data;
-      });
+      flushSync(() => graph.show(data));
       const build = performance.now() - t0;
       return new Promise((ok) =>
         requestAnimationFrame(() => requestAnimationFrame(() => ok({ build, frames: performance.now() - t0 }))),
       );
     },
-    renderTimes: () => app.controls?.renderTimes() ?? [],
+    renderTimes: () => graph.controls?.renderTimes() ?? [],
     loom: () => ({
-      view: app.view,
-      treeId: loom.treeId,
-      activePath: loom.path ? JSON.parse(JSON.stringify(loom.path.activePath)) : null,
-      focus: loom.focus,
-      steps: loom.steps.map((s) => ({ id: s.node.id, position: positionOf(s), text: s.node.text, author: s.node.authorType })),
-      generating: !!loom.generation,
+      view: views.current,
+      treeId: loom.tree.id,
+      activePath: loom.path.view ? JSON.parse(JSON.stringify(loom.path.view.activePath)) : null,
+      focus: loom.path.focus,
+      steps: loom.path.steps.map((s) => ({ id: s.node.id, position: positionOf(s), text: s.node.text, author: s.node.authorType })),
+      generating: !!loom.gen.current,
     }),
     state: () => ({
-      selected: app.selected,
-      cursor: app.cursor,
-      graphLoading: app.graphLoading,
-      importing: app.importing,
-      nodes: (app.graph.nodes ?? []).length,
-      progress: app.progress ? { ...app.progress } : null,
+      selected: graph.selected,
+      cursor: graph.cursor,
+      graphLoading: graph.loading,
+      importing: imports.running,
+      nodes: (graph.data.nodes ?? []).length,
+      progress: imports.progress ? { ...imports.progress } : null,
     }),
   };
   (window as unknown as { __rhizome: TestHook }).__rhizome = hook;

@@ -1,5 +1,6 @@
 // Keyboard shortcuts of the window: the help overlay lists them, App.svelte
-// handles the general and graph ones and loom/keys.ts the loom's.
+// handles the general ones (a view's key comes from its ViewSpec), and
+// each view its own: graph/keys.ts, loom/keys.ts.
 
 export interface Shortcut {
   /** Pressed together, or with `or` alternatives. */

@@ -1,17 +1,14 @@
-// Files dragged over the window, for a drop target that takes them while
-// accepts() holds (the session import in the graph view, loom trees in the
-// loom view). The window's drag events are counted, as they fire for every
-// element crossed.
+// Files dragged over the window (DropLayer). The window's drag events are
+// counted, as they fire for every element crossed.
 
 export class FileDrag {
   /** Files are being dragged over the window (show what a drop does). */
   dragging = $state(false);
   private depth = 0;
 
-  constructor(private accepts: () => boolean) {}
-
+  /** Files are dragged (not text or a link from the page). */
   private ours(e: DragEvent): boolean {
-    return this.accepts() && !!e.dataTransfer && Array.from(e.dataTransfer.types ?? []).includes('Files');
+    return !!e.dataTransfer && Array.from(e.dataTransfer.types ?? []).includes('Files');
   }
 
   enter = (e: DragEvent) => {

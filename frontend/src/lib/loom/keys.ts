@@ -1,49 +1,46 @@
-// The loom view's keys (listed in help/shortcuts.ts). App.svelte passes
+// The loom view's keys (listed in help/shortcuts.ts). The window passes
 // key presses here while the loom view is shown and no dialog is open.
 
 import { loom } from './loom.svelte';
 import { isTyping } from '../help/shortcuts';
+import { pick } from '../import/intake';
 
-export interface LoomKeyTargets {
-  generate(): void;
-  compose(): void;
-  importTree(): void;
-}
+const generate = () => loom.editor.composer?.generate();
 
 /** Handles a key press of the loom view; whether it was one. */
-export function loomKey(e: KeyboardEvent, to: LoomKeyTargets): boolean {
+export function loomKey(e: KeyboardEvent): boolean {
   // Alt+G works while typing in the composer (its text is added first).
   if (e.altKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyG') {
-    to.generate();
+    generate();
     return true;
   }
   if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return false;
-  const open = !!loom.treeId;
+  const open = !!loom.tree.id;
   const acts: Record<string, () => void> = {
     n: () => (loom.showNewTree = true),
-    i: () => to.importTree(),
+    i: () => pick(loom.files.intake),
   };
   if (open) {
     Object.assign(acts, {
-      G: () => to.generate(),
-      ArrowRight: () => loom.stepSibling(1),
-      ']': () => loom.stepSibling(1),
-      ArrowLeft: () => loom.stepSibling(-1),
-      '[': () => loom.stepSibling(-1),
-      ArrowUp: () => loom.up(),
-      k: () => loom.up(),
-      h: () => loom.up(),
-      ArrowDown: () => loom.down(),
-      j: () => loom.down(),
-      '.': () => loom.stepVersion(1),
-      ',': () => loom.stepVersion(-1),
-      e: () => loom.startEdit(),
-      b: () => loom.toggleBookmark(),
-      p: () => loom.togglePrune(),
-      x: () => loom.toggleExcluded(),
+      G: generate,
+      ArrowRight: () => loom.path.stepSibling(1),
+      ']': () => loom.path.stepSibling(1),
+      ArrowLeft: () => loom.path.stepSibling(-1),
+      '[': () => loom.path.stepSibling(-1),
+      ArrowUp: () => loom.path.up(),
+      k: () => loom.path.up(),
+      h: () => loom.path.up(),
+      ArrowDown: () => loom.path.down(),
+      j: () => loom.path.down(),
+      '.': () => loom.path.stepVersion(1),
+      ',': () => loom.path.stepVersion(-1),
+      e: () => loom.editor.start(),
+      b: () => loom.marks.toggleBookmark(),
+      p: () => loom.marks.togglePrune(),
+      x: () => loom.marks.toggleExcluded(),
       d: () => loom.openHistory(),
-      a: () => void loom.setAuthorship(loom.authorship === 'raw' ? 'semantic' : 'raw'),
-      c: () => to.compose(),
+      a: () => void loom.path.setAuthorship(loom.path.authorship === 'raw' ? 'semantic' : 'raw'),
+      c: () => loom.editor.composer?.focus(),
     });
   }
   const act = acts[e.key];

@@ -18,6 +18,11 @@ class SettingsState {
   /** Continuations per generation. */
   n = $derived(Math.max(1, this.view?.llm.n ?? 1));
 
+  /** Subscribes to settings:changed; returns the unsubscribe. */
+  listen(): () => void {
+    return api.on('settings:changed', () => void this.load());
+  }
+
   async load() {
     try {
       this.view = await api.settings.get();

@@ -1,0 +1,28 @@
+// The graph view's window keys (listed in help/shortcuts.ts); the canvas
+// and the node list handle their own arrow keys.
+
+import { isTyping } from '../help/shortcuts';
+import { sessionIntake } from '../import/imports.svelte';
+import { pick } from '../import/intake';
+import { graph } from './graph.svelte';
+
+const KEYS: Record<string, () => void> = {
+  '+': () => graph.controls?.zoomIn(),
+  '=': () => graph.controls?.zoomIn(),
+  '-': () => graph.controls?.zoomOut(),
+  '0': () => graph.controls?.fit(),
+  '[': () => graph.stepSegment(-1),
+  ']': () => graph.stepSegment(1),
+  L: () => graph.toggleLayout(),
+  i: () => pick(sessionIntake),
+  I: () => pick(sessionIntake),
+};
+
+/** Handles a key press of the graph view; whether it was one. */
+export function graphKey(e: KeyboardEvent): boolean {
+  if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return false;
+  const act = KEYS[e.key];
+  if (!act) return false;
+  act();
+  return true;
+}

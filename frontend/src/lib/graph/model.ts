@@ -1,0 +1,69 @@
+// The graphology graph sigma draws, built from Graph.Graph's data: one
+// node per segment at its lane position, sized by its entries, and the
+// edges styled by type.
+
+import Graph from 'graphology';
+import type { GraphData } from '../types';
+import { edgeStyle, nodeColor } from './colors';
+import { laneLayout, type LaneLayout } from './layout';
+
+export type NodeAttrs = {
+  x: number;
+  y: number;
+  size: number;
+  color: string;
+  label: string;
+  kind: string;
+  sessionId: string;
+};
+export type EdgeAttrs = { size: number; color: string; type: string; kind: string; curvature: number };
+
+export type Model = Graph<NodeAttrs, EdgeAttrs>;
+
+export const newModel = (): Model => new Graph<NodeAttrs, EdgeAttrs>({ multi: true, type: 'directed', allowSelfLoops: true });
+
+/** Labels longer than this are cut (the tooltip and the panel say it all). */
+const MAX_LABEL = 120;
+const short = (s: string) => (s.length > MAX_LABEL ? `${s.slice(0, MAX_LABEL - 1)}…` : s);
+
+/** A node's radius (pixels at rest) from its entries; smaller in a large graph. */
+export const nodeSize = (entries: number, order: number) =>
+  Math.min(12, (order > 3000 ? 2 : 3.5) + Math.log2(1 + Math.max(0, entries)) * (order > 3000 ? 0.5 : 0.8));
+
+/**
+ * Fills model (cleared first) with data's nodes, at their lane positions,
+ * and the edges between them; returns the lane layout.
+ */
+export function fillModel(model: Model, data: GraphData): LaneLayout {
+  model.clear();
+  const nodes = data.nodes ?? [];
+  const layout = laneLayout(nodes);
+  const order = nodes.length;
+  for (const n of nodes) {
+    const p = layout.positions.get(n.id)!;
+    model.addNode(n.id, {
+      x: p.x,
+      y: p.y,
+      size: nodeSize(n.entries, order),
+      color: nodeColor(n.type),
+      label: short(n.label || n.type),
+      kind: n.type,
+      sessionId: n.sessionId,
+    });
+  }
+  for (const e of data.edges ?? []) {
+    if (!model.hasNode(e.source) || !model.hasNode(e.target)) continue;
+    if (model.hasEdge(e.id)) continue;
+    const st = edgeStyle(e.type);
+    // Arcs within a lane stay low, under the lane's title; arcs between lanes bend more.
+    const sameLane = model.getNodeAttribute(e.source, 'sessionId') === model.getNodeAttribute(e.target, 'sessionId');
+    model.addEdgeWithKey(e.id, e.source, e.target, {
+      size: order > 3000 ? st.size * 0.7 : st.size,
+      color: st.color,
+      type: st.program,
+      kind: e.type,
+      curvature: sameLane ? 0.12 : 0.3,
+    });
+  }
+  return layout;
+}

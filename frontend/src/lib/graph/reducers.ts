@@ -1,0 +1,65 @@
+// What sigma draws of each node and edge at a given moment: hidden types
+// left out, the selected node and the keyboard's cursor ringed, a hovered
+// node's neighbourhood kept and the rest dimmed. Read at each render from
+// the graph store and the renderer's emphasis.
+
+import type { EdgeDisplayData, NodeDisplayData } from 'sigma/types';
+import { graph } from './graph.svelte';
+import type { EdgeAttrs, Model, NodeAttrs } from './model';
+
+/** The renderer's emphasis at render time. */
+export interface Emphasis {
+  /** The node under the pointer. */
+  readonly hovered: string | null;
+  /** It and its neighbours (the rest is dimmed). */
+  readonly neighbours: Set<string> | null;
+  /** The keyboard's cursor is drawn. */
+  readonly cursorShown: boolean;
+  /** The colour of a dimmed node (a theme colour). */
+  readonly dim: string;
+}
+
+type NodeDrawn = Partial<NodeDisplayData> & NodeAttrs;
+type EdgeDrawn = Partial<EdgeDisplayData> & EdgeAttrs;
+
+export function nodeReducer(em: Emphasis) {
+  return (id: string, attrs: NodeAttrs): NodeDrawn => {
+    const res: NodeDrawn = { ...attrs };
+    if (graph.hiddenNodeTypes.has(attrs.kind)) {
+      res.hidden = true;
+      return res;
+    }
+    if (id === graph.selected) {
+      res.highlighted = true;
+      res.size = attrs.size * 1.5;
+      res.zIndex = 2;
+    } else if (em.cursorShown && id === graph.cursor) {
+      res.highlighted = true;
+      res.zIndex = 2;
+    } else if (em.neighbours && !em.neighbours.has(id)) {
+      res.color = em.dim;
+      res.label = '';
+      res.zIndex = 0;
+    } else {
+      res.zIndex = 1;
+    }
+    return res;
+  };
+}
+
+export function edgeReducer(model: Model, em: Emphasis) {
+  return (id: string, attrs: EdgeAttrs): EdgeDrawn => {
+    if (graph.hiddenEdgeTypes.has(attrs.kind)) return { ...attrs, hidden: true };
+    const sel = graph.selected;
+    const hovered = em.hovered;
+    const hiddenNodes = graph.hiddenNodeTypes;
+    if (!sel && !hovered && hiddenNodes.size === 0) return attrs;
+    const [s, t] = model.extremities(id);
+    if (hiddenNodes.size > 0 && (hiddenNodes.has(model.getNodeAttribute(s, 'kind')) || hiddenNodes.has(model.getNodeAttribute(t, 'kind')))) {
+      return { ...attrs, hidden: true };
+    }
+    if (sel && (s === sel || t === sel)) return { ...attrs, size: attrs.size * 2 };
+    if (hovered && s !== hovered && t !== hovered) return { ...attrs, hidden: true };
+    return attrs;
+  };
+}

@@ -1,0 +1,10 @@
+// Every view of the window, in the order of their tabs. A new view is a
+// feature folder with its store and a ViewSpec (its view.ts), listed here.
+
+import { graphView } from '../graph/view';
+import { loomView } from '../loom/view';
+import { views } from './views.svelte';
+
+export function registerViews() {
+  views.register(graphView, loomView);
+}
