@@ -62,3 +62,45 @@ func TestFoldSpansNest(t *testing.T) {
 		t.Errorf("spans %+v: want 10 folding 7, 8 and 11 folding 3, 10", spans)
 	}
 }
+
+func TestStepRationale(t *testing.T) {
+	g := readExample(t).Graph
+	steps, err := g.ApplyFlushAndFold(mustFlushAndFold(t, `{"flush_ops": [{"id": 6, "rationale": "repeats 5"}],
+	  "fold_ops": [{"ids": [7, 8], "rationale": "settled", "notes": []}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if steps[0].Rationale() != "repeats 5" || steps[1].Rationale() != "settled" {
+		t.Errorf("rationales %q, %q", steps[0].Rationale(), steps[1].Rationale())
+	}
+	if (Step{Kind: OpPatch, Input: []byte(`{"rationale":"x"}`)}).Rationale() != "" {
+		t.Error("a patch has no rationale")
+	}
+}
+
+// A detached copy has the state and no history: replaying from it gives the
+// same graph as replaying from the start.
+func TestDetached(t *testing.T) {
+	g := readExample(t).Graph
+	if _, err := g.ApplyFlushAndFold(mustFlushAndFold(t, `{"flush_ops": [{"id": 6, "rationale": "r"}], "fold_ops": [{"ids": [7, 8], "rationale": "r", "notes": []}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	log := g.Log()
+	mid, err := Replay(log, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := mid.Detached()
+	if got := d.Log(); len(got.Steps) != 0 || got.Base == nil || got.Base.Len() != mid.Len() || got.Base.base != nil {
+		t.Fatalf("detached log %+v", got)
+	}
+	end, err := Replay(Log{Base: d, Steps: log.Steps[1:]}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := end.MarshalJSON()
+	b, _ := g.MarshalJSON()
+	if string(a) != string(b) {
+		t.Errorf("replayed from a detached state:\n%s\nwant\n%s", a, b)
+	}
+}
