@@ -71,10 +71,13 @@ window-test: $(BIN)
 	./build/window-test.sh $(BIN)
 
 # Speed figures: import of a ~300 MB corpus against a bare encoding/json
-# decode of the same bytes (same run), peak RSS, and the Go benchmarks.
+# decode of the same bytes (same run), peak RSS, and the Go benchmarks; a
+# 10,000-node reasoning graph opened and walked through its history by the
+# use cases against a bare decode of its snapshot (app, Reasoning*).
 bench: build
 	go run ./build/bench --bin $(BIN) --mb $${BENCH_MB:-300}
 	go test -run '^$$' -bench . -benchmem ./backend/...
+	go test -run '^$$' -bench 'Reasoning' -benchmem ./app/
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html
