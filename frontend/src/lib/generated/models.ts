@@ -331,6 +331,9 @@ export namespace app {
 	    nodes: number;
 	    cost: number;
 	}
+	export interface ReasoningChanged {
+	    graphId: string;
+	}
 	export interface ReasoningReroute {
 	    from: ReasoningEdgeRef;
 	    to: ReasoningEdgeRef;
@@ -440,6 +443,15 @@ export namespace app {
 	    turn: number;
 	    phase: 'patch' | 'recall';
 	    error: string;
+	}
+	export interface ReasoningRunProgress {
+	    requestId: string;
+	    sessionId: string;
+	    turn: number;
+	    turns: number;
+	    phase: 'patch' | 'recall' | 'saving';
+	    shown: number;
+	    problems: number;
 	}
 	export interface ReasoningRunRequest {
 	    sessionId: string;

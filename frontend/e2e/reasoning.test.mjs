@@ -1,0 +1,182 @@
+// The reasoning view (issue 12 §3, §4) against a real `rhizome serve`: a
+// MemoBrain snapshot dropped on the window with its conversation, a fold
+// applied from the paste box (a bad one first: its error inline), the
+// history slider moved back to before the fold, the DOM showing the nodes as
+// they were; a node's notes and turns; the keyboard; screenshots at 1024x700
+// and 1280x900, light and dark.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dropFiles, openPage, REPO, shot, startServe, unreachable } from './harness.mjs';
+
+const FIXTURES = join(REPO, 'backend/memobrain/testdata');
+const snapshot = () => readFileSync(join(FIXTURES, 'example_snapshot.json'));
+const messages = () => readFileSync(join(FIXTURES, 'example_messages.json'));
+
+// MemoBrain's example after a fold of node 3 (a subtask) with its evidence
+// 7 and 8: summary 10 takes their turns, 1 -> 3 and 3 -> 9 are re-routed.
+const FOLD = `{"flush_ops": [], "fold_ops": [{"ids": [3, 7, 8], "rationale": "birth year and works are settled",
+  "notes": [{"role": "assistant", "content": "Looked up Chipperfield's biography and the office's museums."},
+            {"role": "user", "content": "Born 1953 in London; the office also restored the Neues Museum."}]}]}`;
+
+/** The reasoning nodes drawn, by id: their state and diff mark. */
+const drawn = (page) =>
+  page.$$eval('[data-testid=reasoning-node]', (els) =>
+    Object.fromEntries(els.map((e) => [e.getAttribute('data-node-id'), { state: e.getAttribute('data-state'), mark: e.getAttribute('data-mark') }])),
+  );
+const stepShown = (page) => page.getAttribute('[data-testid=history-label]', 'data-step');
+const settled = (page, step) =>
+  page.waitForFunction(
+    (s) => {
+      const r = window.__rhizome.reasoning();
+      return r.step === s && !r.stepLoading;
+    },
+    step,
+  );
+
+let serve;
+before(async () => {
+  serve = await startServe();
+});
+after(async () => {
+  await serve?.stop();
+});
+
+describe('the reasoning view', () => {
+  test('imports a snapshot, applies a fold, and the history slider goes back to before it', async () => {
+    const { browser, page, problems } = await openPage(serve.url, { width: 1280, height: 900 });
+    try {
+      await page.keyboard.press('r');
+      await page.waitForSelector('[data-testid=reasoning-empty]');
+      await dropFiles(page, [
+        { name: 'example_snapshot.json', bytes: snapshot() },
+        { name: 'example_messages.json', bytes: messages() },
+      ]);
+      await page.waitForSelector('[data-testid=reasoning-node]');
+      const before = await drawn(page);
+      assert.deepEqual(Object.keys(before).sort(), ['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+      assert.equal(await stepShown(page), '0');
+      assert.equal(await page.getAttribute('[data-node-id="1"]', 'data-kind'), 'task');
+      // The import's report goes away (Esc), uncovering the tools.
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.querySelector('[data-testid=import-progress]'));
+
+      // A fold that names a node the graph lacks: refused, the error inline,
+      // the graph as it was.
+      await page.click('[data-testid=apply-open]');
+      await page.fill('[data-testid=apply-input]', FOLD.replace('[3, 7, 8]', '[3, 7, 42]'));
+      await page.click('[data-testid=apply-button]');
+      const err = await page.waitForSelector('[data-testid=apply-error]');
+      assert.match(await err.textContent(), /fold_ops\[0\] \(fold\): ids\[2\]: node 42 is not in the graph/);
+      assert.deepEqual(await drawn(page), before);
+
+      // The fold itself.
+      await page.fill('[data-testid=apply-input]', FOLD);
+      await page.click('[data-testid=apply-button]');
+      await page.waitForSelector('[data-testid=reasoning-node][data-node-id="10"]');
+      await settled(page, 1);
+      const after = await drawn(page);
+      assert.equal(after['10'].state, 'active');
+      assert.equal(after['10'].mark, 'added', 'the step shown marks the summary it made');
+      for (const id of ['3', '7', '8']) assert.equal(after[id], undefined, `folded node ${id} is inside its summary`);
+      assert.equal(await page.getAttribute('[data-testid=history-slider]', 'max'), '1');
+      assert.ok(await page.$('[data-testid=reasoning-edge][data-edge="1>10"].rerouted'), 'the edge re-routed to the summary is marked');
+      await shot(page, 'reasoning-after-fold-1280');
+
+      // The folded span opens inside its summary.
+      await page.click('[data-testid=reasoning-node][data-node-id="10"] [data-testid=span-toggle]');
+      await page.waitForSelector('[data-testid=span-box][data-summary="10"]');
+      const opened = await drawn(page);
+      for (const id of ['3', '7', '8']) assert.equal(opened[id]?.state, 'folded', `node ${id} shown folded in the span`);
+      await shot(page, 'reasoning-span-open-1280');
+
+      // Back to before the fold: the slider.
+      const slider = page.locator('[data-testid=history-slider]');
+      await slider.focus();
+      await page.keyboard.press('ArrowLeft');
+      await settled(page, 0);
+      await page.waitForFunction(() => !document.querySelector('[data-testid=reasoning-node][data-node-id="10"]'));
+      const back = await drawn(page);
+      assert.deepEqual(Object.keys(back).sort(), ['1', '2', '3', '4', '5', '6', '7', '8', '9'], 'the nodes before the fold');
+      for (const id of ['3', '7', '8']) assert.equal(back[id].state, 'active');
+      assert.match(await page.textContent('[data-testid=history-label]'), /Step 0 of 1/);
+      // And forward again with ].
+      await page.locator('[data-testid=reasoning-canvas]').focus();
+      await page.keyboard.press(']');
+      await settled(page, 1);
+      await page.waitForSelector('[data-testid=reasoning-node][data-node-id="10"]');
+      assert.match(await page.textContent('[data-testid=history-label]'), /fold 3 nodes into 10/);
+
+      // The keyboard: arrows move between nodes, Enter opens one, Esc closes it.
+      await page.locator('[data-testid=reasoning-canvas]').focus();
+      await page.keyboard.press('ArrowRight');
+      const cur = await page.evaluate(() => window.__rhizome.reasoning().cursor);
+      assert.ok(cur === 2 || cur === 10, `→ from the task goes to a child, got ${cur}`);
+      await page.keyboard.press('Enter');
+      const details = await page.waitForSelector('[data-testid=reasoning-details]');
+      assert.equal(await details.getAttribute('data-node-id'), String(cur));
+      await page.keyboard.press('Escape');
+      await page.waitForFunction(() => !document.querySelector('[data-testid=reasoning-details]'));
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test('a node shows its notes with their roles and the turns it stands for; nothing from the file runs', async () => {
+    // A snapshot whose notes hold markup: it must stay text.
+    const hostile = JSON.parse(snapshot().toString());
+    hostile.memory.nodes['4'].thought[0].content = '<img src=x onerror="window.__pwned=1"> search("<b>bold</b>")';
+    await serve.call('Import', 'ImportFiles', [
+      { name: 'hostile.json', content: Buffer.from(JSON.stringify(hostile)).toString('base64') },
+    ]);
+    const { browser, page, problems } = await openPage(serve.url, { width: 1280, height: 900 });
+    try {
+      await page.keyboard.press('r');
+      await page.click('[data-testid=reasoning-graph-item] >> nth=0');
+      await page.waitForSelector('[data-testid=reasoning-node][data-node-id="4"]');
+      await page.click('[data-testid=reasoning-node][data-node-id="4"]');
+      const d = await page.waitForSelector('[data-testid=reasoning-details][data-node-id="4"]');
+      const notes = await d.$$eval('[data-testid=details-notes] li', (lis) => lis.map((li) => li.textContent.replace(/\s+/g, ' ').trim()));
+      assert.equal(notes.length, 2);
+      assert.match(notes[0], /^assistant <img src=x onerror="window.__pwned=1"> search\("<b>bold<\/b>"\)/);
+      assert.equal(await page.evaluate(() => window.__pwned), undefined);
+      assert.equal(await page.$('[data-testid=reasoning-details] img'), null);
+      assert.ok(await page.$('[data-testid=reasoning-links-slot][data-item$="/4"]'), 'the slot the Links panel goes in');
+      await shot(page, 'reasoning-details-1280');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  for (const scheme of ['light', 'dark']) {
+    for (const [w, h] of [
+      [1024, 700],
+      [1280, 900],
+    ]) {
+      test(`at ${w}x${h}, ${scheme}: everything in reach`, async () => {
+        const { browser, page, problems } = await openPage(serve.url, { width: w, height: h, colorScheme: scheme });
+        try {
+          await page.keyboard.press('r');
+          await page.click('[data-testid=reasoning-graph-item] >> nth=-1');
+          await page.waitForSelector('[data-testid=reasoning-node][data-node-id="10"]');
+          await page.click('[data-testid=reasoning-node][data-node-id="10"] [data-testid=span-toggle]');
+          await page.waitForSelector('[data-testid=span-box]');
+          await page.click('[data-testid=reasoning-node][data-node-id="10"]');
+          await page.waitForSelector('[data-testid=reasoning-details]');
+          await page.click('[data-testid=apply-open]');
+          await page.waitForSelector('[data-testid=apply-input]');
+          for (const sel of ['[data-testid=history-slider]', '[data-testid=apply-button]', '[data-testid=reasoning-export]', '[data-testid=history-back]']) {
+            assert.equal(await unreachable(page, sel), '');
+          }
+          await shot(page, `reasoning-${w}x${h}-${scheme}`);
+          assert.deepEqual(problems, []);
+        } finally {
+          await browser.close();
+        }
+      });
+    }
+  }
+});

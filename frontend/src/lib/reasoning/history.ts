@@ -1,0 +1,38 @@
+// Words for the steps of a reasoning graph's history (the slider's label,
+// the list of steps).
+
+import type { ReasoningStepInfo } from '../types';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Turn ids as a range: "turns 4–5", "turn 3", "". */
+export function turnsText(ids: readonly number[]): string {
+  if (!ids.length) return '';
+  if (ids.length === 1) return `turn ${ids[0]}`;
+  const sorted = [...ids].sort((a, b) => a - b);
+  const contiguous = sorted.every((t, i) => i === 0 || t === sorted[i - 1] + 1);
+  return contiguous ? `turns ${sorted[0]}–${sorted[sorted.length - 1]}` : `turns ${sorted.join(', ')}`;
+}
+
+/** One line saying what an operation did. */
+export function stepLabel(s: ReasoningStepInfo): string {
+  switch (s.kind) {
+    case 'init':
+      return 'init: the task';
+    case 'patch': {
+      const parts = [];
+      if (s.nodesAdded.length) parts.push(`+${plural(s.nodesAdded.length, 'node')}`);
+      if (s.edgesAdded) parts.push(`+${plural(s.edgesAdded, 'edge')}`);
+      const turns = turnsText(s.turnIds);
+      return `patch: ${parts.length ? parts.join(', ') : 'nothing added'}${turns ? ` · ${turns}` : ''}`;
+    }
+    case 'flush':
+      return `flush node ${s.nodesChanged.join(', ')}${s.rationale ? ` · ${s.rationale}` : ''}`;
+    case 'fold': {
+      const into = s.nodesAdded[0];
+      const rerouted = s.edgesRerouted ? `, ${plural(s.edgesRerouted, 'edge')} re-routed` : '';
+      return `fold ${plural(s.nodesChanged.length, 'node')} into ${into}${rerouted}${s.rationale ? ` · ${s.rationale}` : ''}`;
+    }
+  }
+  return s.kind;
+}
