@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -187,32 +188,39 @@ func (s *Store) Search(ctx context.Context, q string, limit int) ([]SearchHit, e
 	return s.SearchWith(ctx, q, SearchFilter{}, limit)
 }
 
-// Keyword search tuning. See the package comment of backend/search for the
-// design these numbers belong to.
-const (
-	// ExactMatchLimit: a query whose most selective clause is held by at
-	// most this many entries is ranked exactly by FTS5's bm25 over all its
-	// matches (a few milliseconds); above it, by the champion lists.
-	ExactMatchLimit = 3000
-	// CommonTermEntries: a term held by more entries keeps a champion list.
-	// It must not exceed ExactMatchLimit, so that every query too broad to
-	// rank exactly has a champion list to start from.
-	CommonTermEntries = ExactMatchLimit
-	// ChampionListSize is how many entries a champion list keeps.
-	ChampionListSize = 256
-	// recentWindow is how many of the newest matching entries a query too
-	// broad to rank exactly also ranks, besides the champions: what the
-	// champion lists cannot know yet (entries imported since the keyword
-	// index was refreshed) and conjunctions of common words that no single
-	// word's champions hold.
-	recentWindow = 200
-	// nodeWindow bounds the node matches a query ranks: the newest ones.
-	nodeWindow = 2000
-	// maxPrefixTerms is how many of the library's terms a prefix stands for
+// keywordTuning is how the keyword search trades exactness for speed. See
+// the package comment of backend/search for the design these numbers
+// belong to.
+type keywordTuning struct {
+	// exactLimit: a query whose most selective clause is held by at most
+	// this many entries is ranked exactly by FTS5's bm25 over all its
+	// matches (a few milliseconds); above it, from the champion lists.
+	exactLimit int64
+	// common: a term held by more entries keeps a champion list. Not above
+	// exactLimit, so that every query too broad to rank exactly has a
+	// champion list to start from.
+	common int64
+	// champions is how many entries a champion list keeps.
+	champions int
+	// recent is how many of the newest matching entries a query too broad
+	// to rank exactly also ranks, besides the champions: the entries the
+	// champion lists cannot know yet (imported since the keyword index was
+	// refreshed) and conjunctions of common words that no single word's
+	// champions hold.
+	recent int
+	// nodes bounds the node matches a query ranks: the newest ones.
+	nodes int
+	// prefixTerms is how many of the library's terms a prefix stands for
 	// (the most frequent ones), as a search engine rewrites a prefix query
 	// to its top terms.
-	maxPrefixTerms = 24
-)
+	prefixTerms int
+	// chunk is how many entries one RefreshSearchIndex transaction reads.
+	chunk int
+}
+
+// tuning is the keyword search's; tests lower it to reach the common path on
+// small libraries.
+var tuning = keywordTuning{exactLimit: 3000, common: 3000, champions: 256, recent: 200, nodes: 2000, prefixTerms: 24, chunk: 20000}
 
 // SearchWith runs the query q (read by search.ParseQuery: words all
 // required, "quoted" phrases, the last word also a prefix) over nodes and
@@ -221,14 +229,13 @@ const (
 //
 // Entries are ranked in one of two ways (see backend/search's package
 // comment): when the query's most selective clause is held by at most
-// ExactMatchLimit entries, FTS5 ranks every match by bm25 (exact); when every
-// clause is common, the candidates are the champion lists of the query's
-// terms (the entries where each weighs most), the recentWindow newest
-// matches, and the entries imported since the keyword index was last
+// 3,000 entries, FTS5 ranks every match by bm25 (exact); when every clause
+// is common, the candidates are the champion lists of the query's terms (the
+// entries where each weighs most), the 200 newest matches, and the entries imported since the keyword index was last
 // refreshed, and they are ranked by the same bm25 formula computed here from
 // their text: the best of those, in a few milliseconds, rather than every one
-// of 100,000 matches. A prefix (the last word) stands for the maxPrefixTerms
-// most frequent terms of the library it begins. Snippets are made here from
+// of 100,000 matches. A prefix (the last word) stands for the 24 most
+// frequent terms of the library it begins (see keywordTuning). Snippets are made here from
 // the hits' text, in FTS5's snippet format.
 func (s *Store) SearchWith(ctx context.Context, q string, f SearchFilter, limit int) ([]SearchHit, error) {
 	hits := []SearchHit{}
@@ -344,12 +351,12 @@ func (s *Store) planSearch(ctx context.Context, q search.Query) (*searchPlan, er
 	return p, nil
 }
 
-// prefixTerms returns the maxPrefixTerms terms of the keyword index that
+// prefixTerms returns the tuning.prefixTerms terms of the keyword index that
 // begin with prefix and are held by the most entries, the prefix itself
 // first when it is a term.
 func prefixTerms(ctx context.Context, db queryer, prefix string) ([]string, error) {
 	rows, err := db.QueryContext(ctx, `SELECT term FROM search_terms WHERE term >= ? AND term < ?
-		ORDER BY term = ? DESC, df DESC LIMIT ?`, prefix, prefix+"\U0010FFFF", prefix, maxPrefixTerms)
+		ORDER BY term = ? DESC, df DESC LIMIT ?`, prefix, prefix+"\U0010FFFF", prefix, tuning.prefixTerms)
 	if err != nil {
 		return nil, fmt.Errorf("unable to expand prefix %q: %w", prefix, err)
 	}
@@ -388,11 +395,15 @@ func (p *searchPlan) loadTerms(ctx context.Context, db queryer, terms []string) 
 }
 
 // idf is each clause's IDF for the common path, from the keyword index's
-// counts (a phrase: as its rarest term, an upper bound of its count).
+// counts (a phrase: as its rarest term, an upper bound of its count),
+// extrapolated to the entries imported since the index was refreshed.
 func (p *searchPlan) idf() []float64 {
 	out := make([]float64, len(p.query.Clauses))
 	for i, c := range p.query.Clauses {
 		df, _ := p.clauseDF(c)
+		if p.state.docs > 0 && p.docs > p.state.docs {
+			df = int64(math.Round(float64(df) * float64(p.docs) / float64(p.state.docs)))
+		}
 		out[i] = search.IDF(p.docs, df)
 	}
 	return out
@@ -413,7 +424,7 @@ func (p *searchPlan) exact() bool {
 			best = df
 		}
 	}
-	return best <= ExactMatchLimit
+	return best <= tuning.exactLimit
 }
 
 // entryCandidate is an entry being ranked.
@@ -481,7 +492,7 @@ func (s *Store) rankEntriesCommon(ctx context.Context, p *searchPlan, f SearchFi
 	// Champions: for each clause, those of its rarest term (a prefix: the
 	// best of those of the terms it stands for, by their weight times the
 	// term's IDF). Every match holds the query's rarest clause, whose IDF
-	// weighs most: its ChampionListSize best; of the other clauses, a
+	// weighs most: its tuning.champions best; of the other clauses, a
 	// quarter as many.
 	type clauseChampions struct {
 		df int64
@@ -523,7 +534,7 @@ func (s *Store) rankEntriesCommon(ctx context.Context, p *searchPlan, f SearchFi
 	for i, pc := range per {
 		n := len(pc.cs)
 		if i > 0 {
-			n = min(n, ChampionListSize/4)
+			n = min(n, tuning.champions/4)
 		}
 		for _, ch := range pc.cs[:n] {
 			add(ch.pk)
@@ -547,7 +558,7 @@ func (s *Store) rankEntriesCommon(ctx context.Context, p *searchPlan, f SearchFi
 	for _, after := range windows {
 		rows, err := s.db.QueryContext(ctx, `SELECT entries_fts.rowid FROM entries_fts`+join+`
 			WHERE entries_fts MATCH ? AND entries_fts.rowid > ?`+cond+` ORDER BY entries_fts.rowid DESC LIMIT ?`,
-			append(append([]any{p.match, after}, args...), recentWindow)...)
+			append(append([]any{p.match, after}, args...), tuning.recent)...)
 		if err != nil {
 			return nil, err
 		}
@@ -665,14 +676,14 @@ func (s *Store) entryHits(ctx context.Context, p *searchPlan, cands []entryCandi
 }
 
 // searchNodes ranks the nodes matching the query by FTS5's bm25 (summary
-// weighs 4, tags and topics 2, files 1), among the nodeWindow newest matches.
+// weighs 4, tags and topics 2, files 1), among the tuning.nodes newest matches.
 func (s *Store) searchNodes(ctx context.Context, p *searchPlan, f SearchFilter, limit int) ([]SearchHit, error) {
 	cond, args := f.nodeSQL()
 	rows, err := s.db.QueryContext(ctx, `SELECT n.id, s.id, n.type, n.timestamp, n.summary, n.tags, n.topics, n.files, x.r
 		FROM (SELECT rowid, bm25(nodes_fts, 4.0, 2.0, 2.0, 1.0) AS r FROM nodes_fts WHERE nodes_fts MATCH ?
 			ORDER BY rowid DESC LIMIT ?) x
 		JOIN nodes n ON n.pk = x.rowid JOIN sessions s ON s.pk = n.session_pk
-		WHERE 1 = 1`+cond+` ORDER BY x.r LIMIT ?`, append(append([]any{p.match, nodeWindow}, args...), limit)...)
+		WHERE 1 = 1`+cond+` ORDER BY x.r LIMIT ?`, append(append([]any{p.match, tuning.nodes}, args...), limit)...)
 	if err != nil {
 		return nil, err
 	}

@@ -85,13 +85,10 @@ type SearchIndexReport struct {
 	Took        time.Duration
 }
 
-// refreshChunk is how many entries one refresh transaction reads.
-const refreshChunk = 20000
-
 // RefreshSearchIndex brings the keyword index (see SearchWith) up to date
 // with the entries imported since it last ran: it reads their text, counts
 // every term (search.Tokenize, as FTS5 does) and merges them into the terms'
-// champion lists, a transaction per refreshChunk entries, so that imports
+// champion lists, a transaction per tuning.chunk entries, so that imports
 // and other writers take their turns in between. Call it after an import
 // (the app runs it in the background); a search meanwhile still finds the
 // new entries, through FTS5. When entries were deleted (a session file
@@ -129,7 +126,7 @@ type posting struct {
 	length int32
 }
 
-// refreshSearchChunk indexes the next refreshChunk entries in one
+// refreshSearchChunk indexes the next tuning.chunk entries in one
 // transaction and reports whether there were none left.
 func (s *Store) refreshSearchChunk(ctx context.Context, rep *SearchIndexReport) (bool, error) {
 	tx, err := s.Begin(ctx)
@@ -142,7 +139,7 @@ func (s *Store) refreshSearchChunk(ctx context.Context, rep *SearchIndexReport) 
 	if err != nil {
 		return false, err
 	}
-	stale := st.champions != ChampionListSize || st.common != CommonTermEntries
+	stale := st.champions != tuning.champions || int64(st.common) != tuning.common
 	if !stale && st.docs > 0 {
 		var alive int64
 		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM entries WHERE pk <= ?`, st.indexedTo).Scan(&alive); err != nil {
@@ -157,9 +154,9 @@ func (s *Store) refreshSearchChunk(ctx context.Context, rep *SearchIndexReport) 
 		st = indexState{}
 		rep.Rebuilt = true
 	}
-	st.champions, st.common = ChampionListSize, CommonTermEntries
+	st.champions, st.common = tuning.champions, int(tuning.common)
 
-	rows, err := q.QueryContext(ctx, `SELECT pk, text FROM entries WHERE pk > ? ORDER BY pk LIMIT ?`, st.indexedTo, refreshChunk)
+	rows, err := q.QueryContext(ctx, `SELECT pk, text FROM entries WHERE pk > ? ORDER BY pk LIMIT ?`, st.indexedTo, tuning.chunk)
 	if err != nil {
 		return false, err
 	}
@@ -250,9 +247,9 @@ func (s *Store) refreshSearchChunk(ctx context.Context, rep *SearchIndexReport) 
 		o := old[t]
 		df := o.df + int64(len(ps))
 		var top []byte
-		if df > CommonTermEntries {
+		if df > tuning.common {
 			cs := o.champions
-			if o.df > 0 && o.df <= CommonTermEntries {
+			if o.df > 0 && o.df <= tuning.common {
 				// The term just became common: its earlier entries were not
 				// kept; ask FTS5 for its best ones among them.
 				firstNew := ps[0].pk
@@ -282,7 +279,7 @@ func (s *Store) refreshSearchChunk(ctx context.Context, rep *SearchIndexReport) 
 	return false, nil
 }
 
-// bestChampions keeps the ChampionListSize heaviest, best first (newest
+// bestChampions keeps the tuning.champions heaviest, best first (newest
 // first on a tie), each entry once.
 func bestChampions(cs []champion) []champion {
 	sort.Slice(cs, func(i, j int) bool {
@@ -292,9 +289,9 @@ func bestChampions(cs []champion) []champion {
 		return cs[i].pk > cs[j].pk
 	})
 	out := cs[:0]
-	seen := make(map[int64]bool, ChampionListSize)
+	seen := make(map[int64]bool, tuning.champions)
 	for _, c := range cs {
-		if len(out) == ChampionListSize {
+		if len(out) == tuning.champions {
 			break
 		}
 		if !seen[c.pk] {
@@ -305,13 +302,13 @@ func bestChampions(cs []champion) []champion {
 	return out
 }
 
-// earlierChampions returns the best ChampionListSize entries holding term
+// earlierChampions returns the best tuning.champions entries holding term
 // among those with keys before before, ranked by FTS5's bm25 (for one term,
 // the same order as the weight), with their weights from their text.
 func earlierChampions(ctx context.Context, q queryer, term string, before int64, avgdl float64) ([]champion, error) {
 	rows, err := q.QueryContext(ctx, `SELECT e.pk, e.text FROM entries e WHERE e.pk IN (
 		SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? AND rowid < ? ORDER BY rank LIMIT ?)`,
-		search.Query{Clauses: []search.Clause{{Terms: []string{term}}}}.FTS5(nil), before, ChampionListSize)
+		search.Query{Clauses: []search.Clause{{Terms: []string{term}}}}.FTS5(nil), before, tuning.champions)
 	if err != nil {
 		return nil, fmt.Errorf("champions of %q: %w", term, err)
 	}

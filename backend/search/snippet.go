@@ -9,9 +9,9 @@ import (
 const SnippetTokens = 24
 
 // Snippet returns the part of text around its hits (Match.Hits, as found in
-// the same text) as plain text: a window of at most tokens tokens holding the
-// most hits, each hit between start and end, "…" where the window cuts the
-// text. Without hits it is the start of the text. It never splits a UTF-8
+// the same text) as plain text: a window of at most tokens tokens, each hit
+// between start and end, "…" where the window cuts the text. Of the windows
+// showing the most distinct hit terms, it is the one with the most hits. Without hits it is the start of the text. It never splits a UTF-8
 // sequence.
 func Snippet(text string, hits []Token, tokens int, start, end string) string {
 	if tokens <= 0 {
@@ -25,24 +25,30 @@ func Snippet(text string, hits []Token, tokens int, start, end string) string {
 	for _, h := range hits {
 		isHit[h.Start] = true
 	}
-	// The window of `tokens` tokens with the most hits; on a tie the earliest.
-	// It starts a quarter of its length before its first hit, so the hit has
-	// some words of context before it.
-	best, bestHits := 0, -1
+	// The window of `tokens` tokens showing the most distinct hit terms,
+	// then the most hits; on a tie the earliest.
+	best, bestScore := 0, -1
 	count := 0
+	terms := map[string]int{} // hit terms in the window
 	for i := 0; i < len(toks); i++ {
 		if isHit[toks[i].Start] {
 			count++
+			terms[toks[i].Term]++
 		}
 		if i >= tokens && isHit[toks[i-tokens].Start] {
 			count--
+			if out := toks[i-tokens].Term; terms[out] == 1 {
+				delete(terms, out)
+			} else {
+				terms[out]--
+			}
 		}
 		if first := i - tokens + 1; first >= 0 || i == len(toks)-1 {
 			if first < 0 {
 				first = 0
 			}
-			if count > bestHits {
-				best, bestHits = first, count
+			if score := len(terms)*(tokens+1) + count; score > bestScore {
+				best, bestScore = first, score
 			}
 		}
 	}

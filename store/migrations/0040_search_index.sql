@@ -6,9 +6,9 @@
 -- The keyword index: every term of the entries' searchable text (folded as
 -- FTS5's unicode61 tokenizer folds it, by backend/search.Tokenize), with the
 -- number of entries holding it; a term held by more than
--- store.CommonTermEntries entries also keeps its champion list: the entries
+-- a few thousand entries (store tuning.common) also keeps its champion list: the entries
 -- where it weighs most (highest bm25 term weight), best first, packed as
--- (uvarint entry key delta-free, float32 weight) pairs. Built and brought up
+-- a uvarint count, then (uvarint entry key, float32 weight) pairs. Built and brought up
 -- to date by Store.RefreshSearchIndex from the entries after indexed_to.
 CREATE TABLE search_terms (
     term TEXT PRIMARY KEY,
