@@ -95,6 +95,10 @@ type SearchFilter struct {
 	Roles     []string // entries: message roles (user, assistant, toolResult, ...)
 	NodeTypes []string // nodes: node types (coding, debugging, ...)
 	From, To  string
+	// AnyWord ranks the items holding any of the query's words (stopwords
+	// aside) by bm25, instead of those holding all of them: the retrieval a
+	// hybrid ranking starts from.
+	AnyWord bool
 }
 
 func (f SearchFilter) wants(kind string) bool {
@@ -240,6 +244,9 @@ var tuning = keywordTuning{exactLimit: 3000, common: 3000, champions: 256, recen
 func (s *Store) SearchWith(ctx context.Context, q string, f SearchFilter, limit int) ([]SearchHit, error) {
 	hits := []SearchHit{}
 	query := search.ParseQuery(q)
+	if f.AnyWord {
+		query = query.AnyWord()
+	}
 	if query.Empty() || limit <= 0 {
 		return hits, nil
 	}
@@ -414,7 +421,7 @@ func (p *searchPlan) exact() bool {
 	if p.state.indexedTo == 0 {
 		return true // no keyword index yet: FTS5 alone, as before
 	}
-	best := int64(-1)
+	best, sum := int64(-1), int64(0)
 	for _, c := range p.query.Clauses {
 		df, known := p.clauseDF(c)
 		if !known {
@@ -423,6 +430,10 @@ func (p *searchPlan) exact() bool {
 		if best < 0 || df < best {
 			best = df
 		}
+		sum += df
+	}
+	if p.query.Any {
+		return sum <= tuning.exactLimit
 	}
 	return best <= tuning.exactLimit
 }
@@ -533,7 +544,7 @@ func (s *Store) rankEntriesCommon(ctx context.Context, p *searchPlan, f SearchFi
 	sort.SliceStable(per, func(i, j int) bool { return per[i].df < per[j].df })
 	for i, pc := range per {
 		n := len(pc.cs)
-		if i > 0 {
+		if i > 0 && !p.query.Any {
 			n = min(n, tuning.champions/4)
 		}
 		for _, ch := range pc.cs[:n] {
@@ -595,7 +606,7 @@ func (s *Store) rankEntriesCommon(ctx context.Context, p *searchPlan, f SearchFi
 			return nil, err
 		}
 		c.match = p.matcher.Find(c.text)
-		if !c.match.All() {
+		if !c.match.All() && !(p.query.Any && c.match.Any()) {
 			continue
 		}
 		c.score = c.match.Score(idf, p.avgdl)

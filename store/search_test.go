@@ -432,3 +432,55 @@ func TestSearchPrefixAndFilters(t *testing.T) {
 		t.Errorf("entries from 2099: %d hits", len(hits))
 	}
 }
+
+// The hybrid search's view of nodes and entries: a node's degree and edge
+// types are its edges', an entry takes them from its segment's node, and
+// its tools and model from its JSON.
+func TestSearchSourceDocs(t *testing.T) {
+	s := analyzedLibrary(t)
+	ctx := context.Background()
+	var nodeID string
+	var pks []int64
+	rows, _ := s.db.Query(`SELECT n.id, e.pk FROM nodes n JOIN segments g ON g.session_pk = n.session_pk AND g.idx = n.segment_idx
+		JOIN entries e ON e.session_pk = g.session_pk AND e.seq BETWEEN g.start_seq AND g.end_seq
+		WHERE n.id IN (SELECT source_id FROM edges) AND e.role = 'assistant' ORDER BY e.pk LIMIT 30`)
+	for rows.Next() {
+		var pk int64
+		rows.Scan(&nodeID, &pk)
+		pks = append(pks, pk)
+	}
+	rows.Close()
+	if len(pks) < 2 {
+		t.Fatal("no entries of a node with edges")
+	}
+	in, out, err := s.NodeEdges(ctx, nodeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := []string{NodeItem(nodeID)}
+	for _, pk := range pks {
+		items = append(items, EntryItem(pk))
+	}
+	docs, err := s.SearchSource().Docs(ctx, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != len(items) {
+		t.Fatalf("%d docs for %d items", len(docs), len(items))
+	}
+	n := docs[NodeItem(nodeID)]
+	if n.Degree != len(in)+len(out) || len(n.Relations) == 0 || n.Time.IsZero() || n.Text == "" {
+		t.Errorf("node doc: degree %d, want %d; %+v", n.Degree, len(in)+len(out), n)
+	}
+	tools := 0
+	for _, pk := range pks {
+		d := docs[EntryItem(pk)]
+		if d.Degree != n.Degree || d.NodeID != nodeID || d.Role != "assistant" || len(d.Models) != 1 {
+			t.Errorf("entry %d: degree %d node %s role %s models %v", pk, d.Degree, d.NodeID, d.Role, d.Models)
+		}
+		tools += len(d.Tools)
+	}
+	if tools == 0 {
+		t.Error("no tool calls read from the assistant entries")
+	}
+}

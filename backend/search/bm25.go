@@ -84,6 +84,16 @@ type Match struct {
 	Hits   []Token // the tokens that are part of an occurrence, in order
 }
 
+// Any reports whether some clause occurs.
+func (m Match) Any() bool {
+	for _, n := range m.TF {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // All reports whether every clause occurs.
 func (m Match) All() bool {
 	for _, n := range m.TF {

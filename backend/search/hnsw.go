@@ -2,7 +2,6 @@ package search
 
 import (
 	"bytes"
-	"container/heap"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -103,11 +102,13 @@ func (h *HNSW) vec(i int32) []float32 {
 func dot(a, b []float32) float32 {
 	var s0, s1, s2, s3 float32
 	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+	b = b[:len(a)]
+	for ; i+8 <= len(a); i += 8 {
+		x, y := a[i:i+8:i+8], b[i:i+8:i+8]
+		s0 += x[0]*y[0] + x[4]*y[4]
+		s1 += x[1]*y[1] + x[5]*y[5]
+		s2 += x[2]*y[2] + x[6]*y[6]
+		s3 += x[3]*y[3] + x[7]*y[7]
 	}
 	for ; i < len(a); i++ {
 		s0 += a[i] * b[i]
@@ -192,7 +193,10 @@ func (h *HNSW) maxLinks(level int) int {
 // heuristic when over the limit.
 func (h *HNSW) connect(a, b int32, l int) {
 	links := append(h.links[a][l], b)
-	if len(links) <= h.maxLinks(l) {
+	// Pruning (the heuristic over every link) is the costliest part of
+	// adding; letting a list grow a quarter past its size before pruning
+	// it back does it a quarter as often.
+	if len(links) <= h.maxLinks(l)+h.maxLinks(l)/4 {
 		h.links[a][l] = links
 		return
 	}
@@ -266,25 +270,61 @@ func (h *HNSW) greedy(v []float32, ep int32, l int) int32 {
 	return ep
 }
 
-// minHeap / maxHeap of scored by similarity.
+// simHeap is a binary heap of scored by similarity: the most similar on
+// top when max, the least similar otherwise. Typed, so pushing allocates
+// nothing (container/heap boxes every element).
 type simHeap struct {
 	s   []scored
-	max bool // pop the most similar first
+	max bool
 }
 
-func (h simHeap) Len() int { return len(h.s) }
-func (h simHeap) Less(i, j int) bool {
+func (h *simHeap) Len() int { return len(h.s) }
+
+func (h *simHeap) less(i, j int) bool {
 	if h.max {
 		return h.s[i].sim > h.s[j].sim
 	}
 	return h.s[i].sim < h.s[j].sim
 }
-func (h simHeap) Swap(i, j int) { h.s[i], h.s[j] = h.s[j], h.s[i] }
-func (h *simHeap) Push(x any)   { h.s = append(h.s, x.(scored)) }
-func (h *simHeap) Pop() any {
-	x := h.s[len(h.s)-1]
-	h.s = h.s[:len(h.s)-1]
-	return x
+
+func (h *simHeap) push(x scored) {
+	h.s = append(h.s, x)
+	for i := len(h.s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h.s[i], h.s[p] = h.s[p], h.s[i]
+		i = p
+	}
+}
+
+func (h *simHeap) pop() scored {
+	top := h.s[0]
+	last := len(h.s) - 1
+	h.s[0] = h.s[last]
+	h.s = h.s[:last]
+	h.down(0)
+	return top
+}
+
+func (h *simHeap) down(i int) {
+	n := len(h.s)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && h.less(r, l) {
+			c = r
+		}
+		if !h.less(c, i) {
+			return
+		}
+		h.s[i], h.s[c] = h.s[c], h.s[i]
+		i = c
+	}
 }
 
 // searchLayer is the paper's algorithm 2: the ef vectors of level l most
@@ -297,11 +337,11 @@ func (h *HNSW) searchLayer(v []float32, eps []int32, ef int, l int) []scored {
 	for _, ep := range eps {
 		s := scored{ep, dot(v, h.vec(ep))}
 		visited.visit(ep)
-		heap.Push(cand, s)
-		heap.Push(found, s)
+		cand.push(s)
+		found.push(s)
 	}
 	for cand.Len() > 0 {
-		c := heap.Pop(cand).(scored)
+		c := cand.pop()
 		if found.Len() >= ef && c.sim < found.s[0].sim {
 			break
 		}
@@ -311,10 +351,10 @@ func (h *HNSW) searchLayer(v []float32, eps []int32, ef int, l int) []scored {
 			}
 			s := dot(v, h.vec(nb))
 			if found.Len() < ef || s > found.s[0].sim {
-				heap.Push(cand, scored{nb, s})
-				heap.Push(found, scored{nb, s})
+				cand.push(scored{nb, s})
+				found.push(scored{nb, s})
 				if found.Len() > ef {
-					heap.Pop(found)
+					found.pop()
 				}
 			}
 		}
@@ -329,13 +369,13 @@ func sortScoredFast(s []scored) {
 		sortScored(s)
 		return
 	}
-	h := &simHeap{s: s, max: true}
-	heap.Init(h)
-	out := make([]scored, 0, len(s))
-	for h.Len() > 0 {
-		out = append(out, heap.Pop(h).(scored))
+	h := &simHeap{s: append([]scored(nil), s...), max: true}
+	for i := len(h.s)/2 - 1; i >= 0; i-- {
+		h.down(i)
 	}
-	copy(s, out)
+	for i := range s {
+		s[i] = h.pop()
+	}
 }
 
 // Nearest implements VectorIndex: at most k keys, most similar to v first,
@@ -366,6 +406,20 @@ func (h *HNSW) Nearest(v []float32, k int) []Hit {
 	return out
 }
 
+// Similarity implements VectorIndex: the cosine similarity of v and key's
+// vector, false when key has none (or was deleted) or v has another length.
+func (h *HNSW) Similarity(v []float32, key string) (float64, bool) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	id, ok := h.index[key]
+	if !ok || len(v) != h.dims {
+		return 0, false
+	}
+	q := append([]float32(nil), v...)
+	normalize(q)
+	return float64(dot(q, h.vec(id))), true
+}
+
 // Exact returns the k keys most similar to v by comparing every vector: the
 // baseline Nearest approximates.
 func (h *HNSW) Exact(v []float32, k int) []Hit {
@@ -383,10 +437,10 @@ func (h *HNSW) Exact(v []float32, k int) []Hit {
 		}
 		s := scored{int32(i), dot(q, h.vec(int32(i)))}
 		if best.Len() < k {
-			heap.Push(best, s)
+			best.push(s)
 		} else if s.sim > best.s[0].sim {
 			best.s[0] = s
-			heap.Fix(best, 0)
+			best.down(0)
 		}
 	}
 	sortScoredFast(best.s)

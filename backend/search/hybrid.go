@@ -53,12 +53,12 @@ func (w Weights) fields() []namedWeight {
 
 // Components are one result's scores per component, each in [0, 1].
 type Components struct {
-	Vector     float64 `json:"vector"`     // cosine similarity of query and item embeddings (negative: 0)
+	Vector     float64 `json:"vector"`     // cosine similarity over the best among the candidates (negative: 0)
 	Keyword    float64 `json:"keyword"`    // bm25 over the best bm25 among the candidates
 	Relation   float64 `json:"relation"`   // centrality, or degree d as d/(d+RelationHalf)
-	Content    float64 `json:"content"`    // share of the query's words found in the item's text
+	Content    float64 `json:"content"`    // share of the query's words found in the item's text, each weighing its IDF
 	Temporal   float64 `json:"temporal"`   // proximity of the item's time to the query's time expression
-	Tag        float64 `json:"tag"`        // share of the query's words that are tags of the item
+	Tag        float64 `json:"tag"`        // share of the query's words that are tags of the item, by IDF
 	Importance float64 `json:"importance"` // the item's importance
 	Recency    float64 `json:"recency"`    // exp(-DecayRate * age in days)
 }
@@ -206,6 +206,13 @@ type Source interface {
 	Docs(ctx context.Context, items []string) (map[string]Doc, error)
 }
 
+// TermStats is what a Source may also tell: how many items hold each term
+// (df) among how many (docs), for weighing words by their IDF in the
+// content and tag components. Without it every word weighs the same.
+type TermStats interface {
+	TermStats(ctx context.Context, terms []string) (df map[string]int64, docs int64, err error)
+}
+
 // Embedder turns texts into vectors (the llm package's /v1/embeddings
 // client, or the offline LSA model).
 type Embedder interface {
@@ -217,6 +224,9 @@ type VectorIndex interface {
 	// Nearest returns at most k items, most similar first, Score their
 	// cosine similarity.
 	Nearest(vec []float32, k int) []Hit
+	// Similarity is the cosine similarity of vec and item's vector; false
+	// when the index holds no vector for item.
+	Similarity(vec []float32, item string) (float64, bool)
 }
 
 // Settings tune the hybrid search.
@@ -312,6 +322,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 
 	keyword := map[string]float64{}
 	vector := map[string]float64{}
+	var queryVec []float32
 	var order []string
 	seen := map[string]bool{}
 	add := func(item string) {
@@ -335,6 +346,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 			case err != nil:
 				resp.VectorError = err.Error()
 			case len(vecs) == 1 && len(vecs[0]) > 0:
+				queryVec = vecs[0]
 				for _, h := range e.Index.Nearest(vecs[0], st.Candidates) {
 					vector[h.Item] = h.Score
 					add(h.Item)
@@ -343,6 +355,23 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 		}
 	}
 	if resp.Time != nil {
+		// The query's words within its time range, and the newest items
+		// of the range: the temporal component can only lift what is a
+		// candidate.
+		if strings.TrimSpace(text) != "" {
+			inRange := req.Filter
+			inRange.Range = resp.Time.Range
+			hits, err := e.Source.Keyword(ctx, text, inRange, st.Candidates)
+			if err != nil {
+				return resp, err
+			}
+			for _, h := range hits {
+				if _, ok := keyword[h.Item]; !ok {
+					keyword[h.Item] = h.Score
+				}
+				add(h.Item)
+			}
+		}
 		hits, err := e.Source.InRange(ctx, resp.Time.Range, req.Filter, st.Candidates)
 		if err != nil {
 			return resp, err
@@ -359,11 +388,42 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return resp, err
 	}
+	// Keyword and vector scores are put on one scale, relative to the
+	// candidates: each over the best among them (max normalization), so the
+	// best bm25 and the most similar vector are 1, no match 0.
 	var maxBM25 float64
 	for _, s := range keyword {
 		maxBM25 = max(maxBM25, s)
 	}
+	// Every candidate gets its similarity, not only those the vector index
+	// returned: a keyword match that is also close in meaning counts so.
+	if queryVec != nil {
+		for _, item := range order {
+			if _, ok := vector[item]; !ok {
+				if sim, ok := e.Index.Similarity(queryVec, item); ok {
+					vector[item] = sim
+				}
+			}
+		}
+	}
+	var maxVec float64
+	for _, s := range vector {
+		maxVec = max(maxVec, s)
+	}
 	words := contentWords(text)
+	weights := make([]float64, len(words))
+	for i := range weights {
+		weights[i] = 1
+	}
+	if ts, ok := e.Source.(TermStats); ok && len(words) > 0 {
+		df, docs, err := ts.TermStats(ctx, words)
+		if err != nil {
+			return resp, err
+		}
+		for i, w := range words {
+			weights[i] = IDF(docs+1, df[w]) // +1: a word in no item weighs most, not infinitely
+		}
+	}
 	results := make([]Result, 0, len(order))
 	for _, item := range order {
 		d, ok := docs[item]
@@ -374,9 +434,11 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 		if maxBM25 > 0 {
 			c.Keyword = keyword[item] / maxBM25
 		}
-		c.Vector = clamp01(vector[item])
-		c.Content = overlap(words, d.Text)
-		c.Tag = tagMatch(words, d.Tags)
+		if v, ok := vector[item]; ok && maxVec > 0 {
+			c.Vector = clamp01(v / maxVec)
+		}
+		c.Content = overlap(words, weights, d.Text)
+		c.Tag = tagMatch(words, weights, d.Tags)
 		if d.Centrality > 0 {
 			c.Relation = clamp01(d.Centrality)
 		} else if d.Degree > 0 {
@@ -454,30 +516,40 @@ func contentWords(q string) []string {
 	return content
 }
 
-// overlap is the share of words found as tokens of text (exact token
-// overlap).
-func overlap(words []string, text string) float64 {
+// overlap is the exact token overlap of the query's words with text: the
+// share of the words found as tokens of text, each word weighing its IDF
+// (a rare word found says more than a common one).
+func overlap(words []string, weights []float64, text string) float64 {
 	if len(words) == 0 || text == "" {
 		return 0
 	}
-	want := make(map[string]bool, len(words))
-	for _, w := range words {
-		want[w] = false
+	want := make(map[string]int, len(words))
+	for i, w := range words {
+		want[w] = i
 	}
-	found := 0
+	seen := make([]bool, len(words))
+	var found, total float64
+	for _, w := range weights {
+		total += w
+	}
+	n := 0
 	EachToken(text, func(t Token) bool {
-		if seen, ok := want[t.Term]; ok && !seen {
-			want[t.Term] = true
-			found++
+		if i, ok := want[t.Term]; ok && !seen[i] {
+			seen[i] = true
+			found += weights[i]
+			n++
 		}
-		return found < len(words)
+		return n < len(words)
 	})
-	return float64(found) / float64(len(words))
+	if total == 0 {
+		return 0
+	}
+	return found / total
 }
 
-// tagMatch is the share of words that are a tag of the item, or a word of
-// one.
-func tagMatch(words []string, tags []string) float64 {
+// tagMatch is the share of the query's words that are a tag of the item,
+// or a word of one, each weighing its IDF.
+func tagMatch(words []string, weights []float64, tags []string) float64 {
 	if len(words) == 0 || len(tags) == 0 {
 		return 0
 	}
@@ -487,11 +559,15 @@ func tagMatch(words []string, tags []string) float64 {
 			set[t] = true
 		}
 	}
-	n := 0
-	for _, w := range words {
+	var found, total float64
+	for i, w := range words {
+		total += weights[i]
 		if set[w] {
-			n++
+			found += weights[i]
 		}
 	}
-	return float64(n) / float64(len(words))
+	if total == 0 {
+		return 0
+	}
+	return found / total
 }

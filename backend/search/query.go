@@ -15,9 +15,30 @@ type Clause struct {
 	Prefix bool
 }
 
-// Query is what a person typed, read as keyword clauses, all required.
+// Query is what a person typed, read as keyword clauses, all required
+// (Any: at least one).
 type Query struct {
 	Clauses []Clause
+	// Any asks for the items holding at least one clause, ranked by bm25
+	// over the clauses they hold (a disjunction, as retrieval for a hybrid
+	// ranking wants), instead of every clause.
+	Any bool
+}
+
+// AnyWord returns q as a disjunction without its stopword clauses (one-word
+// clauses such as "the", "of"), unless every clause is one.
+func (q Query) AnyWord() Query {
+	out := Query{Any: true}
+	for _, c := range q.Clauses {
+		if len(c.Terms) == 1 && stopwords[c.Terms[0]] {
+			continue
+		}
+		out.Clauses = append(out.Clauses, c)
+	}
+	if len(out.Clauses) == 0 {
+		out.Clauses = q.Clauses
+	}
+	return out
 }
 
 // MinPrefixRunes is the shortest last word that also matches as a prefix:
@@ -92,7 +113,8 @@ func (q Query) AllTerms() []string {
 	return out
 }
 
-// FTS5 returns q as an FTS5 MATCH expression: each clause a quoted phrase,
+// FTS5 returns q as an FTS5 MATCH expression: each clause a quoted phrase
+// (joined by AND, or OR when q.Any),
 // a prefix clause's phrase followed by "*". expand, when not nil, replaces a
 // prefix clause by an OR of the phrases ending in each of the terms it
 // returns for the clause's last term (a prefix rewritten to the terms the
@@ -123,6 +145,9 @@ func (q Query) FTS5(expand func(prefix string) []string) string {
 		parts = append(parts, p)
 	}
 	// FTS5 reads "a" ("b" OR "c") as a syntax error: say AND.
+	if q.Any {
+		return strings.Join(parts, " OR ")
+	}
 	return strings.Join(parts, " AND ")
 }
 

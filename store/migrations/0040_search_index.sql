@@ -28,13 +28,14 @@ CREATE TABLE search_index (
 );
 
 -- Embedding vectors of searchable items, by model: "node:<id>" or
--- "entry:<key>". text_sha256 is the SHA-256 (hex) of the text embedded, so
--- that an item whose text changed is embedded again; a model change is a new
--- model name, and the old model's vectors are dropped by DeleteVectors.
+-- "entry:<key>". fingerprint is the SHA-256 (hex) of the text embedded, so
+-- that a node whose text changed is embedded again (an entry's text never
+-- changes); a model change is a new model name, and the other models'
+-- vectors are dropped by Store.DeleteVectorsExcept.
 CREATE TABLE search_vectors (
     model       TEXT NOT NULL,
     item        TEXT NOT NULL,
-    text_sha256 TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,            -- SHA-256 (hex) of the text embedded
     vector      BLOB NOT NULL,           -- little-endian float32 values
     PRIMARY KEY (model, item)
 ) WITHOUT ROWID;
