@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"rhizome/backend/link"
 	"rhizome/backend/search"
 )
 
@@ -181,6 +182,7 @@ func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string
 			return nil, fmt.Errorf("store: unable to read a node for search: %w", err)
 		}
 		d.Item, d.Time, d.Title = NodeItem(d.NodeID), parseISOTime(ts), summary
+		d.URI = link.Node(d.NodeID).String()
 		d.Tags = append(lines(tags), lines(topics)...)
 		d.Files = lines(files)
 		_ = json.Unmarshal([]byte(tools), &d.Tools)
@@ -221,7 +223,7 @@ func (src *SearchSource) entryDocs(ctx context.Context, pks []int64) ([]search.D
 		return nil, nil
 	}
 	list, _ := json.Marshal(pks)
-	rows, err := src.s.db.QueryContext(ctx, `SELECT e.pk, e.seq, e.type, e.role, e.timestamp, e.text, s.id, s.cwd,
+	rows, err := src.s.db.QueryContext(ctx, `SELECT e.pk, e.entry_id, e.seq, e.type, e.role, e.timestamp, e.text, s.id, s.cwd,
 		CASE WHEN s.name <> '' THEN s.name ELSE s.file_name END,
 		coalesce(json_extract(e.raw, '$.message.toolName'), ''),
 		coalesce((SELECT group_concat(json_extract(c.value, '$.name'), char(10)) FROM json_each(e.raw, '$.message.content') c
@@ -239,11 +241,12 @@ func (src *SearchSource) entryDocs(ctx context.Context, pks []int64) ([]search.D
 		d := search.Doc{Kind: search.KindEntry}
 		var pk int64
 		var seq int
-		var typ, ts, session, toolName, toolCalls, model string
-		if err := rows.Scan(&pk, &seq, &typ, &d.Role, &ts, &d.Text, &d.SessionID, &d.Project, &session, &toolName, &toolCalls, &model, &d.NodeID); err != nil {
+		var entryID, typ, ts, session, toolName, toolCalls, model string
+		if err := rows.Scan(&pk, &entryID, &seq, &typ, &d.Role, &ts, &d.Text, &d.SessionID, &d.Project, &session, &toolName, &toolCalls, &model, &d.NodeID); err != nil {
 			return nil, fmt.Errorf("store: unable to read an entry for search: %w", err)
 		}
 		d.Item, d.Time = EntryItem(pk), parseISOTime(ts)
+		d.URI = link.Entry(d.SessionID, entryID).String()
 		what := typ
 		if d.Role != "" {
 			what = d.Role

@@ -469,13 +469,13 @@ func TestSearchSourceDocs(t *testing.T) {
 		t.Fatalf("%d docs for %d items", len(docs), len(items))
 	}
 	n := docs[NodeItem(nodeID)]
-	if n.Degree != len(in)+len(out) || len(n.Relations) == 0 || n.Time.IsZero() || n.Text == "" {
+	if n.Degree != len(in)+len(out) || len(n.Relations) == 0 || n.Time.IsZero() || n.Text == "" || n.URI != "rhizome:node/"+nodeID {
 		t.Errorf("node doc: degree %d, want %d; %+v", n.Degree, len(in)+len(out), n)
 	}
 	tools := 0
 	for _, pk := range pks {
 		d := docs[EntryItem(pk)]
-		if d.Degree != n.Degree || d.NodeID != nodeID || d.Role != "assistant" || len(d.Models) != 1 {
+		if d.Degree != n.Degree || d.NodeID != nodeID || d.Role != "assistant" || len(d.Models) != 1 || !strings.HasPrefix(d.URI, "rhizome:entry/"+d.SessionID+"/") {
 			t.Errorf("entry %d: degree %d node %s role %s models %v", pk, d.Degree, d.NodeID, d.Role, d.Models)
 		}
 		tools += len(d.Tools)

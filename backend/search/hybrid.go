@@ -108,6 +108,7 @@ const (
 // the node of its segment). Item is "node:<id>" or "entry:<key>".
 type Doc struct {
 	Item       string
+	URI        string // the item's rhizome: URI (rhizome:node/<id>, rhizome:entry/<session>/<entry id>)
 	Kind       string
 	NodeID     string // the node, or the entry's segment's node
 	SessionID  string
