@@ -304,14 +304,45 @@ func (a *csr) tMulDense(b *mat.Dense) *mat.Dense {
 	return out
 }
 
-// orthonormalize returns an orthonormal basis of y's columns (thin QR).
+// orthonormalize returns an orthonormal basis of y's columns (a thin QR's
+// Q), by modified Gram-Schmidt done twice for stability. gonum's QR.QTo
+// would build the full rows x rows Q: 20 GB for 50,000 documents.
 func orthonormalize(y *mat.Dense) *mat.Dense {
-	var qr mat.QR
-	qr.Factorize(y)
-	var q mat.Dense
-	qr.QTo(&q)
 	r, c := y.Dims()
-	return mat.DenseCopyOf(q.Slice(0, r, 0, c))
+	cols := make([][]float64, c)
+	for j := range cols {
+		cols[j] = mat.Col(nil, j, y)
+	}
+	for pass := 0; pass < 2; pass++ {
+		for j := range cols {
+			for i := 0; i < j; i++ {
+				var d float64
+				for k, x := range cols[i] {
+					d += x * cols[j][k]
+				}
+				for k, x := range cols[i] {
+					cols[j][k] -= d * x
+				}
+			}
+			var n float64
+			for _, x := range cols[j] {
+				n += x * x
+			}
+			n = math.Sqrt(n)
+			if n < 1e-12 { // a dependent column: leave it zero
+				clear(cols[j])
+				continue
+			}
+			for k := range cols[j] {
+				cols[j][k] /= n
+			}
+		}
+	}
+	q := mat.NewDense(r, c, nil)
+	for j, col := range cols {
+		q.SetCol(j, col)
+	}
+	return q
 }
 
 // randomizedSVD returns the top k right singular vectors of a, as a
