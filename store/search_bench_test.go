@@ -277,7 +277,14 @@ var hybridBenchQueries = []string{
 // (no candidate retrieval) in the same run. Run with -benchtime 1x.
 func BenchmarkHybridSearch(b *testing.B) {
 	ctx := context.Background()
-	s, err := Open(filepath.Join(b.TempDir(), "library.db"))
+	// RHIZOME_HYBRID_BENCH_DB keeps the library between runs (built when
+	// the file is missing).
+	path := os.Getenv("RHIZOME_HYBRID_BENCH_DB")
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "library.db")
+	}
+	_, statErr := os.Stat(path)
+	s, err := Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -287,7 +294,7 @@ func BenchmarkHybridSearch(b *testing.B) {
 	const nodes = 100000
 	const perSession = 100
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	for sessNo := 0; sessNo < nodes/perSession; sessNo++ {
+	for sessNo := 0; statErr != nil && sessNo < nodes/perSession; sessNo++ {
 		tx, err := s.Begin(ctx)
 		if err != nil {
 			b.Fatal(err)

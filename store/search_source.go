@@ -83,8 +83,9 @@ func (src *SearchSource) InRange(ctx context.Context, r search.TimeRange, f sear
 }
 
 // Docs implements search.Source: what the scorer reads of each item. An
-// entry takes its tags, relations and importance from its segment's node.
-func (src *SearchSource) Docs(ctx context.Context, items []string) (map[string]search.Doc, error) {
+// entry takes its tags, relations and importance from its segment's node;
+// its tools and model (read from its JSON) only when f filters by them.
+func (src *SearchSource) Docs(ctx context.Context, items []string, f search.Filter) (map[string]search.Doc, error) {
 	var nodeIDs []string
 	seenNode := map[string]bool{}
 	addNode := func(id string) {
@@ -106,7 +107,7 @@ func (src *SearchSource) Docs(ctx context.Context, items []string) (map[string]s
 		}
 	}
 	out := make(map[string]search.Doc, len(items))
-	entries, err := src.entryDocs(ctx, pks)
+	entries, err := src.entryDocs(ctx, pks, len(f.Tools) > 0 || len(f.Models) > 0)
 	if err != nil {
 		return nil, err
 	}
@@ -167,10 +168,9 @@ func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string
 	}
 	list, _ := json.Marshal(ids)
 	rows, err := src.s.db.QueryContext(ctx, `SELECT n.id, s.id, s.cwd, n.type, n.timestamp, n.summary, n.tags, n.topics, n.files,
-		coalesce(json_extract(n.node, '$.content.toolsUsed'), '[]'),
-		coalesce((SELECT json_group_array(json_extract(m.value, '$.model')) FROM json_each(n.node, '$.observations.modelsUsed') m), '[]'),
-		coalesce(json_extract(n.node, '$.importance'), 0)
-	FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE n.id IN (SELECT value FROM json_each(?))`, string(list))
+		coalesce(f.tools, ''), coalesce(f.models, ''), coalesce(f.importance, 0)
+	FROM nodes n JOIN sessions s ON s.pk = n.session_pk LEFT JOIN search_node_facets f ON f.node_pk = n.pk
+	WHERE n.id IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read nodes for search: %w", err)
 	}
@@ -185,8 +185,7 @@ func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string
 		d.URI = link.Node(d.NodeID).String()
 		d.Tags = append(lines(tags), lines(topics)...)
 		d.Files = lines(files)
-		_ = json.Unmarshal([]byte(tools), &d.Tools)
-		_ = json.Unmarshal([]byte(models), &d.Models)
+		d.Tools, d.Models = lines(tools), lines(models)
 		d.Text = strings.Join([]string{summary, strings.ReplaceAll(tags, "\n", " "), strings.ReplaceAll(topics, "\n", " "), strings.ReplaceAll(files, "\n", " ")}, "\n")
 		out[d.NodeID] = d
 	}
@@ -218,17 +217,24 @@ func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string
 	return out, erows.Err()
 }
 
-func (src *SearchSource) entryDocs(ctx context.Context, pks []int64) ([]search.Doc, error) {
+// entryFacets reads an entry's tools (a tool result's toolName, an assistant
+// message's toolCall names) and model from its JSON.
+const entryFacets = `coalesce(json_extract(e.raw, '$.message.toolName'), ''),
+		coalesce((SELECT group_concat(json_extract(c.value, '$.name'), char(10)) FROM json_each(e.raw, '$.message.content') c
+			WHERE json_type(e.raw, '$.message.content') = 'array' AND json_extract(c.value, '$.type') = 'toolCall'), ''),
+		coalesce(json_extract(e.raw, '$.message.model'), '')`
+
+func (src *SearchSource) entryDocs(ctx context.Context, pks []int64, facets bool) ([]search.Doc, error) {
 	if len(pks) == 0 {
 		return nil, nil
 	}
 	list, _ := json.Marshal(pks)
+	fc := `'', '', ''`
+	if facets {
+		fc = entryFacets
+	}
 	rows, err := src.s.db.QueryContext(ctx, `SELECT e.pk, e.entry_id, e.seq, e.type, e.role, e.timestamp, e.text, s.id, s.cwd,
-		CASE WHEN s.name <> '' THEN s.name ELSE s.file_name END,
-		coalesce(json_extract(e.raw, '$.message.toolName'), ''),
-		coalesce((SELECT group_concat(json_extract(c.value, '$.name'), char(10)) FROM json_each(e.raw, '$.message.content') c
-			WHERE json_type(e.raw, '$.message.content') = 'array' AND json_extract(c.value, '$.type') = 'toolCall'), ''),
-		coalesce(json_extract(e.raw, '$.message.model'), ''),
+		CASE WHEN s.name <> '' THEN s.name ELSE s.file_name END, `+fc+`,
 		coalesce((SELECT n.id FROM segments g JOIN nodes n ON n.session_pk = g.session_pk AND n.segment_idx = g.idx
 			WHERE g.session_pk = e.session_pk AND g.start_seq <= e.seq AND g.end_seq >= e.seq LIMIT 1), '')
 	FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE e.pk IN (SELECT value FROM json_each(?))`, string(list))

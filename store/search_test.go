@@ -461,7 +461,7 @@ func TestSearchSourceDocs(t *testing.T) {
 	for _, pk := range pks {
 		items = append(items, EntryItem(pk))
 	}
-	docs, err := s.SearchSource().Docs(ctx, items)
+	docs, err := s.SearchSource().Docs(ctx, items, search.Filter{Tools: []string{"bash"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,6 +471,32 @@ func TestSearchSourceDocs(t *testing.T) {
 	n := docs[NodeItem(nodeID)]
 	if n.Degree != len(in)+len(out) || len(n.Relations) == 0 || n.Time.IsZero() || n.Text == "" || n.URI != "rhizome:node/"+nodeID {
 		t.Errorf("node doc: degree %d, want %d; %+v", n.Degree, len(in)+len(out), n)
+	}
+	if len(n.Tools) == 0 || len(n.Models) == 0 {
+		t.Errorf("node doc without tools or models: %v %v", n.Tools, n.Models)
+	}
+	// A new version of the node: its facets follow (the update trigger).
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := tx.Node(nodeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node.Content.ToolsUsed = []string{"grep"}
+	var sessPK int64
+	var idx int
+	s.db.QueryRow(`SELECT session_pk, segment_idx FROM nodes WHERE id = ?`, nodeID).Scan(&sessPK, &idx)
+	if err := tx.PutNode(sessPK, idx, node, TriggerReplace); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := s.SearchSource().Docs(ctx, []string{NodeItem(nodeID)}, search.Filter{})
+	if got := again[NodeItem(nodeID)].Tools; len(got) != 1 || got[0] != "grep" {
+		t.Errorf("tools after a new version: %v", got)
 	}
 	tools := 0
 	for _, pk := range pks {

@@ -203,8 +203,10 @@ type Source interface {
 	Keyword(ctx context.Context, q string, f Filter, n int) ([]Hit, error)
 	// InRange returns the newest n items whose time lies in r.
 	InRange(ctx context.Context, r TimeRange, f Filter, n int) ([]Hit, error)
-	// Docs returns the items asked for; unknown ones are left out.
-	Docs(ctx context.Context, items []string) (map[string]Doc, error)
+	// Docs returns the items asked for; unknown ones are left out. f is
+	// the search's filter: fields only a filter reads (an entry's tools and
+	// models) may be left empty when f does not name them.
+	Docs(ctx context.Context, items []string, f Filter) (map[string]Doc, error)
 }
 
 // TermStats is what a Source may also tell: how many items hold each term
@@ -385,7 +387,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 		resp.Results = []Result{}
 		return resp, nil
 	}
-	docs, err := e.Source.Docs(ctx, order)
+	docs, err := e.Source.Docs(ctx, order, req.Filter)
 	if err != nil {
 		return resp, err
 	}
