@@ -16,15 +16,19 @@ SELECT pk,
     coalesce(json_extract(node, '$.importance'), 0)
 FROM nodes;
 
+-- Delete then insert: an OR REPLACE inside a trigger gives way to the
+-- conflict handling of the statement that fired it (PutNode's upsert).
 CREATE TRIGGER search_node_facets_insert AFTER INSERT ON nodes BEGIN
-    INSERT OR REPLACE INTO search_node_facets (node_pk, tools, models, importance) VALUES (new.pk,
+    DELETE FROM search_node_facets WHERE node_pk = new.pk;
+    INSERT INTO search_node_facets (node_pk, tools, models, importance) VALUES (new.pk,
         coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.node, '$.content.toolsUsed')), ''),
         coalesce((SELECT group_concat(json_extract(value, '$.model'), char(10)) FROM json_each(new.node, '$.observations.modelsUsed')), ''),
         coalesce(json_extract(new.node, '$.importance'), 0));
 END;
 
 CREATE TRIGGER search_node_facets_update AFTER UPDATE OF node ON nodes BEGIN
-    INSERT OR REPLACE INTO search_node_facets (node_pk, tools, models, importance) VALUES (new.pk,
+    DELETE FROM search_node_facets WHERE node_pk = new.pk;
+    INSERT INTO search_node_facets (node_pk, tools, models, importance) VALUES (new.pk,
         coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.node, '$.content.toolsUsed')), ''),
         coalesce((SELECT group_concat(json_extract(value, '$.model'), char(10)) FROM json_each(new.node, '$.observations.modelsUsed')), ''),
         coalesce(json_extract(new.node, '$.importance'), 0));
