@@ -510,3 +510,28 @@ func TestSearchSourceDocs(t *testing.T) {
 		t.Error("no tool calls read from the assistant entries")
 	}
 }
+
+// A selective query with a common word is ranked from its few matches' text
+// (sparing FTS5's count of the common word's doclist), with FTS5's scores.
+func TestMixedQueryRanksAsFTS5(t *testing.T) {
+	setTuning(t, smallTuning)
+	s := realLibrary(t)
+	ctx := context.Background()
+	if _, err := s.RefreshSearchIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"the poem ", "theme harmonious ", "file tmux ", "agent tmux "} {
+		plan, err := s.planSearch(ctx, search.ParseQuery(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !plan.exact() || !plan.byText() {
+			t.Fatalf("%q: exact %v, by text %v", q, plan.exact(), plan.byText())
+		}
+		_, want := exactTop(t, s, plan.match, 10)
+		hits := entryHitsOf(t, s, q, 10)
+		if len(want) == 0 || !sameScores(hits, want) {
+			t.Errorf("%q: scores %v, FTS5 ranks %v", q, scoresOf(hits), want)
+		}
+	}
+}
