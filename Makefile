@@ -59,7 +59,7 @@ window-test: $(BIN)
 bench: build
 	go run ./build/bench --bin $(BIN) --mb $${BENCH_MB:-300}
 	go test -run '^$$' -bench . -benchmem ./backend/...
-	go test -run '^$$' -bench 'KeywordSearch|HybridSearch' -benchtime 1x -timeout 60m ./store
+	go test -run '^$$' -bench 'KeywordSearch|HybridSearch' -benchtime 1x -timeout 60m -v ./store
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html
