@@ -114,8 +114,8 @@ func containsString(xs []string, x string) bool {
 	return false
 }
 
-// sql returns the WHERE conditions (each starting with " AND") and their
-// arguments for entries e of sessions s.
+// entrySQL returns the WHERE conditions (each starting with " AND") and
+// their arguments for entries e of sessions s; nodeSQL the same for nodes n.
 func (f SearchFilter) entrySQL() (string, []any) {
 	var b strings.Builder
 	var args []any

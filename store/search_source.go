@@ -19,9 +19,12 @@ type SearchSource struct{ s *Store }
 // SearchSource returns the library's search.Source.
 func (s *Store) SearchSource() *SearchSource { return &SearchSource{s: s} }
 
-// NodeItem and EntryItem name searchable items.
-func NodeItem(id string) string   { return "node:" + id }
-func EntryItem(pk int64) string   { return "entry:" + strconv.FormatInt(pk, 10) }
+// NodeItem names node id as a searchable item ("node:<id>").
+func NodeItem(id string) string { return "node:" + id }
+
+// EntryItem names the entry of key pk as a searchable item ("entry:<key>").
+func EntryItem(pk int64) string { return "entry:" + strconv.FormatInt(pk, 10) }
+
 func itemKind(item string) string { k, _, _ := strings.Cut(item, ":"); return k }
 
 func keywordFilter(f search.Filter) SearchFilter {

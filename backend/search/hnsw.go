@@ -278,6 +278,7 @@ type simHeap struct {
 	max bool
 }
 
+// Len is the number of elements.
 func (h *simHeap) Len() int { return len(h.s) }
 
 func (h *simHeap) less(i, j int) bool {
