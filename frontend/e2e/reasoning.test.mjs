@@ -20,6 +20,12 @@ const FOLD = `{"flush_ops": [], "fold_ops": [{"ids": [3, 7, 8], "rationale": "bi
   "notes": [{"role": "assistant", "content": "Looked up Chipperfield's biography and the office's museums."},
             {"role": "user", "content": "Born 1953 in London; the office also restored the Neues Museum."}]}]}`;
 
+// A memory patch as the model writes it: evidence under the summary.
+const PATCH = `{"add_nodes": [{"tmp_id": "e1", "kind": "evidence", "thought": [
+  {"role": "assistant", "content": "search(\\"Kunsthaus Zürich extension opening\\")"},
+  {"role": "user", "content": "The extension opened on 9 October 2021."}]}],
+ "add_edges": [{"src": 10, "dst": "e1", "rationale": "the opening date"}]}`;
+
 /** The reasoning nodes drawn, by id: their state and diff mark. */
 const drawn = (page) =>
   page.$$eval('[data-testid=reasoning-node]', (els) =>
@@ -76,6 +82,7 @@ describe('the reasoning view', () => {
       await page.click('[data-testid=apply-button]');
       await page.waitForSelector('[data-testid=reasoning-node][data-node-id="10"]');
       await settled(page, 1);
+      await page.waitForFunction(() => !document.querySelector('[data-testid=apply-box]'));
       const after = await drawn(page);
       assert.equal(after['10'].state, 'active');
       assert.equal(after['10'].mark, 'added', 'the step shown marks the summary it made');
@@ -108,6 +115,42 @@ describe('the reasoning view', () => {
       await page.waitForSelector('[data-testid=reasoning-node][data-node-id="10"]');
       assert.match(await page.textContent('[data-testid=history-label]'), /fold 3 nodes into 10/);
 
+      // A memory patch, pasted: a bad edge first (refused, naming the op),
+      // then the patch itself: evidence 11 under summary 10, at the next turns.
+      await page.click('[data-testid=apply-open]');
+      await page.fill('[data-testid=apply-input]', PATCH.replace('"dst": "e1"', '"dst": 99'));
+      await page.click('[data-testid=apply-button]');
+      const perr = await page.waitForSelector('[data-testid=apply-error]');
+      assert.match(await perr.textContent(), /add_edges\[0\] \(add_edge\): dst 99 is not a node of the graph or of this patch/);
+      assert.equal(await page.getAttribute('[data-testid=history-slider]', 'max'), '1', 'a refused patch adds no step');
+      await page.fill('[data-testid=apply-input]', PATCH);
+      await page.click('[data-testid=apply-button]');
+      await page.waitForSelector('[data-testid=reasoning-node][data-node-id="11"]');
+      await settled(page, 2);
+      assert.equal((await drawn(page))['11'].mark, 'added');
+      assert.equal(await page.getAttribute('[data-node-id="11"]', 'data-kind'), 'evidence');
+      assert.ok(await page.$('[data-testid=reasoning-edge][data-edge="10>11"]'), 'the edge of the patch is drawn');
+      assert.match(await page.textContent('[data-testid=history-label]'), /Step 2 of 2\s*patch: \+1 node, \+1 edge · turns 16–17/);
+      await shot(page, 'reasoning-after-patch-1280');
+      // One step back: the fold, without the patch's node.
+      await page.locator('[data-testid=reasoning-canvas]').focus();
+      await page.keyboard.press('[');
+      await settled(page, 1);
+      await page.waitForFunction(() => !document.querySelector('[data-testid=reasoning-node][data-node-id="11"]'));
+      await page.keyboard.press('End');
+      await settled(page, 2);
+
+      // Export: the snapshot as MemoBrain writes it, with the fold and the patch.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=reasoning-export]')]);
+      assert.match(download.suggestedFilename(), /^who-designed-the-2020-extension.*\.json$/);
+      const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+      const nodes = exported.memory.nodes;
+      assert.deepEqual(Object.keys(nodes).sort((a, b) => a - b), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+      for (const id of ['3', '7', '8']) assert.equal(nodes[id].active, false, `node ${id} exported folded`);
+      assert.equal(nodes['10'].kind, 'summary');
+      assert.deepEqual(nodes['11'].related_turn_ids, [16, 17]);
+      assert.ok(exported.memory.edges.some((e) => e.src === 10 && e.dst === 11));
+
       // The keyboard: arrows move between nodes, Enter opens one, Esc closes it.
       await page.locator('[data-testid=reasoning-canvas]').focus();
       await page.keyboard.press('ArrowRight');
@@ -118,7 +161,9 @@ describe('the reasoning view', () => {
       assert.equal(await details.getAttribute('data-node-id'), String(cur));
       await page.keyboard.press('Escape');
       await page.waitForFunction(() => !document.querySelector('[data-testid=reasoning-details]'));
-      assert.deepEqual(problems, []);
+      // The two refused applies, and nothing else.
+      assert.equal(problems.filter((p) => /status of 422/.test(p)).length, 2);
+      assert.deepEqual(problems.filter((p) => !/status of 422/.test(p)), []);
     } finally {
       await browser.close();
     }

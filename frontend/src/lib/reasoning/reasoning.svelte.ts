@@ -296,6 +296,8 @@ class Reasoning {
       const added = v.step - (this.view?.step ?? 0);
       this.show(v);
       this.applyText = '';
+      // Done with: the box closes, the canvas gets its height back.
+      this.applyOpen = false;
       this.say(`Applied ${kind === 'patch' ? 'the patch' : 'the flush and fold'}: ${added} new step${added === 1 ? '' : 's'}.`);
       this.requestList();
     } catch (e) {
