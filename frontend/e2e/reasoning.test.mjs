@@ -31,6 +31,17 @@ const drawn = (page) =>
   page.$$eval('[data-testid=reasoning-node]', (els) =>
     Object.fromEntries(els.map((e) => [e.getAttribute('data-node-id'), { state: e.getAttribute('data-state'), mark: e.getAttribute('data-mark') }])),
   );
+/** The ids of the nodes drawn (wholly or partly) outside the canvas. */
+const outside = (page) =>
+  page.evaluate(() => {
+    const c = document.querySelector('[data-testid=reasoning-canvas]').getBoundingClientRect();
+    return [...document.querySelectorAll('[data-testid=reasoning-node]')]
+      .filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.left < c.left || r.top < c.top || r.right > c.right || r.bottom > c.bottom;
+      })
+      .map((e) => Number(e.getAttribute('data-node-id')));
+  });
 const stepShown = (page) => page.getAttribute('[data-testid=history-label]', 'data-step');
 const settled = (page, step) =>
   page.waitForFunction(
@@ -96,6 +107,8 @@ describe('the reasoning view', () => {
       await page.waitForSelector('[data-testid=span-box][data-summary="10"]');
       const opened = await drawn(page);
       for (const id of ['3', '7', '8']) assert.equal(opened[id]?.state, 'folded', `node ${id} shown folded in the span`);
+      await page.waitForTimeout(100);
+      assert.deepEqual(await outside(page), [], 'the span opened is in view, with the rest of the graph');
       await shot(page, 'reasoning-span-open-1280');
 
       // Back to before the fold: the slider.
@@ -140,6 +153,17 @@ describe('the reasoning view', () => {
       await page.keyboard.press('End');
       await settled(page, 2);
 
+      // A flush: node 6 stays, drawn as its notes, marked as changed by the step.
+      await page.click('[data-testid=apply-open]');
+      await page.fill('[data-testid=apply-input]', '{"flush_ops": [{"id": 6, "rationale": "the 2008 competition is beside the point"}], "fold_ops": []}');
+      await page.click('[data-testid=apply-button]');
+      await settled(page, 3);
+      await page.waitForSelector('[data-testid=reasoning-node][data-node-id="6"][data-state=flushed]');
+      assert.equal((await drawn(page))['6'].mark, 'changed');
+      assert.match(await page.textContent('[data-node-id="6"]'), /assistant: search\("Kunsthaus extension competition 2008 winner"\)/);
+      assert.match(await page.textContent('[data-testid=history-label]'), /Step 3 of 3\s*flush node 6 · the 2008 competition is beside the point/);
+      await shot(page, 'reasoning-after-flush-1280');
+
       // Export: the snapshot as MemoBrain writes it, with the fold and the patch.
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=reasoning-export]')]);
       assert.match(download.suggestedFilename(), /^who-designed-the-2020-extension.*\.json$/);
@@ -147,6 +171,7 @@ describe('the reasoning view', () => {
       const nodes = exported.memory.nodes;
       assert.deepEqual(Object.keys(nodes).sort((a, b) => a - b), ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
       for (const id of ['3', '7', '8']) assert.equal(nodes[id].active, false, `node ${id} exported folded`);
+      assert.equal(nodes['6'].active, 'Flushed');
       assert.equal(nodes['10'].kind, 'summary');
       assert.deepEqual(nodes['11'].related_turn_ids, [16, 17]);
       assert.ok(exported.memory.edges.some((e) => e.src === 10 && e.dst === 11));
@@ -183,6 +208,8 @@ describe('the reasoning view', () => {
       await page.waitForSelector('[data-testid=reasoning-node][data-node-id="4"]');
       await page.click('[data-testid=reasoning-node][data-node-id="4"]');
       const d = await page.waitForSelector('[data-testid=reasoning-details][data-node-id="4"]');
+      await page.waitForTimeout(100);
+      assert.ok((await drawn(page))['4'] && !(await outside(page)).includes(4), 'the node open stays in view beside its details');
       const notes = await d.$$eval('[data-testid=details-notes] li', (lis) => lis.map((li) => li.textContent.replace(/\s+/g, ' ').trim()));
       assert.equal(notes.length, 2);
       assert.match(notes[0], /^assistant <img src=x onerror="window.__pwned=1"> search\("<b>bold<\/b>"\)/);

@@ -3,7 +3,9 @@
 
 import type { ReasoningStepInfo } from '../types';
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** n and the word, singular for one: "1 step", "3 steps". */
+export const counted = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = counted;
 
 /** Turn ids as a range: "turns 4–5", "turn 3", "". */
 export function turnsText(ids: readonly number[]): string {

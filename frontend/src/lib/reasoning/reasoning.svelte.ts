@@ -80,6 +80,7 @@ class Reasoning {
     zoomOut(): void;
     fit(): void;
     reveal(id: number): void;
+    revealSpan(id: number): void;
     focus(): void;
   } | null>(null);
 
@@ -278,6 +279,8 @@ class Reasoning {
     if (next.has(id)) next.delete(id);
     else next.add(id);
     this.expanded = next;
+    // Once drawn, the span opened is brought into view.
+    if (next.has(id)) requestAnimationFrame(() => this.controls?.revealSpan(id));
   }
 
   node(id: number | null): ReasoningNodeView | undefined {
