@@ -251,4 +251,40 @@ describe('the reasoning view', () => {
       });
     }
   }
+
+  test('a 10,000-node graph opens, only what is in view drawn, and its history steps', async () => {
+    // The task, 100 subtasks under it, 9,899 evidence nodes under them.
+    const nodes = { 1: { node_id: 1, kind: 'task', related_turn_ids: [0, 1], thought: 'Begin to solve the task: a graph of 10,000 nodes', active: true } };
+    const edges = [];
+    for (let i = 2; i <= 10_000; i++) {
+      const sub = i <= 101;
+      nodes[i] = { node_id: i, kind: sub ? 'subtask' : 'evidence', related_turn_ids: [2 * i, 2 * i + 1], thought: [{ role: 'assistant', content: `step ${i}` }, { role: 'user', content: `result ${i}` }], active: true };
+      edges.push({ src: sub ? 1 : 2 + ((i - 102) % 100), dst: i, rationale: sub ? 'a part of the task' : 'found for it' });
+    }
+    const bytes = Buffer.from(JSON.stringify({ memory: { nodes, edges } }));
+    const rep = await serve.call('Import', 'ImportFiles', [{ name: 'big.json', content: bytes.toString('base64') }]);
+    const big = rep.files[0].reasoning;
+    assert.equal(big.nodes, 10_000);
+    const { browser, page, problems } = await openPage(serve.url, { width: 1280, height: 900 });
+    try {
+      await page.keyboard.press('r');
+      await page.click(`[data-testid=reasoning-graph-item][data-graph-id="${big.graphId}"]`);
+      await page.waitForSelector('[data-testid=reasoning-node][data-node-id="1"]');
+      const shown = Object.keys(await drawn(page)).length;
+      assert.ok(shown > 5 && shown < 200, `${shown} nodes drawn of 10,000: only those in view`);
+      await page.click('[data-testid=apply-open]');
+      await page.fill('[data-testid=apply-input]', '{"flush_ops": [{"id": 5000, "rationale": "x"}], "fold_ops": [{"ids": [2, 102, 202], "rationale": "y", "notes": [{"role": "user", "content": "z"}]}]}');
+      await page.click('[data-testid=apply-button]');
+      await settled(page, 2);
+      assert.equal(await page.getAttribute('[data-testid=history-slider]', 'max'), '2');
+      await page.locator('[data-testid=reasoning-canvas]').focus();
+      await page.keyboard.press('Home');
+      await settled(page, 0);
+      assert.equal(await page.evaluate(() => window.__rhizome.reasoning().nodes.length), 10_000, 'every node at step 0, none folded');
+      await shot(page, 'reasoning-10000-nodes');
+      assert.equal(problems.length, 0, problems.join('\n'));
+    } finally {
+      await browser.close();
+    }
+  });
 });
