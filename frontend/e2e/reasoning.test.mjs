@@ -288,3 +288,64 @@ describe('the reasoning view', () => {
     }
   });
 });
+
+// Issue 12 §2, §3: MemoBrain's loop run on a real pi session by the model
+// (the fake one, scripted with the replies a model writes), the graph it
+// makes opened, and a node's turns linked to the session's entries by
+// rhizome: URIs, each opening its entry in the graph view.
+describe('the reasoning graph of a session', () => {
+  const PATCH1 = JSON.stringify({
+    add_nodes: [
+      { tmp_id: 'tmp1', kind: 'subtask', thought: [{ role: 'assistant', content: 'Read the theme docs.' }, { role: 'user', content: 'Docs read.' }] },
+      { tmp_id: 'tmp2', kind: 'evidence', thought: [{ role: 'assistant', content: 'read theme.md' }, { role: 'user', content: 'Themes define every color token.' }] },
+    ],
+    add_edges: [
+      { src: 1, dst: 'tmp1', rationale: 'decompose' },
+      { src: 'tmp1', dst: 'tmp2', rationale: 'found' },
+    ],
+  });
+  const EMPTY = '{"add_nodes": [], "add_edges": []}';
+  let modelServe;
+  before(async () => {
+    modelServe = await startServe({ model: { delay: '0ms', script: [PATCH1, ...Array(300).fill(EMPTY)] } });
+    // A real session cut short: its first 40 lines, a few turns of a real agent.
+    const lines = readFileSync(join(REPO, 'app/samples/large-session.jsonl'), 'utf8').split('\n').slice(0, 40).join('\n') + '\n';
+    await modelServe.call('Import', 'ImportFiles', [{ name: 'large-session.jsonl', content: Buffer.from(lines).toString('base64') }]);
+  });
+  after(async () => {
+    await modelServe?.stop();
+  });
+
+  test('is made by the model, and a node opens the session entries of its turns', async () => {
+    const { browser, page, problems } = await openPage(modelServe.url, { width: 1280, height: 900 });
+    try {
+      await page.keyboard.press('r');
+      await page.waitForSelector('[data-testid=reasoning-empty]');
+      await page.keyboard.press('m');
+      await page.waitForSelector('[data-testid=reasoning-run-dialog]');
+      await page.selectOption('[data-testid=run-session]', { index: 1 });
+      await page.fill('[data-testid=run-budget]', '1000');
+      await page.click('[data-testid=run-start]');
+      await page.waitForFunction(() => !document.querySelector('[data-testid=reasoning-run-dialog]'), null, { timeout: 60_000 });
+      await page.waitForSelector('[data-testid=reasoning-node][data-node-id="3"]');
+      const nodes = await drawn(page);
+      assert.deepEqual(Object.keys(nodes).sort(), ['1', '2', '3']);
+      assert.match(await page.textContent('[data-testid=history-label]'), /Step \d+ of \d+/);
+      assert.equal(await page.getAttribute('[data-node-id="2"]', 'data-kind'), 'subtask');
+
+      // Node 2 stands for the session's first turn after the task: its entries, by URI.
+      await page.click('[data-testid=reasoning-node][data-node-id="2"]');
+      await page.waitForSelector('[data-testid=reasoning-details][data-node-id="2"] [data-testid=turn-entry]');
+      const uris = await page.$$eval('[data-testid=turn-entry]', (els) => els.map((e) => e.getAttribute('data-uri')));
+      assert.ok(uris.length >= 2, `entries of the turn: ${uris}`);
+      for (const u of uris) assert.match(u, /^rhizome:entry\/[^/]+\/[0-9a-f]+$/);
+      await shot(page, 'reasoning-of-a-session-1280');
+      await page.click('[data-testid=turn-entry] >> nth=0');
+      await page.waitForFunction(() => window.__rhizome.state().selected !== null);
+      assert.equal(await page.getAttribute('[data-testid=view-graph]', 'aria-current'), 'page', 'the graph view is shown');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  });
+});
