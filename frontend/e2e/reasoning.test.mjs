@@ -121,6 +121,12 @@ describe('the reasoning view', () => {
       assert.deepEqual(Object.keys(back).sort(), ['1', '2', '3', '4', '5', '6', '7', '8', '9'], 'the nodes before the fold');
       for (const id of ['3', '7', '8']) assert.equal(back[id].state, 'active');
       assert.match(await page.textContent('[data-testid=history-label]'), /Step 0 of 1/);
+      // The header counts the graph as it was then, and says so.
+      const meta = (await page.textContent('[data-testid=reasoning-meta]')).replace(/\s+/g, ' ');
+      assert.match(meta, /6 evidence, 2 subtask, 1 task · 8 edges/);
+      assert.doesNotMatch(meta, /folded|summary/);
+      assert.match(meta, /at step 0 of 1/);
+      await shot(page, 'reasoning-step-0-1280');
       // And forward again with ].
       await page.locator('[data-testid=reasoning-canvas]').focus();
       await page.keyboard.press(']');

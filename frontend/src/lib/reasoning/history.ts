@@ -38,3 +38,31 @@ export function stepLabel(s: ReasoningStepInfo): string {
   }
   return s.kind;
 }
+
+/** What the graph holds at a step: its nodes, by kind, by state, and its edges. */
+export interface StepCounts {
+  nodes: number;
+  /** "6 evidence, 2 subtask, 1 task": kinds in alphabetical order. */
+  kinds: string;
+  edges: number;
+  flushed: number;
+  folded: number;
+}
+
+/** The counts of the nodes that exist at a step (states: their state then), kinds from the graph now. */
+export function countsAt(kinds: ReadonlyMap<number, string>, states: ReadonlyMap<number, string>, edges: number): StepCounts {
+  const byKind = new Map<string, number>();
+  let flushed = 0;
+  let folded = 0;
+  for (const [id, state] of states) {
+    const k = kinds.get(id) ?? 'other';
+    byKind.set(k, (byKind.get(k) ?? 0) + 1);
+    if (state === 'flushed') flushed++;
+    else if (state === 'folded') folded++;
+  }
+  const text = [...byKind]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  return { nodes: states.size, kinds: text, edges, flushed, folded };
+}
