@@ -66,6 +66,7 @@ describe('the reasoning view', () => {
     try {
       await page.keyboard.press('r');
       await page.waitForSelector('[data-testid=reasoning-empty]');
+      await shot(page, 'reasoning-empty-1280');
       await dropFiles(page, [
         { name: 'example_snapshot.json', bytes: snapshot() },
         { name: 'example_messages.json', bytes: messages() },
@@ -331,6 +332,7 @@ describe('the reasoning graph of a session', () => {
       await page.waitForSelector('[data-testid=reasoning-run-dialog]');
       await page.selectOption('[data-testid=run-session]', { index: 1 });
       await page.fill('[data-testid=run-budget]', '1000');
+      await shot(page, 'reasoning-run-dialog-1280');
       await page.click('[data-testid=run-start]');
       await page.waitForFunction(() => !document.querySelector('[data-testid=reasoning-run-dialog]'), null, { timeout: 60_000 });
       await page.waitForSelector('[data-testid=reasoning-node][data-node-id="3"]');
