@@ -3,6 +3,7 @@
 //	rhizome                          open the window on the library
 //	rhizome import [--db PATH] [--json] PATH...
 //	rhizome search [--db PATH] [--json] QUERY
+//	rhizome export [--db PATH] --format memobrain ITEM OUT
 //	rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
 //
 // The library is one SQLite file, by default in the user's data directory
@@ -23,6 +24,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -105,8 +107,12 @@ const usage = `Rhizome: see, search and build on the trail of your work with LLM
 
 Usage:
   rhizome                                   open the window
-  rhizome import [--db PATH] [--json] PATH...  import pi session files or folders
+  rhizome import [--db PATH] [--json] PATH...  import pi session files or folders,
+                                            and MemoBrain snapshots
   rhizome search [--db PATH] [--json] QUERY    search the library
+  rhizome export [--db PATH] --format memobrain ITEM OUT
+                                            write an item (rhizome:reasoning/<id>) to
+                                            a file (- for standard output)
   rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
                                             serve the app to a browser on loopback
 The library defaults to %s
@@ -124,6 +130,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runImport(ctx, args[1:], stdout, stderr)
 	case "search":
 		return runSearch(ctx, args[1:], stdout, stderr)
+	case "export":
+		return runExport(ctx, args[1:], stdout, stderr)
 	case "serve":
 		return runServe(ctx, args[1:], stdout, stderr)
 	case "window":
@@ -303,6 +311,10 @@ func printReport(w io.Writer, r app.ImportReport) {
 			fmt.Fprintf(w, ": %s\n", f.Error)
 			continue
 		}
+		if f.Reasoning != nil {
+			fmt.Fprintf(w, " (%s)\n", reasoningSummary(f.Reasoning))
+			continue
+		}
 		fmt.Fprintf(w, " (%d entries, %d segments", f.Entries, f.Segments)
 		if f.MalformedCount > 0 {
 			fmt.Fprintf(w, ", %d malformed lines", f.MalformedCount)
@@ -322,6 +334,32 @@ func printReport(w io.Writer, r app.ImportReport) {
 	t := r.Totals
 	fmt.Fprintf(w, "%d files: %d imported, %d appended, %d unchanged, %d failed\n",
 		t.Files, t.Imported, t.Appended, t.Unchanged, t.Failed)
+}
+
+// reasoningSummary says what a MemoBrain file made: "memobrain: 9 nodes (1
+// task, 2 subtask, 6 evidence), 8 edges, 16 messages, rhizome:reasoning/…".
+func reasoningSummary(r *app.ReasoningImport) string {
+	var kinds []string
+	for _, k := range []string{"task", "subtask", "evidence", "summary"} {
+		if n := r.NodesByKind[k]; n > 0 {
+			kinds = append(kinds, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	var other []string // kinds a snapshot may hold besides MemoBrain's, by name
+	for k := range r.NodesByKind {
+		if k != "task" && k != "subtask" && k != "evidence" && k != "summary" {
+			other = append(other, k)
+		}
+	}
+	sort.Strings(other)
+	for _, k := range other {
+		kinds = append(kinds, fmt.Sprintf("%d %s", r.NodesByKind[k], k))
+	}
+	s := fmt.Sprintf("memobrain: %d nodes (%s), %d edges", r.Nodes, strings.Join(kinds, ", "), r.Edges)
+	if r.Messages > 0 {
+		s += fmt.Sprintf(", %d messages", r.Messages)
+	}
+	return s + ", " + r.URI
 }
 
 // runSearch is `rhizome search`; ctx ending (Ctrl-C) stops it.

@@ -462,14 +462,19 @@ func (s *server) broadcast(name string, data any) {
 
 // errorStatus is the HTTP status for a use case's error: 404 for what is not
 // in the library, 409 for what cannot be done in the library's present state
-// (no model configured, a generation cancelled), 501 for window-only calls
-// (native dialogs, paths on this machine), else 500.
+// (no model configured, a generation cancelled, a reasoning graph changed
+// meanwhile), 422 for input refused (a MemoBrain patch naming a node that is
+// not there), 501 for window-only calls (native dialogs, paths on this
+// machine), else 500.
 func errorStatus(err error) int {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound
-	case errors.Is(err, app.ErrNoModel), errors.Is(err, context.Canceled), errors.Is(err, store.ErrLoomTreeExists):
+	case errors.Is(err, app.ErrNoModel), errors.Is(err, context.Canceled), errors.Is(err, store.ErrLoomTreeExists),
+		errors.Is(err, store.ErrReasoningChanged):
 		return http.StatusConflict
+	case errors.Is(err, app.ErrInvalid):
+		return http.StatusUnprocessableEntity
 	case errors.Is(err, app.ErrNoDialogs), errors.Is(err, app.ErrNoPaths):
 		return http.StatusNotImplemented
 	}

@@ -21,7 +21,7 @@ type method struct {
 // area), TestServedMethodsAreTheBoundOnes holds it to that; the window-only
 // ones are here too and answer 501 (app.ErrNoDialogs, app.ErrNoPaths).
 func useCases(a *app.App) map[string]method {
-	im, lib, g, lm, st := a.Import, a.Library, a.Graph, a.Loom, a.Settings
+	im, lib, g, lm, rs, st := a.Import, a.Library, a.Graph, a.Loom, a.Reasoning, a.Settings
 	return map[string]method{
 		"Import.ImportPaths":     call1(im.ImportPaths),
 		"Import.ImportFiles":     call1(im.ImportFiles),
@@ -70,6 +70,24 @@ func useCases(a *app.App) map[string]method {
 		"Loom.Verify":          call1(lm.Verify),
 		"Loom.Archive": call2(func(treeID string, archived bool) (any, error) {
 			return nil, lm.Archive(treeID, archived)
+		}),
+
+		"Reasoning.List":               call0(rs.List),
+		"Reasoning.Open":               call1(rs.Open),
+		"Reasoning.At":                 call2(rs.At),
+		"Reasoning.StepDiff":           call2(rs.StepDiff),
+		"Reasoning.Turns":              call2(rs.Turns),
+		"Reasoning.ApplyPatch":         call2(rs.ApplyPatch),
+		"Reasoning.ApplyFlushAndFold":  call2(rs.ApplyFlushAndFold),
+		"Reasoning.AttachConversation": call2(rs.AttachConversation),
+		"Reasoning.Export":             call1(rs.Export),
+		"Reasoning.ExportToFile":       call1(rs.ExportToFile),
+		"Reasoning.Delete": call1(func(graphID string) (any, error) {
+			return nil, rs.Delete(graphID)
+		}),
+		"Reasoning.RunOnSession": call1(rs.RunOnSession),
+		"Reasoning.CancelRun": call1(func(requestID string) (bool, error) {
+			return rs.CancelRun(requestID), nil
 		}),
 
 		"Settings.Get":     call0(st.Get),

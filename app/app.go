@@ -46,6 +46,27 @@ var ErrNoDialogs = errors.New("app: native dialogs are only available in the win
 // instead. Its text names no path.
 var ErrNoPaths = errors.New("app: importing by path is only available in the window and the command line; in a browser, drop or choose the files")
 
+// ErrInvalid is matched (errors.Is) by the errors of input a use case
+// refuses as it is: a MemoBrain patch or conversation that does not read, an
+// operation naming a node that is not there. Their text is the reason, as
+// it was.
+var ErrInvalid = errors.New("app: invalid input")
+
+// invalidError marks err as ErrInvalid without changing its text.
+type invalidError struct{ err error }
+
+func (e invalidError) Error() string        { return e.err.Error() }
+func (e invalidError) Unwrap() error        { return e.err }
+func (e invalidError) Is(target error) bool { return target == ErrInvalid }
+
+// invalid marks err, when not nil, as refused input (ErrInvalid).
+func invalid(err error) error {
+	if err == nil {
+		return nil
+	}
+	return invalidError{err}
+}
+
 // core is what every area shares.
 type core struct {
 	store  *store.Store
@@ -88,12 +109,13 @@ func (c *core) context() context.Context {
 type App struct {
 	c *core
 
-	Import   *Import
-	Library  *Library
-	Graph    *Graph
-	Search   *Search
-	Loom     *Loom
-	Settings *Settings
+	Import    *Import
+	Library   *Library
+	Graph     *Graph
+	Search    *Search
+	Loom      *Loom
+	Reasoning *Reasoning
+	Settings  *Settings
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
@@ -101,13 +123,14 @@ func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
 	settings := &Settings{c: c}
 	return &App{
-		c:        c,
-		Import:   &Import{c: c},
-		Library:  &Library{c: c},
-		Graph:    &Graph{c: c},
-		Search:   &Search{c: c},
-		Loom:     newLoom(c, settings),
-		Settings: settings,
+		c:         c,
+		Import:    &Import{c: c},
+		Library:   &Library{c: c},
+		Graph:     &Graph{c: c},
+		Search:    &Search{c: c},
+		Loom:      newLoom(c, settings),
+		Reasoning: newReasoning(c, settings),
+		Settings:  settings,
 	}
 }
 
@@ -136,6 +159,7 @@ func (a *App) Areas() []Area {
 		{"Graph", a.Graph},
 		{"Search", a.Search},
 		{"Loom", a.Loom},
+		{"Reasoning", a.Reasoning},
 		{"Settings", a.Settings},
 	}
 }

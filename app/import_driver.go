@@ -25,6 +25,7 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 	ctx, cancel := context.WithCancel(im.c.context())
 	defer cancel()
 	rep := emptyReport()
+	srcs, reasoning := takeReasoning(ctx, srcs) // MemoBrain files: reasoning_import.go
 	prog := &progress{emit: im.c.emitEvent, fileCount: len(srcs)}
 	for _, s := range srcs {
 		prog.bytesTotal += s.size
@@ -59,6 +60,9 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 		rep.Files = append(rep.Files, failed(newFileReport(s.path), s.path, cancelled(ctx, ctx.Err(), false)))
 		rep.Totals.Files++
 		rep.Totals.Failed++
+	}
+	if im.importReasoning(ctx, reasoning, &rep) {
+		changed = true
 	}
 	prog.done()
 	im.c.emitEvent("import:done", rep)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Window smoke test: runs the real desktop binary under Xvfb on a temporary
-# library holding the sample sessions and one loom tree, screenshots the
-# graph view and (after pressing L) the Loom view, and asserts that each
+# library holding the sample sessions, one loom tree and one MemoBrain
+# reasoning graph, screenshots the graph view, (after pressing L) the Loom
+# view and (after pressing R) the Reasoning view, and asserts that each
 # rendered (many colours, a non-uniform sidebar, content in the main area),
 # not a blank window. Screenshots: ${SHOT_DIR:-/tmp/rhizome-shots}/window*.png.
 set -euo pipefail
@@ -15,6 +16,8 @@ trap 'kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 export RHIZOME_DB="$tmp/library.db"
 export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$tmp/cache" HOME="$tmp"
 "$bin" import --db "$RHIZOME_DB" "$here/../app/samples" >/dev/null 2>&1
+"$bin" import --db "$RHIZOME_DB" "$here/../backend/memobrain/testdata/example_snapshot.json" \
+  "$here/../backend/memobrain/testdata/example_messages.json" >/dev/null 2>&1
 
 # A loom tree, imported through the same use case the window calls.
 "$bin" serve --db "$RHIZOME_DB" >"$tmp/serve.out" 2>"$tmp/serve.err" &
@@ -54,6 +57,9 @@ xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
   xdotool mousemove 640 450 click 1 key l
   sleep 3
   import -window root "$2/window-loom.png"
+  xdotool key r
+  sleep 3
+  import -window root "$2/window-reasoning.png"
   kill $app 2>/dev/null || true
   wait $app 2>/dev/null || true
 ' "$bin" "$tmp" "$shots" &
@@ -76,7 +82,11 @@ check() { # check NAME SHOT: the screenshot shows a rendered app
 }
 check "$shots/window.png"
 check "$shots/window-loom.png"
+check "$shots/window-reasoning.png"
 if cmp -s "$shots/window.png" "$shots/window-loom.png"; then
   echo "window-test: FAILED: pressing L did not change the view"; exit 1
 fi
-echo "window-test: 2 passed, 0 failed"
+if cmp -s "$shots/window-loom.png" "$shots/window-reasoning.png"; then
+  echo "window-test: FAILED: pressing R did not change the view"; exit 1
+fi
+echo "window-test: 3 passed, 0 failed"

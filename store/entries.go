@@ -391,3 +391,67 @@ func (t *Tx) EntryChainBackward(sessionPK int64, chunk int, fn func(entries []pi
 		before = int64(buf[0].Seq)
 	}
 }
+
+// SessionEntries returns at most limit entries of session sessionID (its
+// header id) from the one with seq from on, in file order: a long session is
+// read page by page. The error wraps ErrNotFound for an unknown session.
+func (s *Store) SessionEntries(ctx context.Context, sessionID string, from, limit int) ([]EntryRecord, error) {
+	sess, err := s.SessionByID(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw
+		FROM entries WHERE session_pk = ? AND seq >= ? ORDER BY seq LIMIT ?`, sess.PK, from, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to fetch the entries of session %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	out := []EntryRecord{}
+	for rows.Next() {
+		var e EntryRecord
+		var raw string
+		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw); err != nil {
+			return nil, fmt.Errorf("store: unable to read an entry of session %s: %w", sessionID, err)
+		}
+		e.Raw = []byte(raw)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to fetch the entries of session %s: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// EntryNodes maps entries of session sessionID, by id, to the knowledge-graph
+// node of the segment that holds each (the first entry with an id seen
+// twice). Ids the library does not hold, and a session it does not hold,
+// are left out of the map.
+func (s *Store) EntryNodes(ctx context.Context, sessionID string, entryIDs []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(entryIDs) == 0 {
+		return out, nil
+	}
+	ids, _ := json.Marshal(entryIDs)
+	rows, err := s.db.QueryContext(ctx, `SELECT e.entry_id, n.id FROM sessions s
+		JOIN entries e ON e.session_pk = s.pk AND e.entry_id IN (SELECT value FROM json_each(?))
+		JOIN segments g ON g.session_pk = s.pk AND e.seq BETWEEN g.start_seq AND g.end_seq
+		JOIN nodes n ON n.session_pk = s.pk AND n.segment_idx = g.idx
+		WHERE s.id = ? ORDER BY e.seq`, string(ids), sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find the nodes of entries of session %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var entry, node string
+		if err := rows.Scan(&entry, &node); err != nil {
+			return nil, fmt.Errorf("store: unable to read the node of an entry of session %s: %w", sessionID, err)
+		}
+		if _, seen := out[entry]; !seen {
+			out[entry] = node
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to find the nodes of entries of session %s: %w", sessionID, err)
+	}
+	return out, nil
+}

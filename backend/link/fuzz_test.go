@@ -16,6 +16,7 @@ func FuzzParse(f *testing.F) {
 		"rhizome:project/%2FUsers%2Fme%2Fapp", "rhizome:note/n1", "rhizome:knowledge/k1",
 		"https://github.com/badlogic/pi-mono/issues/288", "http://[::1]:80/a?b#c", "/home/me/x.md",
 		`C:\x\y`, `\\srv\share`, "file:///C:/x", "rhizome:node/%zz", "https://u@h/", "rhizome:loom/a/b/c",
+		"rhizome:reasoning/" + graphID, "rhizome:reasoning/" + graphID + "/7", "rhizome:reasoning/a/b/c",
 	} {
 		f.Add(s)
 	}
@@ -57,7 +58,7 @@ func FuzzItemRoundTrip(f *testing.F) {
 	f.Add(uint8(9), `C:\dir\file.txt`, "")
 	f.Fuzz(func(t *testing.T, kind uint8, a, b string) {
 		var it Item
-		switch kind % 10 {
+		switch kind % 12 {
 		case 0:
 			it = Session(a)
 		case 1:
@@ -78,6 +79,10 @@ func FuzzItemRoundTrip(f *testing.F) {
 			it = URL(a)
 		case 9:
 			it = File(a)
+		case 10:
+			it = Reasoning(a)
+		case 11:
+			it = ReasoningNode(a, b)
 		}
 		uri := it.String()
 		if it.Validate() != nil {

@@ -14,6 +14,8 @@
 //	rhizome:project/<percent-encoded path>
 //	rhizome:note/<noteId>
 //	rhizome:knowledge/<id>
+//	rhizome:reasoning/<graphId>
+//	rhizome:reasoning/<graphId>/<nodeId>
 //
 // and external targets by their https:/http: URL or absolute file path.
 //

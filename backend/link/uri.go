@@ -14,7 +14,7 @@ const Scheme = "rhizome"
 // Kind is what an Item names.
 type Kind string
 
-// Item kinds. The first eight live in the library and have a rhizome: URI;
+// Item kinds. The first ten live in the library and have a rhizome: URI;
 // KindURL and KindFile are external targets.
 const (
 	KindSession   Kind = "session"   // rhizome:session/<sessionId>
@@ -25,8 +25,13 @@ const (
 	KindProject   Kind = "project"   // rhizome:project/<percent-encoded path>
 	KindNote      Kind = "note"      // rhizome:note/<noteId>
 	KindKnowledge Kind = "knowledge" // rhizome:knowledge/<id> (the consolidated knowledge nodes of a later issue)
-	KindURL       Kind = "url"       // https://… or http://…
-	KindFile      Kind = "file"      // an absolute file path
+	// KindReasoning is a MemoBrain reasoning graph: rhizome:reasoning/<graphId>.
+	KindReasoning Kind = "reasoning"
+	// KindReasoningNode is a node of a reasoning graph (its MemoBrain
+	// node id): rhizome:reasoning/<graphId>/<nodeId>.
+	KindReasoningNode Kind = "reasoningNode"
+	KindURL           Kind = "url"  // https://… or http://…
+	KindFile          Kind = "file" // an absolute file path
 )
 
 // Limits on what an Item may hold, in bytes.
@@ -48,10 +53,12 @@ const (
 type Item struct {
 	Kind Kind // what the item is
 	// ID is the item's own id: the session, node, entry, loom tree, loom node,
-	// note or knowledge id; the path of a project or file; the URL of a URL.
+	// note, knowledge, reasoning graph or reasoning node id; the path of a
+	// project or file; the URL of a URL.
 	ID string
 	// Within is the id of the item that holds this one: the session of an
-	// entry, the tree of a loom node; "" for every other kind.
+	// entry, the tree of a loom node, the graph of a reasoning node; "" for
+	// every other kind.
 	Within string
 }
 
@@ -83,6 +90,15 @@ func Note(noteID string) Item { return Item{Kind: KindNote, ID: noteID} }
 // Knowledge is the item of the knowledge node with id id.
 func Knowledge(id string) Item { return Item{Kind: KindKnowledge, ID: id} }
 
+// Reasoning is the item of the reasoning graph with id graphID.
+func Reasoning(graphID string) Item { return Item{Kind: KindReasoning, ID: graphID} }
+
+// ReasoningNode is the item of node nodeID (MemoBrain's integer id, in
+// decimal) of reasoning graph graphID.
+func ReasoningNode(graphID, nodeID string) Item {
+	return Item{Kind: KindReasoningNode, ID: nodeID, Within: graphID}
+}
+
 // URL is the item of an external http or https URL.
 func URL(u string) Item { return Item{Kind: KindURL, ID: u} }
 
@@ -112,6 +128,8 @@ func (it Item) format() string {
 		return Scheme + ":entry/" + escape(it.Within) + "/" + escape(it.ID)
 	case KindLoomNode:
 		return Scheme + ":loom/" + escape(it.Within) + "/" + escape(it.ID)
+	case KindReasoningNode:
+		return Scheme + ":reasoning/" + escape(it.Within) + "/" + escape(it.ID)
 	}
 	return Scheme + ":" + string(it.Kind) + "/" + escape(it.ID)
 }
@@ -140,15 +158,18 @@ func (it *Item) UnmarshalText(b []byte) error {
 // node), a URL that Parse would reject, or a file path that is not absolute.
 func (it Item) Validate() error {
 	switch it.Kind {
-	case KindSession, KindNode, KindLoomTree, KindNote, KindKnowledge:
+	case KindSession, KindNode, KindLoomTree, KindNote, KindKnowledge, KindReasoning:
 		if it.Within != "" {
 			return fmt.Errorf("link: %s item: field within must be empty, got %q", it.Kind, it.Within)
 		}
 		return checkID(it.Kind, "id", it.ID)
-	case KindEntry, KindLoomNode:
+	case KindEntry, KindLoomNode, KindReasoningNode:
 		within := "sessionId"
-		if it.Kind == KindLoomNode {
+		switch it.Kind {
+		case KindLoomNode:
 			within = "treeId"
+		case KindReasoningNode:
+			within = "graphId"
 		}
 		if err := checkID(it.Kind, within, it.Within); err != nil {
 			return err
@@ -244,6 +265,8 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 //	rhizome:project/<path, percent-encoded, "/" as %2F>
 //	rhizome:note/<noteId>
 //	rhizome:knowledge/<id>
+//	rhizome:reasoning/<graphId>
+//	rhizome:reasoning/<graphId>/<nodeId>
 //	https://host/… and http://host/… (no user name or password)
 //	an absolute file path (/…, C:\…, C:/…, \\server\share\…), or a file:///… URL
 //
@@ -311,10 +334,15 @@ func parseRhizome(s string) (Item, error) {
 		if want < 2 || want > 3 {
 			return Item{}, fmt.Errorf("link: %q: want rhizome:loom/<treeId> or rhizome:loom/<treeId>/<nodeId>", clip(s))
 		}
+	case KindReasoning:
+		want = len(parts) // 2 for a graph, 3 for a node
+		if want < 2 || want > 3 {
+			return Item{}, fmt.Errorf("link: %q: want rhizome:reasoning/<graphId> or rhizome:reasoning/<graphId>/<nodeId>", clip(s))
+		}
 	case "":
 		return Item{}, fmt.Errorf("link: %q: no kind after %q", clip(s), Scheme+":")
 	default:
-		return Item{}, fmt.Errorf("link: %q: unknown kind %q (want session, node, entry, loom, project, note or knowledge)", clip(s), parts[0])
+		return Item{}, fmt.Errorf("link: %q: unknown kind %q (want session, node, entry, loom, project, note, knowledge or reasoning)", clip(s), parts[0])
 	}
 	if len(parts) != want {
 		return Item{}, fmt.Errorf("link: %q: %s URI has %d segments after the kind, want %d (%s)", clip(s), kind, len(parts)-1, want-1, grammar[kind])
@@ -336,6 +364,8 @@ func parseRhizome(s string) (Item, error) {
 		it = Entry(ids[0], ids[1])
 	case kind == KindLoomTree && len(ids) == 2:
 		it = LoomNode(ids[0], ids[1])
+	case kind == KindReasoning && len(ids) == 2:
+		it = ReasoningNode(ids[0], ids[1])
 	default:
 		it = Item{Kind: kind, ID: ids[0]}
 	}
@@ -354,6 +384,7 @@ var grammar = map[Kind]string{
 	KindProject:   "rhizome:project/<percent-encoded path>",
 	KindNote:      "rhizome:note/<noteId>",
 	KindKnowledge: "rhizome:knowledge/<id>",
+	KindReasoning: "rhizome:reasoning/<graphId>[/<nodeId>]",
 }
 
 // parseURL parses an http or https URL into its canonical form (net/url's

@@ -214,3 +214,14 @@ func formatPath(path []int) string {
 	}
 	return string(b)
 }
+
+// Detached returns a copy of the graph's state that holds nothing of its
+// history: its log starts at that state. A viewer that keeps states of a
+// long history (checkpoints to replay from) keeps detached ones, so that no
+// state keeps the states before it alive.
+func (g *Graph) Detached() *Graph {
+	g.ready()
+	c := g.frozen()
+	c.base = g.frozen()
+	return c
+}

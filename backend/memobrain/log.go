@@ -175,3 +175,25 @@ func diffJSON(d Diff) []byte {
 	b, _ := json.Marshal(n) // plain data: never fails
 	return b
 }
+
+// Rationale is the rationale the model gave a flush or a fold (its input's
+// "rationale"); "" for init and patch steps, and for an input that does not
+// read.
+func (s Step) Rationale() string {
+	if !json.Valid(s.Input) {
+		return ""
+	}
+	switch s.Kind {
+	case OpFlush:
+		op, err := readFlushOp(s.Input)
+		if err == nil {
+			return op.Rationale
+		}
+	case OpFold:
+		op, err := readFoldOp(s.Input)
+		if err == nil {
+			return op.Rationale
+		}
+	}
+	return ""
+}

@@ -71,6 +71,14 @@ func (*eventPayloads) LoomGenerationError() app.LoomGenerationError {
 	return app.LoomGenerationError{}
 }
 
+// ReasoningChanged is the payload of "reasoning:changed".
+func (*eventPayloads) ReasoningChanged() app.ReasoningChanged { return app.ReasoningChanged{} }
+
+// ReasoningRunProgress is the payload of "reasoning:progress".
+func (*eventPayloads) ReasoningRunProgress() app.ReasoningRunProgress {
+	return app.ReasoningRunProgress{}
+}
+
 func main() {
 	check := flag.Bool("check", false, "compare the committed files with freshly generated ones; write nothing")
 	flag.Parse()

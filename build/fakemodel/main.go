@@ -4,7 +4,11 @@
 // time. It prints the base URL to give Settings (provider openai, any model
 // name) as its first line on stdout and serves until it is interrupted.
 //
-//	go run ./build/fakemodel [--addr 127.0.0.1:0] [--delay 20ms] [--seed 1]
+//	go run ./build/fakemodel [--addr 127.0.0.1:0] [--delay 20ms] [--seed 1] [--script FILE]
+//
+// --script names a JSON list of texts: the first requests are answered with
+// them, in order (llmtest's scripted replies), the rest with made-up words,
+// for the tests that need real answers (a memory patch for MemoBrain's loop).
 //
 // It is a command of its own so that the release binary links no test
 // server (`go list -deps -tags desktop,production .` names no llmtest).
@@ -12,6 +16,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -36,10 +41,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fl.String("addr", "127.0.0.1:0", "loopback address to listen on")
 	delay := fl.Duration("delay", 20*time.Millisecond, "the wait before each streamed chunk")
 	seed := fl.Uint64("seed", 1, "chooses the words")
+	scriptFile := fl.String("script", "", "a JSON list of texts that answer the first requests, in order")
 	if err := fl.Parse(args); err != nil {
 		return 2
 	}
 	fake := llmtest.NewOpenAIServer(*seed)
+	if *scriptFile != "" {
+		replies, err := readScript(*scriptFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "fakemodel: %v\n", err)
+			return 2
+		}
+		fake.Script(replies...)
+	}
 	fake.ChunkDelay = *delay
 	base, shutdown, err := fake.Start(*addr)
 	if err != nil {
@@ -53,4 +67,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	<-ctx.Done()
 	shutdown(context.Background())
 	return 0
+}
+
+// readScript reads a --script file: a JSON list of reply texts.
+func readScript(path string) ([]llmtest.Reply, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("unable to read the script: %w", err)
+	}
+	var texts []string
+	if err := json.Unmarshal(b, &texts); err != nil {
+		return nil, fmt.Errorf("%s: the script is not a JSON list of texts: %w", path, err)
+	}
+	replies := make([]llmtest.Reply, len(texts))
+	for i, t := range texts {
+		replies[i] = llmtest.Reply{Text: t}
+	}
+	return replies, nil
 }

@@ -10,7 +10,7 @@
 //   SHOTS         where screenshots go, default /tmp/rhizome-shots
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -77,13 +77,20 @@ async function stopChild(child) {
 
 /**
  * Starts the fake OpenAI-compatible model ($RHIZOME_FAKEMODEL, build/fakemodel:
- * llmtest on loopback, made-up words streamed a chunk every `delay`).
- * url is the base URL to give Settings.
+ * llmtest on loopback, made-up words streamed a chunk every `delay`; with
+ * script, a list of texts, the first requests are answered with them, in
+ * order). url is the base URL to give Settings.
  */
-export async function startFakeModel({ delay = '20ms' } = {}) {
+export async function startFakeModel({ delay = '20ms', script = null } = {}) {
   const bin = process.env.RHIZOME_FAKEMODEL;
   if (!bin) throw new Error('RHIZOME_FAKEMODEL is not set: the path of the fake model command (go build ./build/fakemodel)');
-  const { child, url, stderr } = await startPrinting('the fake model', bin, ['--addr', '127.0.0.1:0', '--delay', delay]);
+  const args = ['--addr', '127.0.0.1:0', '--delay', delay];
+  if (script) {
+    const file = join(mkdtempSync(join(tmpdir(), 'rhizome-script-')), 'script.json');
+    writeFileSync(file, JSON.stringify(script));
+    args.push('--script', file);
+  }
+  const { child, url, stderr } = await startPrinting('the fake model', bin, args);
   if (!/^http:\/\/127\.0\.0\.1:\d+\/v1$/.test(url)) {
     child.kill();
     throw new Error(`the fake model's first line is not its URL: ${JSON.stringify(url)}`);
@@ -94,7 +101,7 @@ export async function startFakeModel({ delay = '20ms' } = {}) {
 /**
  * Starts `$RHIZOME_BIN serve` on a fresh temporary library. Its first stdout
  * line is the URL to open (http://127.0.0.1:PORT/?token=TOKEN). args are
- * further flags. With model ({ delay }), a fake model is started too and the
+ * further flags. With model ({ delay, script }), a fake model is started too and the
  * library's settings point at it (provider openai, model rhizome-test, n 3),
  * set through Settings.SetLLM before any page opens.
  */

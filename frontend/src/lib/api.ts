@@ -47,6 +47,13 @@ import type {
   NodeDiff,
   NodeVersionInfo,
   Project,
+  ReasoningAt,
+  ReasoningDiff,
+  ReasoningGraphInfo,
+  ReasoningGraphView,
+  ReasoningRunRequest,
+  ReasoningRunResult,
+  ReasoningTurn,
   SearchHit,
   SessionSummary,
   SettingsView,
@@ -380,6 +387,55 @@ export function loomPathView(v: unknown): LoomPathView {
   };
 }
 
+/** A reasoning graph's counts with its map present. */
+const reasoningInfo = (v: unknown): ReasoningGraphInfo => {
+  const i = obj<ReasoningGraphInfo>(v);
+  return { ...i, nodesByKind: i.nodesByKind ?? {} };
+};
+
+/** A ReasoningDiff with every list present. */
+export function reasoningDiff(v: unknown): ReasoningDiff {
+  const d = obj<ReasoningDiff>(v);
+  return {
+    ...d,
+    turnIds: list(d.turnIds),
+    nodesAdded: list(d.nodesAdded),
+    nodesChanged: list(d.nodesChanged),
+    edgesAdded: list(d.edgesAdded),
+    edgesRemoved: list(d.edgesRemoved),
+    edgesRerouted: list(d.edgesRerouted),
+    tmpIds: d.tmpIds ?? {},
+  };
+}
+
+const spans = (v: unknown) =>
+  list<ReasoningGraphView['spans'][number]>(v).map((s) => ({ ...s, nodes: list<number>(s.nodes), edges: list<number[]>(s.edges) }));
+
+/** A ReasoningGraphView with every list present. */
+export function reasoningView(v: unknown): ReasoningGraphView {
+  const g = obj<ReasoningGraphView>(v);
+  return {
+    info: reasoningInfo(g.info),
+    step: g.step ?? 0,
+    nodes: list<ReasoningGraphView['nodes'][number]>(g.nodes).map((n) => ({ ...n, notes: list(n.notes), turnIds: list(n.turnIds) })),
+    edges: list(g.edges),
+    spans: spans(g.spans),
+    history: list<ReasoningGraphView['history'][number]>(g.history).map((s) => ({
+      ...s,
+      turnIds: list(s.turnIds),
+      nodesAdded: list(s.nodesAdded),
+      nodesChanged: list(s.nodesChanged),
+      inside: list(s.inside),
+    })),
+  };
+}
+
+/** A ReasoningAt with every list present. */
+function reasoningAt(v: unknown): ReasoningAt {
+  const a = obj<ReasoningAt>(v);
+  return { ...a, nodes: list(a.nodes), edges: list(a.edges), spans: spans(a.spans), diff: a.diff ? reasoningDiff(a.diff) : undefined };
+}
+
 const generated = (v: unknown): LoomGenerated => {
   const g = obj<LoomGenerated>(v);
   return { ...g, nodes: list(g.nodes).map(loomNode) };
@@ -513,6 +569,46 @@ export function createApi(getTransport: () => Transport) {
       archive: async (treeId: string, archived: boolean) => {
         await call('Loom', 'Archive', treeId, archived);
       },
+    },
+
+    /** MemoBrain reasoning graphs (docs/CONTRACT.md, "Reasoning notes"). */
+    reasoning: {
+      /** Most recently changed first. */
+      list: async () => list(await call('Reasoning', 'List')).map(reasoningInfo),
+      /** The graph now, every node with its content, and its history's steps. */
+      open: async (graphId: string) => reasoningView(await call('Reasoning', 'Open', graphId)),
+      /** The graph after the first `step` operations, with the diff of the one that led there. */
+      at: async (graphId: string, step: number) => reasoningAt(await call('Reasoning', 'At', graphId, step)),
+      /** What operation `index` (from 0) changed. */
+      stepDiff: async (graphId: string, index: number) => reasoningDiff(await call('Reasoning', 'StepDiff', graphId, index)),
+      /** The turns a node stands for, with their messages and session entries. */
+      turns: async (graphId: string, nodeId: number) =>
+        list<ReasoningTurn>(await call('Reasoning', 'Turns', graphId, nodeId)).map((t) => ({
+          ...t,
+          entries: list<ReasoningTurn['entries'][number]>(t.entries),
+        })),
+      /** A memory patch as the model writes it; rejects naming the bad op. */
+      applyPatch: async (graphId: string, json: string) => reasoningView(await call('Reasoning', 'ApplyPatch', graphId, json)),
+      /** A flush-and-fold reply; all or nothing, rejects naming the bad op. */
+      applyFlushAndFold: async (graphId: string, json: string) =>
+        reasoningView(await call('Reasoning', 'ApplyFlushAndFold', graphId, json)),
+      /** MemoBrain messages (a JSON list) as the graph's conversation. */
+      attachConversation: async (graphId: string, json: string) =>
+        reasoningInfo(await call('Reasoning', 'AttachConversation', graphId, json)),
+      /** The MemoBrain snapshot. */
+      export: async (graphId: string) => String((await call('Reasoning', 'Export', graphId)) ?? ''),
+      /** Native save dialog (window only): the path written, "" when cancelled. */
+      exportToFile: async (graphId: string) => String((await call('Reasoning', 'ExportToFile', graphId)) ?? ''),
+      delete: async (graphId: string) => {
+        await call('Reasoning', 'Delete', graphId);
+      },
+      /** Blocks while the model works; reasoning:progress events meanwhile. */
+      runOnSession: async (req: ReasoningRunRequest): Promise<ReasoningRunResult> => {
+        const r = obj<ReasoningRunResult>(await call('Reasoning', 'RunOnSession', req));
+        return { ...r, graph: reasoningInfo(r.graph), problems: list(r.problems) };
+      },
+      /** Whether it was running. */
+      cancelRun: async (requestId: string) => (await call('Reasoning', 'CancelRun', requestId)) === true,
     },
 
     /** The model configuration; the API key never comes back, only llm.apiKeySet. */

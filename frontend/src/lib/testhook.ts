@@ -10,6 +10,7 @@ import { imports } from './import/imports.svelte';
 import { loom } from './loom/loom.svelte';
 import { views } from './views/views.svelte';
 import { positionOf } from './loom/tree';
+import { reasoning } from './reasoning/reasoning.svelte';
 import type { ImportProgress } from './types';
 
 export interface TestHook {
@@ -33,6 +34,16 @@ export interface TestHook {
     focus: string;
     steps: { id: string; position: string; text: string; author: string }[];
     generating: boolean;
+  };
+  /** The reasoning view: the graph open, the step shown, the nodes drawn at it and their states. */
+  reasoning(): {
+    graphId: string;
+    step: number;
+    steps: number;
+    stepLoading: boolean;
+    nodes: { id: number; state: string; kind: string }[];
+    selected: number | null;
+    cursor: number | null;
   };
   state(): {
     selected: string | null;
@@ -68,6 +79,15 @@ export function installTestHook() {
       focus: loom.path.focus,
       steps: loom.path.steps.map((s) => ({ id: s.node.id, position: positionOf(s), text: s.node.text, author: s.node.authorType })),
       generating: !!loom.gen.current,
+    }),
+    reasoning: () => ({
+      graphId: reasoning.id,
+      step: reasoning.step,
+      steps: reasoning.view?.step ?? 0,
+      stepLoading: reasoning.stepLoading,
+      nodes: reasoning.scene.nodes.map((n) => ({ id: n.id, state: n.state, kind: n.node.kind })),
+      selected: reasoning.selected,
+      cursor: reasoning.cursor,
     }),
     state: () => ({
       selected: graph.selected,

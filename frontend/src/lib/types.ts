@@ -107,6 +107,34 @@ export type LoomTamper = app.LoomTamper;
 /** format "rhizome" or "socketteer"; warnings say what was not kept. */
 export type LoomImportResult = app.LoomImportResult;
 
+// ---- Reasoning graphs (app/reasoning.go) ----
+// MemoBrain reasoning graphs. Node ids are MemoBrain's integers; step k of a
+// graph's history is the state after its first k operations. Lists are
+// never null here: api.ts normalises what Go sends.
+
+export type ReasoningImport = app.ReasoningImport;
+export type ReasoningGraphInfo = app.ReasoningGraphInfo;
+export type ReasoningNote = app.ReasoningNote;
+export type ReasoningNodeView = app.ReasoningNodeView;
+/** A node's state: active (true), folded (false) or flushed ("Flushed"). */
+export type ReasoningState = app.ReasoningNodeView['state'];
+export type ReasoningEdgeView = app.ReasoningEdgeView;
+export type ReasoningSpan = app.ReasoningSpan;
+export type ReasoningStepInfo = app.ReasoningStepInfo;
+export type ReasoningGraphView = app.ReasoningGraphView;
+export type ReasoningNodeState = app.ReasoningNodeState;
+/** A graph at one step of its history (Reasoning.At). */
+export type ReasoningAt = app.ReasoningState;
+export type ReasoningDiff = app.ReasoningDiff;
+export type ReasoningEdgeRef = app.ReasoningEdgeRef;
+export type ReasoningTurn = app.ReasoningTurn;
+export type ReasoningTurnEntry = app.ReasoningTurnEntry;
+export type ReasoningRunRequest = app.ReasoningRunRequest;
+export type ReasoningRunResult = app.ReasoningRunResult;
+export type ReasoningRunProblem = app.ReasoningRunProblem;
+export type ReasoningRunProgress = app.ReasoningRunProgress;
+export type ReasoningChanged = app.ReasoningChanged;
+
 // ---- Settings (app/settings.go) ----
 
 export type LLMProvider = 'openai' | 'anthropic';
@@ -132,5 +160,7 @@ export interface EventPayloads {
   'loom:done': LoomGenerated;
   'loom:error': LoomGenerationError;
   'settings:changed': null;
+  'reasoning:changed': ReasoningChanged;
+  'reasoning:progress': ReasoningRunProgress;
 }
 export type EventName = keyof EventPayloads;

@@ -4,6 +4,7 @@ import type * as Graph from './app/Graph';
 import type * as Import from './app/Import';
 import type * as Library from './app/Library';
 import type * as Loom from './app/Loom';
+import type * as Reasoning from './app/Reasoning';
 import type * as Search from './app/Search';
 import type * as Settings from './app/Settings';
 
@@ -54,6 +55,21 @@ export const methods = {
     'Verify',
     'Versions',
   ],
+  Reasoning: [
+    'ApplyFlushAndFold',
+    'ApplyPatch',
+    'At',
+    'AttachConversation',
+    'CancelRun',
+    'Delete',
+    'Export',
+    'ExportToFile',
+    'List',
+    'Open',
+    'RunOnSession',
+    'StepDiff',
+    'Turns',
+  ],
   Search: [
     'Query',
   ],
@@ -70,6 +86,7 @@ export interface Bindings {
   Import: typeof Import;
   Library: typeof Library;
   Loom: typeof Loom;
+  Reasoning: typeof Reasoning;
   Search: typeof Search;
   Settings: typeof Settings;
 }

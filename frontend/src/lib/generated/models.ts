@@ -53,6 +53,19 @@ export namespace app {
 	    total: number;
 	}
 	
+	export interface ReasoningImport {
+	    graphId: string;
+	    uri: string;
+	    title: string;
+	    wrapped: boolean;
+	    nodes: number;
+	    nodesByKind: Record<string, number>;
+	    edges: number;
+	    edgesByKind: Record<string, number>;
+	    messages: number;
+	    turnsBeyond: number;
+	    messagesFile?: string;
+	}
 	export interface LineProblem {
 	    line: number;
 	    offset: number;
@@ -74,6 +87,7 @@ export namespace app {
 	    boundariesByType: Record<string, number>;
 	    edgesByType: Record<string, number>;
 	    error?: string;
+	    reasoning?: ReasoningImport;
 	}
 	export interface GraphEdge {
 	    id: string;
@@ -317,6 +331,165 @@ export namespace app {
 	    nodes: number;
 	    cost: number;
 	}
+	export interface ReasoningChanged {
+	    graphId: string;
+	}
+	export interface ReasoningReroute {
+	    from: ReasoningEdgeRef;
+	    to: ReasoningEdgeRef;
+	}
+	export interface ReasoningEdgeRef {
+	    index: number;
+	    src: number;
+	    dst: number;
+	    rationale: string;
+	}
+	export interface ReasoningNodeChange {
+	    id: number;
+	    from: 'active' | 'folded' | 'flushed';
+	    to: 'active' | 'folded' | 'flushed';
+	}
+	export interface ReasoningDiff {
+	    index: number;
+	    kind: 'init' | 'patch' | 'flush' | 'fold';
+	    input: string;
+	    turnIds: number[];
+	    nodesAdded: number[];
+	    nodesChanged: ReasoningNodeChange[];
+	    edgesAdded: ReasoningEdgeRef[];
+	    edgesRemoved: ReasoningEdgeRef[];
+	    edgesRerouted: ReasoningReroute[];
+	    tmpIds: Record<string, number>;
+	}
+	
+	export interface ReasoningEdgeView {
+	    src: number;
+	    dst: number;
+	    rationale: string;
+	    kind: string;
+	    inferred: boolean;
+	}
+	export interface ReasoningGraphInfo {
+	    id: string;
+	    uri: string;
+	    title: string;
+	    sourceName: string;
+	    sessionId: string;
+	    model: string;
+	    steps: number;
+	    nodes: number;
+	    nodesByKind: Record<string, number>;
+	    active: number;
+	    folded: number;
+	    flushed: number;
+	    edges: number;
+	    messages: number;
+	    createdAt: string;
+	    updatedAt: string;
+	}
+	export interface ReasoningStepInfo {
+	    index: number;
+	    kind: 'init' | 'patch' | 'flush' | 'fold';
+	    turnIds: number[];
+	    nodesAdded: number[];
+	    nodesChanged: number[];
+	    edgesAdded: number;
+	    edgesRemoved: number;
+	    edgesRerouted: number;
+	    rationale: string;
+	    inside: number[][];
+	}
+	export interface ReasoningSpan {
+	    summary: number;
+	    nodes: number[];
+	    edges: number[][];
+	    logged: boolean;
+	}
+	export interface ReasoningNote {
+	    role: string;
+	    content: string;
+	    standard: boolean;
+	}
+	export interface ReasoningNodeView {
+	    id: number;
+	    uri: string;
+	    kind: string;
+	    state: 'active' | 'folded' | 'flushed';
+	    thought: 'text' | 'notes' | 'encodedNotes' | 'other';
+	    text: string;
+	    notes: ReasoningNote[];
+	    label: string;
+	    turnIds: number[];
+	    addedAt: number;
+	}
+	export interface ReasoningGraphView {
+	    info: ReasoningGraphInfo;
+	    step: number;
+	    nodes: ReasoningNodeView[];
+	    edges: ReasoningEdgeView[];
+	    spans: ReasoningSpan[];
+	    history: ReasoningStepInfo[];
+	}
+	
+	
+	export interface ReasoningNodeState {
+	    id: number;
+	    state: 'active' | 'folded' | 'flushed';
+	}
+	
+	
+	
+	export interface ReasoningRunProblem {
+	    turn: number;
+	    phase: 'patch' | 'recall';
+	    error: string;
+	}
+	export interface ReasoningRunProgress {
+	    requestId: string;
+	    sessionId: string;
+	    turn: number;
+	    turns: number;
+	    phase: 'patch' | 'recall' | 'saving';
+	    shown: number;
+	    problems: number;
+	}
+	export interface ReasoningRunRequest {
+	    sessionId: string;
+	    budget: number;
+	    requestId: string;
+	}
+	export interface ReasoningRunResult {
+	    requestId: string;
+	    graph: ReasoningGraphInfo;
+	    turns: number;
+	    applied: number;
+	    recalls: number;
+	    problems: ReasoningRunProblem[];
+	}
+	
+	export interface ReasoningState {
+	    graphId: string;
+	    step: number;
+	    nodes: ReasoningNodeState[];
+	    edges: ReasoningEdgeView[];
+	    spans: ReasoningSpan[];
+	    diff?: ReasoningDiff;
+	}
+	
+	export interface ReasoningTurnEntry {
+	    uri: string;
+	    sessionId: string;
+	    entryId: string;
+	    nodeId: string;
+	}
+	export interface ReasoningTurn {
+	    turn: number;
+	    role: string;
+	    content: string;
+	    cut: boolean;
+	    entries: ReasoningTurnEntry[];
+	}
+	
 	export interface SearchHit {
 	    kind: string;
 	    nodeId: string;

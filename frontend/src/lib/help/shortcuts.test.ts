@@ -18,11 +18,17 @@ describe('isTyping', () => {
 describe('the help overlay', () => {
   it('lists the views and the loom keys', () => {
     const titles = SHORTCUT_GROUPS.map((g) => g.title);
-    expect(titles).toEqual(['Everywhere', 'Graph', 'Loom']);
+    expect(titles).toEqual(['Everywhere', 'Graph', 'Loom', 'Reasoning']);
     const loom = SHORTCUT_GROUPS[2].shortcuts.map((s) => s.what).join('\n');
     for (const w of ['Generate', 'Next sibling', 'Previous sibling', 'Parent', 'Child', 'Bookmark', 'Prune', 'Edit', 'history']) {
       expect(loom).toContain(w);
     }
+  });
+
+  it('lists the reasoning keys: nodes by arrows, the history by [ and ]', () => {
+    const r = SHORTCUT_GROUPS[3].shortcuts.map((s) => `${s.keys.join(' ')} ${s.what}`).join('\n');
+    for (const w of ['← ↑ → ↓', 'Enter Open', 'Esc Close', '[ History', '] History', 'Apply', 'Export']) expect(r).toContain(w);
+    expect(SHORTCUT_GROUPS[0].shortcuts.map((s) => s.keys.join(' '))).toContain('R');
   });
 
   it('lists the graph keys for working without a mouse', () => {

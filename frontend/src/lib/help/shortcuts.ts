@@ -20,6 +20,7 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
     shortcuts: [
       { keys: ['G'], what: 'Graph view' },
       { keys: ['L'], what: 'Loom view' },
+      { keys: ['R'], what: 'Reasoning view' },
       { keys: ['Ctrl', 'K'], what: 'Search (also ⌘K)' },
       { keys: ['/'], what: 'Search' },
       { keys: ['Enter'], what: 'Jump to the selected search result' },
@@ -63,6 +64,24 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['C'], what: 'Write: focus the composer' },
       { keys: ['N'], what: 'New loom tree' },
       { keys: ['I'], what: 'Import a loom tree (.json)' },
+    ],
+  },
+  {
+    title: 'Reasoning',
+    shortcuts: [
+      { keys: ['Tab'], what: 'Focus the graph' },
+      { keys: ['←', '↑', '→', '↓'], what: 'Parent, sibling above, child, sibling below (else the nearest node that way)' },
+      { keys: ['Enter'], what: 'Open the node in focus: its notes, turns and links' },
+      { keys: ['Space'], what: 'Open or close the span a summary folded' },
+      { keys: ['Esc'], what: 'Close the node, the paste box or the dialog' },
+      { keys: ['['], what: 'History: one step back' },
+      { keys: [']'], what: 'History: one step forward' },
+      { keys: ['Home', 'End'], what: 'History: where it starts, now', or: true },
+      { keys: ['A'], what: 'Apply a patch or a flush and fold (paste or a file)' },
+      { keys: ['E'], what: 'Export the MemoBrain snapshot' },
+      { keys: ['+', '-', '0'], what: 'Zoom in, out, fit', or: true },
+      { keys: ['I'], what: 'Import MemoBrain snapshots' },
+      { keys: ['M'], what: 'Make the reasoning graph of a session with the model' },
     ],
   },
 ];
