@@ -94,6 +94,9 @@ type App struct {
 	Search   *Search
 	Loom     *Loom
 	Settings *Settings
+	Links    *Links
+	Notes    *Notes
+	Marks    *Marks
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
@@ -108,6 +111,9 @@ func New(st *store.Store, dbPath string) *App {
 		Search:   &Search{c: c},
 		Loom:     newLoom(c, settings),
 		Settings: settings,
+		Links:    &Links{c: c},
+		Notes:    &Notes{c: c},
+		Marks:    &Marks{c: c},
 	}
 }
 
@@ -137,6 +143,9 @@ func (a *App) Areas() []Area {
 		{"Search", a.Search},
 		{"Loom", a.Loom},
 		{"Settings", a.Settings},
+		{"Links", a.Links},
+		{"Notes", a.Notes},
+		{"Marks", a.Marks},
 	}
 }
 
