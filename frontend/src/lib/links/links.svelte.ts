@@ -1,0 +1,121 @@
+// Links between items (Links.*): the relation vocabulary, the "Link to…"
+// dialog (choose a target with the picker, then the type), and a version
+// that bumps when links or notes change anywhere (links:changed,
+// notes:changed), so that every Links and Notes panel shown reads again.
+
+import { api } from '../api';
+import { toasts } from '../toasts/toasts.svelte';
+import type { ItemView, LinkView, RelationView } from '../types';
+
+/** The "Link to…" dialog: from source, to a target chosen with the picker (step "pick"), then of a type (step "type"). */
+export interface LinkDraft {
+  source: string;
+  /** What the dialog says the source is ("this node"). */
+  sourceTitle: string;
+  target: ItemView | null;
+  step: 'pick' | 'type';
+}
+
+class Links {
+  relations = $state.raw<RelationView[]>([]);
+  /** Bumps when links change (links:changed): panels read again. */
+  version = $state(0);
+  /** Bumps when notes or marks change (notes:changed). */
+  notesVersion = $state(0);
+  draft = $state<LinkDraft | null>(null);
+  saving = $state(false);
+  /** The last link made by the dialog (tests and the panel's flash). */
+  lastMade = $state.raw<LinkView | null>(null);
+
+  private loading: Promise<void> | null = null;
+
+  /** Subscribes to link and note events; returns the unsubscribe. */
+  listen(): () => void {
+    const offs = [
+      api.on('links:changed', () => this.version++),
+      api.on('notes:changed', () => {
+        this.notesVersion++;
+        this.version++; // a note's mentions may have made links
+      }),
+      api.on('library:changed', () => this.version++), // a re-import may have taken a target away
+    ];
+    return () => offs.forEach((off) => off());
+  }
+
+  /** The vocabulary, read once. */
+  loadRelations(): Promise<void> {
+    this.loading ??= api.links
+      .relations()
+      .then((r) => {
+        this.relations = r;
+      })
+      .catch((e) => {
+        this.loading = null;
+        toasts.fail(e);
+      });
+    return this.loading;
+  }
+
+  relation(type: string): RelationView | undefined {
+    return this.relations.find((r) => r.type === type);
+  }
+
+  /** Opens "Link to…" from source (a URI); with target, straight at the type. */
+  linkFrom(source: string, sourceTitle = 'this item', target: ItemView | null = null) {
+    void this.loadRelations();
+    this.draft = { source, sourceTitle, target, step: target ? 'type' : 'pick' };
+  }
+
+  /** The picker chose the target. */
+  choose(target: ItemView) {
+    if (!this.draft) return;
+    this.draft = { ...this.draft, target, step: 'type' };
+  }
+
+  /** Back from the type to the picker. */
+  back() {
+    if (this.draft) this.draft = { ...this.draft, target: null, step: 'pick' };
+  }
+
+  close() {
+    this.draft = null;
+  }
+
+  /** Makes the drafted link of type with note; closes the dialog. Whether it was made. */
+  async create(type: string, note: string): Promise<boolean> {
+    const d = this.draft;
+    if (!d?.target || this.saving) return false;
+    this.saving = true;
+    try {
+      this.lastMade = await api.links.create({ source: d.source, target: d.target.uri, type, note });
+      this.draft = null;
+      this.version++;
+      return true;
+    } catch (e) {
+      toasts.fail(e);
+      return false;
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  async update(id: string, type: string, note: string) {
+    try {
+      await api.links.update(id, type, note);
+      this.version++;
+    } catch (e) {
+      toasts.fail(e);
+    }
+  }
+
+  async remove(id: string) {
+    try {
+      await api.links.delete(id);
+      this.version++;
+    } catch (e) {
+      toasts.fail(e);
+    }
+  }
+}
+
+export const links = new Links();
