@@ -4,8 +4,9 @@
 // notes:changed), so that every Links and Notes panel shown reads again.
 
 import { api } from '../api';
+import { errorText } from '../format';
 import { toasts } from '../toasts/toasts.svelte';
-import type { ItemView, LinkView, RelationView } from '../types';
+import type { ItemView, LinksOf, LinkView, RelationView } from '../types';
 
 /** The "Link to…" dialog: from source, to a target chosen with the picker (step "pick"), then of a type (step "type"). */
 export interface LinkDraft {
@@ -119,3 +120,73 @@ class Links {
 }
 
 export const links = new Links();
+
+/**
+ * One item's links as a panel shows them (Links.Of): read again on load
+ * (the panel calls it when the item or links.version changes); the link
+ * deleted last, to undo.
+ */
+export class ItemLinks {
+  data = $state.raw<LinksOf | null>(null);
+  error = $state('');
+  /** The link deleted last (Undo makes it again), until another is deleted or the item changes. */
+  deleted = $state.raw<LinkView | null>(null);
+
+  private seq = 0;
+
+  constructor(private uri: string) {}
+
+  load(uri: string) {
+    if (uri !== this.uri) {
+      this.uri = uri;
+      this.data = null;
+      this.deleted = null;
+    }
+    const mine = ++this.seq;
+    api.links
+      .of(uri)
+      .then((d) => {
+        if (mine !== this.seq) return;
+        this.data = d;
+        this.error = '';
+      })
+      .catch((e) => {
+        if (mine === this.seq) this.error = errorText(e);
+      });
+  }
+
+  /** Sets l's note; whether it was saved. */
+  async setNote(l: LinkView, note: string): Promise<boolean> {
+    try {
+      await api.links.update(l.id, '', note);
+      links.version++;
+      return true;
+    } catch (e) {
+      toasts.fail(e);
+      return false;
+    }
+  }
+
+  async remove(l: LinkView) {
+    try {
+      await api.links.delete(l.id);
+      this.deleted = l;
+      links.version++;
+    } catch (e) {
+      toasts.fail(e);
+    }
+  }
+
+  /** Makes the deleted link again: same ends, type and note (a new id). */
+  async undo() {
+    const l = this.deleted;
+    if (!l) return;
+    try {
+      await api.links.create({ source: l.source, target: l.target, type: l.type, note: l.note ?? '' });
+      this.deleted = null;
+      links.version++;
+    } catch (e) {
+      toasts.fail(e);
+    }
+  }
+}

@@ -80,3 +80,20 @@ describe('renderMarkdown with mentions', () => {
     expect(d.querySelector('a.mention')).toBeNull();
   });
 });
+
+describe('renderMarkdown with bare rhizome: URIs', () => {
+  it('links a URI written in text, without the punctuation after it, and not inside code', () => {
+    const d = dom(renderMarkdown('Went on in rhizome:loom/T1/N1. See `rhizome:node/x` too', {}));
+    const a = d.querySelectorAll('a');
+    expect(a.length).toBe(1);
+    expect(a[0].getAttribute('href')).toBe('rhizome:loom/T1/N1');
+    expect(a[0].textContent).toBe('rhizome:loom/T1/N1');
+    expect(a[0].getAttribute('target')).toBeNull();
+    expect(d.querySelector('code')?.textContent).toBe('rhizome:node/x');
+  });
+
+  it('leaves words that only look like a scheme alone', () => {
+    const d = dom(renderMarkdown('rhizome:nothing and rhizome:script/<b>x</b>', { mentions: true }));
+    expect(d.querySelector('a')).toBeNull();
+  });
+});

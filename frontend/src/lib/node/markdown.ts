@@ -23,8 +23,30 @@ const renderer = {
     return `<a href="${escapeHtml(href ?? '')}">${escapeHtml(`image: ${text || href || ''}`)}</a>`;
   },
 };
+// A rhizome: URI written in text (rhizome:node/…, rhizome:loom/…/…) is a
+// link the window opens in place, in session text too; trailing
+// punctuation stays text, code stays code.
+const itemUri = {
+  name: 'itemUri',
+  level: 'inline' as const,
+  start: (src: string) => {
+    const i = src.search(/rhizome:(?:session|node|entry|loom|project|note)\//);
+    return i < 0 ? undefined : i;
+  },
+  tokenizer(src: string) {
+    const m = /^rhizome:(?:session|node|entry|loom|project|note)\/[^\s<>()[\]"'`]+/.exec(src);
+    if (!m) return undefined;
+    const uri = m[0].replace(/[.,;:!?]+$/, '');
+    return { type: 'itemUri', raw: uri, uri };
+  },
+  renderer(token: unknown) {
+    const u = escapeHtml((token as { uri: string }).uri);
+    return `<a class="uri" href="${u}">${u}</a>`;
+  },
+};
+
 const marked = new Marked({ gfm: true, breaks: true, async: false });
-marked.use({ renderer });
+marked.use({ renderer, extensions: [itemUri] });
 
 /** Whether a [[…]] target names an item (a mention) rather than a query (left as text). */
 export const isItemTarget = (t: string) => /^(?:rhizome:[a-z]+\/\S|https?:\/\/\S)/i.test(t) || /^(?:\/|[A-Za-z]:[\\/])/.test(t);
@@ -36,6 +58,7 @@ const mentions = new Marked({ gfm: true, breaks: true, async: false });
 mentions.use({
   renderer,
   extensions: [
+    itemUri,
     {
       name: 'mention',
       level: 'inline',

@@ -1,0 +1,25 @@
+// The [[ of a mention being typed: what is typed after it (the picker's
+// query) and the text once an item is chosen ([[uri|title]], as
+// markdown.ts renders and backend/link reads mentions).
+
+/** The [[query being typed just before the caret (caret: a UTF-16 offset), or null. */
+export function openMention(text: string, caret: number): { start: number; query: string } | null {
+  const m = /\[\[([^[\]\n|]{0,200})$/.exec(text.slice(0, caret));
+  return m ? { start: caret - m[0].length, query: m[1] } : null;
+}
+
+/** A title as a mention's alias: no brackets, bars or line breaks, at most 120 characters. */
+export function aliasOf(title: string): string {
+  const t = title.replace(/[[\]|\n\r]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return t.length > 120 ? `${t.slice(0, 119)}…` : t;
+}
+
+/**
+ * text with the [[query from start to caret replaced by a mention of uri
+ * titled title; the caret after it.
+ */
+export function insertMention(text: string, start: number, caret: number, uri: string, title: string): { text: string; caret: number } {
+  const alias = aliasOf(title);
+  const m = alias ? `[[${uri}|${alias}]]` : `[[${uri}]]`;
+  return { text: text.slice(0, start) + m + text.slice(caret), caret: start + m.length };
+}
