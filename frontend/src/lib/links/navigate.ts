@@ -9,6 +9,7 @@ import { api } from '../api';
 import { graph } from '../graph/graph.svelte';
 import { loom } from '../loom/loom.svelte';
 import { nodeReader } from '../node/node.svelte';
+import { showHits } from '../search/highlight';
 import { toasts } from '../toasts/toasts.svelte';
 import type { ItemView } from '../types';
 import { views } from '../views/views.svelte';
@@ -52,12 +53,27 @@ export async function openItem(item: string | ItemView, opts: OpenOptions = {}):
       views.show('loom');
       if (!loom.list.loaded) await loom.list.load();
       await loom.tree.open(o.treeId, { nodeId: o.loomNodeId ?? '' });
-      if (o.loomNodeId) loom.path.focus = o.loomNodeId;
+      if (o.loomNodeId) {
+        loom.path.focus = o.loomNodeId;
+        if (opts.terms?.length) await highlightLoomNode(o.loomNodeId, opts.terms);
+      }
       return;
     case 'external':
       if (o.url && /^https?:/i.test(o.url)) api.openURL(o.url);
       else toasts.fail(`A file outside the library: ${o.url}`);
       return;
+  }
+}
+
+/** Highlights terms in loom node id once the reading pane shows it (a few frames at most). */
+async function highlightLoomNode(id: string, terms: string[]) {
+  for (let i = 0; i < 30; i++) {
+    const el = document.querySelector(`[data-testid=loom-step][data-node-id="${CSS.escape(id)}"]`);
+    if (el) {
+      showHits(el, terms);
+      return;
+    }
+    await new Promise((r) => requestAnimationFrame(r));
   }
 }
 
@@ -69,4 +85,19 @@ export function snippetTerms(snippet: string): string[] {
     if (t) out.add(t);
   }
   return [...out];
+}
+
+/**
+ * "Start a loom from here": a new loom tree whose root is session entry
+ * uri's text, linked back to it (DERIVED_FROM); the loom view opens on it.
+ */
+export async function startLoomFrom(uri: string): Promise<void> {
+  try {
+    const v = await api.loom.startFrom(uri);
+    views.show('loom');
+    void loom.list.load();
+    await loom.tree.open(v.tree.id, v.activePath);
+  } catch (e) {
+    toasts.fail(e);
+  }
 }
