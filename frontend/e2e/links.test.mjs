@@ -1,0 +1,200 @@
+// Links between items (issue 8, sections 2 and 3): the picker links a loom
+// node to a knowledge-graph node by keyboard, the link shows from both sides
+// and follows across views, a deleted link comes back with Undo, a note's
+// [[ mention becomes a link, a link's note with <script> stays text, and a
+// search hit opens the exact message with the words highlighted.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, shot, startServe, waitNodeCount } from './harness.mjs';
+
+let serve, browser, page, problems;
+let tree, graph;
+before(async () => {
+  serve = await startServe();
+  await serve.call('Import', 'ImportSamples');
+  ({ tree } = await serve.call('Loom', 'CreateTree', { mode: 'dialogue', title: 'Moss and poems', rootText: 'Write about moss, slowly.' }));
+  graph = await serve.call('Graph', 'Graph', {});
+  ({ browser, page, problems } = await openPage(serve.url, { width: 1280, height: 800 }));
+  await waitNodeCount(page, graph.nodes.length);
+});
+after(async () => {
+  await browser?.close();
+  await serve?.stop();
+});
+
+const rootUri = () => `rhizome:loom/${tree.id}/${tree.rootNodeId}`;
+
+/** In the open picker: types query, then moves with ↓ until uri's hit is active, and Enter. */
+async function pickByKeyboard(query, uri) {
+  await page.keyboard.type(query);
+  await page.waitForSelector(`[data-testid=picker-hit][data-uri="${uri}"]`);
+  for (let i = 0; i < 20; i++) {
+    if ((await page.getAttribute(`[data-testid=picker-hit][data-uri="${uri}"]`, 'aria-selected')) === 'true') break;
+    await page.keyboard.press('ArrowDown');
+  }
+  assert.equal(await page.getAttribute(`[data-testid=picker-hit][data-uri="${uri}"]`, 'aria-selected'), 'true', `${uri} never became the active hit`);
+  await page.keyboard.press('Enter');
+}
+
+test('K on a loom node, the picker and the type make a link; it shows from both sides, follows across views, and Undo brings a deleted one back', async () => {
+  const poem = graph.nodes.find((n) => /little poem/.test(n.label));
+  assert.ok(poem, 'no node about the little poem in the samples');
+  const nodeUri = `rhizome:node/${poem.id}`;
+
+  await page.keyboard.press('l');
+  await page.click(`[data-testid=loom-tree-item][data-tree-id="${tree.id}"]`);
+  await page.waitForSelector(`[data-testid=links-panel][data-item="${rootUri()}"]`);
+  await page.click('[data-testid=reading-pane]');
+  await page.keyboard.press('k');
+  await page.waitForSelector('[data-testid=link-dialog] [data-testid=picker-input]');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'picker-input');
+  await pickByKeyboard('little poem', nodeUri);
+
+  // The type: filtered by meaning as typed, a note in markdown with a script in it.
+  await page.waitForSelector('[data-testid=type-picker]');
+  await shot(page, 'links-1-type-picker');
+  await page.keyboard.type('leads');
+  await page.waitForSelector('[data-testid=type-option][data-relation=LEADS_TO][aria-selected=true]');
+  await page.fill('[data-testid=link-note]', 'The poem came after this. <script>window.__pwned = 1</script> **moss**');
+  await page.click('[data-testid=type-filter]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=link-dialog]', { state: 'detached' });
+
+  // From the loom node: outgoing, LEADS_TO, its note as text.
+  const row = page.locator(`[data-testid=links-panel][data-item="${rootUri()}"] [data-testid=link-group][data-dir=out][data-type=LEADS_TO] [data-testid=link-row][data-other="${nodeUri}"]`);
+  await row.waitFor();
+  const note = row.locator('[data-testid=link-note-text]');
+  assert.match(await note.textContent(), /<script>window.__pwned = 1<\/script>/);
+  assert.equal(await note.locator('script').count(), 0);
+  assert.equal(await note.locator('strong').textContent(), 'moss');
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  const made = await serve.call('Links', 'Of', rootUri());
+  assert.equal(made.outgoing.length, 1);
+  assert.equal(made.outgoing[0].type, 'LEADS_TO');
+  await shot(page, 'links-2-loom-panel');
+
+  // Follow it: the graph opens the node, whose panel lists the backlink.
+  await row.locator('[data-testid=item-chip]').click();
+  await page.waitForSelector(`[data-testid=node-panel][data-node="${poem.id}"]`);
+  const back = page.locator(`[data-testid=links-panel][data-item="${nodeUri}"] [data-testid=link-group][data-dir=back][data-type=LEADS_TO] [data-testid=link-row][data-other="${rootUri()}"]`);
+  await back.waitFor();
+  await back.scrollIntoViewIfNeeded();
+  await shot(page, 'links-3-node-backlink');
+
+  // Delete from this side, then Undo: the link is back, the same ends, type and note.
+  await back.hover();
+  await back.locator('[data-testid=link-delete]').click();
+  await back.waitFor({ state: 'detached' });
+  assert.equal((await serve.call('Links', 'Of', nodeUri)).backlinks.length, 0);
+  await page.waitForSelector('[data-testid=link-undo-bar]');
+  await shot(page, 'links-4-deleted-undo');
+  await page.click('[data-testid=link-undo]');
+  await back.waitFor();
+  const again = (await serve.call('Links', 'Of', nodeUri)).backlinks;
+  assert.equal(again.length, 1);
+  assert.deepEqual([again[0].source, again[0].type, again[0].note], [rootUri(), 'LEADS_TO', made.outgoing[0].note]);
+
+  // And back across to the loom node by its chip.
+  await back.locator('[data-testid=item-chip]').click();
+  await page.waitForFunction((tid) => window.__rhizome.loom().treeId === tid, tree.id);
+  await page.waitForSelector(`[data-testid=links-panel][data-item="${rootUri()}"] [data-testid=link-row][data-other="${nodeUri}"]`);
+  assert.deepEqual(problems, []);
+});
+
+test('a note on a node: [[ opens the picker, the mention renders as a chip and becomes a link; marks toggle', async () => {
+  const node = graph.nodes.find((n) => /harmonious/.test(n.label));
+  const target = graph.nodes.find((n) => /little poem/.test(n.label));
+  await page.keyboard.press('g');
+  await page.evaluate((id) => window.__rhizome.selectNode(id), node.id);
+  await page.waitForSelector(`[data-testid=node-panel][data-node="${node.id}"] [data-testid=note-add]`);
+  await page.click('[data-testid=note-add]');
+  await page.waitForSelector('[data-testid=note-input]');
+  await page.keyboard.type('Compare with [[little poem');
+  await page.waitForSelector(`[data-testid=mention-picker] [data-testid=picker-hit][data-uri="rhizome:node/${target.id}"]`);
+  await shot(page, 'links-5-mention-picker');
+  for (let i = 0; i < 20; i++) {
+    if ((await page.getAttribute(`[data-testid=mention-picker] [data-testid=picker-hit][data-uri="rhizome:node/${target.id}"]`, 'aria-selected')) === 'true') break;
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
+  const text = await page.inputValue('[data-testid=note-input]');
+  assert.match(text, new RegExp(`^Compare with \\[\\[rhizome:node/${target.id}\\|[^\\]]+\\]\\]$`));
+  await page.keyboard.type(' <img src=x onerror="window.__pwned=2">');
+  await page.keyboard.press('Control+Enter');
+  const chip = page.locator('[data-testid=note-text] a.mention');
+  await chip.waitFor();
+  assert.equal(await chip.getAttribute('href'), `rhizome:node/${target.id}`);
+  assert.equal(await page.locator('[data-testid=note-text] img').count(), 0);
+  // The mention made a RELATES_TO link from the note (an item of its own), shown under it.
+  const saved = await serve.call('Notes', 'Get', `rhizome:node/${node.id}`);
+  await page.waitForSelector(
+    `[data-testid=notes-panel] [data-testid=links-panel][data-item="${saved.uri}"] [data-testid=link-group][data-type=RELATES_TO] [data-testid=link-row][data-other="rhizome:node/${target.id}"]`,
+  );
+  await page.click('[data-testid=mark-starred]');
+  await page.waitForSelector('[data-testid=mark-starred][aria-pressed=true]');
+  assert.deepEqual((await serve.call('Notes', 'Get', `rhizome:node/${node.id}`)).marks, ['starred']);
+  await page.locator('[data-testid=notes-panel]').scrollIntoViewIfNeeded();
+  await shot(page, 'links-6-note-mention');
+  // The chip opens the node it names.
+  await chip.click();
+  await page.waitForSelector(`[data-testid=node-panel][data-node="${target.id}"]`);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(problems, []);
+});
+
+test('a search hit on a message opens that message with the words highlighted; a loom node hit opens the loom', async () => {
+  const hits = await serve.call('Search', 'Query', 'harmonious', 10);
+  const entry = hits.find((h) => h.kind === 'entry');
+  assert.ok(entry, 'no message hit for "harmonious"');
+  const entryId = entry.uri.split('/').pop();
+  await page.fill('[data-testid=search-input]', 'harmonious');
+  await page.waitForSelector(`[data-testid=search-result][data-uri="${entry.uri}"]`);
+  await page.click(`[data-testid=search-result][data-uri="${entry.uri}"]`);
+  await page.waitForSelector(`[data-testid=message][data-entry="${entryId}"][data-focused=true]`);
+  const marked = await page.waitForFunction(() => {
+    const h = CSS.highlights.get('rhizome-hit');
+    return h && h.size > 0 && [...h].map((r) => r.toString().toLowerCase());
+  });
+  const words = await marked.jsonValue();
+  assert.ok(words.every((w) => w === 'harmonious'), `highlighted ${words}`);
+  const inMessage = await page.evaluate(
+    (id) => [...CSS.highlights.get('rhizome-hit')].every((r) => document.querySelector(`[data-testid=message][data-entry="${id}"]`).contains(r.startContainer)),
+    entryId,
+  );
+  assert.ok(inMessage, 'a highlight outside the message opened');
+  await shot(page, 'links-7-search-hit-message');
+
+  const loomHits = await serve.call('Search', 'Query', 'moss slowly', 10);
+  const ln = loomHits.find((h) => h.kind === 'loomNode');
+  assert.ok(ln, `no loom node hit: ${JSON.stringify(loomHits.map((h) => h.kind))}`);
+  await page.fill('[data-testid=search-input]', 'moss slowly');
+  await page.waitForSelector(`[data-testid=search-result][data-uri="${ln.uri}"]`);
+  await page.click(`[data-testid=search-result][data-uri="${ln.uri}"]`);
+  await page.waitForFunction((tid) => window.__rhizome.loom().treeId === tid, tree.id);
+  await page.waitForFunction(() => (CSS.highlights.get('rhizome-hit')?.size ?? 0) > 0);
+  assert.deepEqual(problems, []);
+});
+
+test('"Loom from here" on a message starts a tree from its text, linked back DERIVED_FROM', async () => {
+  const target = graph.nodes.find((n) => /little poem/.test(n.label));
+  await page.keyboard.press('g');
+  await page.fill('[data-testid=search-input]', 'little poem');
+  await page.waitForSelector(`[data-testid=search-result][data-uri="rhizome:node/${target.id}"]`);
+  await page.click(`[data-testid=search-result][data-uri="rhizome:node/${target.id}"]`);
+  const msg = page.locator('[data-testid=node-panel] [data-testid=message][data-role=user]').first();
+  await msg.waitFor();
+  const entryId = await msg.getAttribute('data-entry');
+  const before = (await serve.call('Loom', 'ListTrees', false)).length;
+  await msg.hover();
+  await msg.locator('[data-testid=start-loom]').click();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=loom-tree-item]').length === n + 1, before);
+  const id = await page.evaluate(() => window.__rhizome.loom().treeId);
+  assert.notEqual(id, tree.id);
+  const v = await serve.call('Loom', 'Tree', id);
+  const root = `rhizome:loom/${id}/${v.tree.rootNodeId}`;
+  const row = page.locator(`[data-testid=links-panel][data-item="${root}"] [data-testid=link-group][data-type=DERIVED_FROM] [data-testid=link-row]`);
+  await row.waitFor();
+  assert.match(await row.getAttribute('data-other'), new RegExp(`^rhizome:entry/.+/${entryId}$`));
+  await shot(page, 'links-8-loom-from-here');
+  assert.deepEqual(problems, []);
+});
