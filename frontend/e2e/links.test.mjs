@@ -198,3 +198,52 @@ test('"Loom from here" on a message starts a tree from its text, linked back DER
   await shot(page, 'links-8-loom-from-here');
   assert.deepEqual(problems, []);
 });
+
+test('dragging a graph node onto another links them; the link is drawn in its own style, with a legend toggle', async () => {
+  await page.keyboard.press('g');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=node-panel]', { state: 'detached' });
+  // Two nodes of different sessions, both on the canvas and uncovered.
+  const ends = await page.evaluate(() => {
+    const free = (id) => {
+      const p = window.__rhizome.nodePosition(id);
+      const el = p && document.elementFromPoint(p.x, p.y);
+      return el && el.tagName === 'CANVAS' ? p : null;
+    };
+    const ids = window.__rhizome.nodeIds();
+    for (const a of ids) for (const b of ids) if (a < b && free(a) && free(b)) return { a, b, pa: free(a), pb: free(b) };
+    return null;
+  });
+  assert.ok(ends, 'no two free nodes on the canvas');
+  const a = graph.nodes.find((n) => n.id === ends.a);
+  const b = graph.nodes.find((n) => n.id === ends.b);
+  assert.notEqual(a.sessionId, undefined);
+  await page.mouse.move(ends.pa.x, ends.pa.y);
+  await page.mouse.down();
+  await page.mouse.move((ends.pa.x + ends.pb.x) / 2, (ends.pa.y + ends.pb.y) / 2 + 20, { steps: 6 });
+  await page.mouse.move(ends.pb.x, ends.pb.y, { steps: 6 });
+  await page.mouse.up();
+  // The dialog opens at the type, the target chosen by the drop.
+  await page.waitForSelector('[data-testid=link-dialog] [data-testid=type-picker]');
+  assert.equal(await page.getAttribute('[data-testid=link-dialog] [data-testid=item-chip]', 'data-uri'), `rhizome:node/${b.id}`);
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'type-filter', null, { timeout: 3000 }).catch(async () => {
+    await shot(page, 'debug-drag');
+    throw new Error(`focus: ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200))}`);
+  });
+  await page.keyboard.type('similar');
+  await page.waitForSelector('[data-testid=type-option][data-relation=SIMILAR_TO][aria-selected=true]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=link-dialog]', { state: 'detached' });
+  const out = (await serve.call('Links', 'Of', `rhizome:node/${a.id}`)).outgoing;
+  assert.ok(out.some((l) => l.target === `rhizome:node/${b.id}` && l.type === 'SIMILAR_TO'), JSON.stringify(out));
+  // The graph reads again: the link is an edge of type "link", in the legend, and hides with it.
+  if ((await page.getAttribute('[data-testid=legend-toggle]', 'aria-expanded')) !== 'true') await page.click('[data-testid=legend-toggle]');
+  const legend = page.locator('[data-testid=legend-edge-type][data-type=link]');
+  await legend.waitFor();
+  assert.match(await legend.textContent(), /your links\s*1/);
+  await shot(page, 'links-9-graph-link-edge');
+  await legend.click();
+  await page.waitForSelector('[data-testid=legend-edge-type][data-type=link].off');
+  await legend.click();
+  assert.deepEqual(problems, []);
+});

@@ -4,6 +4,7 @@
 // notes:changed), so that every Links and Notes panel shown reads again.
 
 import { api } from '../api';
+import { graph } from '../graph/graph.svelte';
 import { errorText } from '../format';
 import { toasts } from '../toasts/toasts.svelte';
 import type { ItemView, LinksOf, LinkView, RelationView } from '../types';
@@ -33,7 +34,11 @@ class Links {
   /** Subscribes to link and note events; returns the unsubscribe. */
   listen(): () => void {
     const offs = [
-      api.on('links:changed', () => this.version++),
+      api.on('links:changed', (p) => {
+        this.version++;
+        // A link between graph nodes is drawn: the graph reads again.
+        if (p?.items?.some((u) => u.startsWith('rhizome:node/'))) void graph.load();
+      }),
       api.on('notes:changed', () => {
         this.notesVersion++;
         this.version++; // a note's mentions may have made links
@@ -65,6 +70,17 @@ class Links {
   linkFrom(source: string, sourceTitle = 'this item', target: ItemView | null = null) {
     void this.loadRelations();
     this.draft = { source, sourceTitle, target, step: target ? 'type' : 'pick' };
+  }
+
+  /** A graph node dropped on another: "Link to…" from a to b, at the type. */
+  async linkNodes(a: string, b: string) {
+    try {
+      const target = await api.links.resolve(`rhizome:node/${b}`);
+      const label = graph.nodeById.get(a)?.label;
+      this.linkFrom(`rhizome:node/${a}`, label ? `“${label}”` : 'this node', target);
+    } catch (e) {
+      toasts.fail(e);
+    }
   }
 
   /** The picker chose the target. */
