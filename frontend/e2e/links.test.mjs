@@ -247,3 +247,37 @@ test('dragging a graph node onto another links them; the link is drawn in its ow
   await legend.click();
   assert.deepEqual(problems, []);
 });
+
+test('[[ in the loom composer: the picker opens above it, the mention becomes a chip in the node and a RELATES_TO link', async () => {
+  const target = graph.nodes.find((n) => /little poem/.test(n.label));
+  const uri = `rhizome:node/${target.id}`;
+  await page.keyboard.press('l');
+  await page.click(`[data-testid=loom-tree-item][data-tree-id="${tree.id}"]`);
+  await page.waitForFunction((tid) => window.__rhizome.loom().treeId === tid, tree.id);
+  await page.click('[data-testid=composer-text]');
+  await page.keyboard.type('And then, as in [[little poem');
+  const hit = `[data-testid=mention-picker] [data-testid=picker-hit][data-uri="${uri}"]`;
+  await page.waitForSelector(hit);
+  for (let i = 0; i < 20 && (await page.getAttribute(hit, 'aria-selected')) !== 'true'; i++) await page.keyboard.press('ArrowDown');
+  await shot(page, 'links-10-loom-mention-picker');
+  await page.keyboard.press('Enter'); // chooses: the composer does not send
+  assert.match(await page.inputValue('[data-testid=composer-text]'), new RegExp(`\\[\\[${uri}\\|`));
+  assert.equal((await page.evaluate(() => window.__rhizome.loom().steps.length)), 1);
+  await page.keyboard.type(', moss again.');
+  await page.keyboard.press('Control+Enter');
+  await page.waitForFunction(() => window.__rhizome.loom().steps.length === 2);
+  const added = await page.evaluate(() => window.__rhizome.loom().steps[1].id);
+  const chip = page.locator(`[data-testid=loom-step][data-node-id="${added}"] [data-testid=loom-mention][data-uri="${uri}"]`);
+  await chip.waitFor();
+  // The chip reads the item's title (as the picker showed it, cut at 120 characters).
+  const { title } = await serve.call('Links', 'Resolve', uri);
+  const alias = title.replace(/[[\]|\n\r]+/g, ' ').replace(/\s+/g, ' ').trim();
+  assert.equal(await chip.textContent(), alias.length > 120 ? `${alias.slice(0, 119)}…` : alias);
+  const of = await serve.call('Links', 'Of', `rhizome:loom/${tree.id}/${added}`);
+  assert.deepEqual(of.outgoing.map((l) => [l.type, l.target]), [['RELATES_TO', uri]]);
+  await page.waitForSelector(`[data-testid=links-panel][data-item="rhizome:loom/${tree.id}/${added}"] [data-testid=link-row][data-other="${uri}"]`);
+  await shot(page, 'links-11-loom-mention-chip');
+  await chip.click();
+  await page.waitForSelector(`[data-testid=node-panel][data-node="${target.id}"]`);
+  assert.deepEqual(problems, []);
+});

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../node/markdown';
-import { insertMention, openMention } from './mention';
+import { insertMention, mentionParts, openMention } from './mention';
 
 describe('mentions typed with [[', () => {
   it('finds the [[query before the caret, and none once closed or across a line', () => {
@@ -20,5 +20,15 @@ describe('mentions typed with [[', () => {
     d.innerHTML = renderMarkdown(r.text, { mentions: true });
     expect(d.querySelector('a.mention')?.getAttribute('href')).toBe('rhizome:node/n1');
     expect(d.querySelector('a.mention')?.textContent).toBe('Fix the flaky test');
+  });
+
+  it('splits plain text into text and mentions of items, leaving queries as text', () => {
+    expect(mentionParts('a [[rhizome:node/n1|the fix]] b [[just words]] [[https://x.org/a]]')).toEqual([
+      { text: 'a ' },
+      { text: '[[rhizome:node/n1|the fix]]', uri: 'rhizome:node/n1', label: 'the fix' },
+      { text: ' b [[just words]] ' },
+      { text: '[[https://x.org/a]]', uri: 'https://x.org/a', label: 'https://x.org/a' },
+    ]);
+    expect(mentionParts('')).toEqual([{ text: '' }]);
   });
 });

@@ -2,6 +2,8 @@
 // query) and the text once an item is chosen ([[uri|title]], as
 // markdown.ts renders and backend/link reads mentions).
 
+import { isItemTarget } from '../node/markdown';
+
 /** The [[query being typed just before the caret (caret: a UTF-16 offset), or null. */
 export function openMention(text: string, caret: number): { start: number; query: string } | null {
   const m = /\[\[([^[\]\n|]{0,200})$/.exec(text.slice(0, caret));
@@ -22,4 +24,30 @@ export function insertMention(text: string, start: number, caret: number, uri: s
   const alias = aliasOf(title);
   const m = alias ? `[[${uri}|${alias}]]` : `[[${uri}]]`;
   return { text: text.slice(0, start) + m + text.slice(caret), caret: start + m.length };
+}
+
+/** A piece of plain text: text, or a mention of item uri shown as label. */
+export interface MentionPart {
+  text: string;
+  uri?: string;
+  label?: string;
+}
+
+/**
+ * text split into plain pieces and mentions ([[item|alias]] of an item,
+ * as markdown.ts renders them; [[queries]] stay text), for text shown as
+ * text (a loom node's authored runs).
+ */
+export function mentionParts(text: string): MentionPart[] {
+  const out: MentionPart[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\[\[([^[\]\n|]{1,1024})(?:\|([^[\]\n]{0,1024}))?\]\]/g)) {
+    const target = m[1].trim();
+    if (!isItemTarget(target)) continue;
+    if (m.index > last) out.push({ text: text.slice(last, m.index) });
+    out.push({ text: m[0], uri: target, label: (m[2] ?? '').trim() || target });
+    last = m.index + m[0].length;
+  }
+  if (last < text.length || !out.length) out.push({ text: text.slice(last) });
+  return out;
 }
