@@ -119,12 +119,14 @@ test('a note on a node: [[ opens the picker, the mention renders as a chip and b
   await page.keyboard.press('Enter');
   const text = await page.inputValue('[data-testid=note-input]');
   assert.match(text, new RegExp(`^Compare with \\[\\[rhizome:node/${target.id}\\|[^\\]]+\\]\\]$`));
-  await page.keyboard.type(' <img src=x onerror="window.__pwned=2">');
+  await page.keyboard.type(' <img src=x onerror="window.__pwned=2"> <script>window.__pwned=3</script>');
   await page.keyboard.press('Control+Enter');
   const chip = page.locator('[data-testid=note-text] a.mention');
   await chip.waitFor();
   assert.equal(await chip.getAttribute('href'), `rhizome:node/${target.id}`);
   assert.equal(await page.locator('[data-testid=note-text] img').count(), 0);
+  assert.equal(await page.locator('[data-testid=note-text] script').count(), 0);
+  assert.match(await page.locator('[data-testid=note-text]').textContent(), /<script>window.__pwned=3<\/script>/);
   // The mention made a RELATES_TO link from the note (an item of its own), shown under it.
   const saved = await serve.call('Notes', 'Get', `rhizome:node/${node.id}`);
   await page.waitForSelector(
@@ -181,7 +183,8 @@ test('"Loom from here" on a message starts a tree from its text, linked back DER
   await page.fill('[data-testid=search-input]', 'little poem');
   await page.waitForSelector(`[data-testid=search-result][data-uri="rhizome:node/${target.id}"]`);
   await page.click(`[data-testid=search-result][data-uri="rhizome:node/${target.id}"]`);
-  const msg = page.locator('[data-testid=node-panel] [data-testid=message][data-role=user]').first();
+  await page.waitForSelector(`[data-testid=node-panel][data-node="${target.id}"] [data-testid=messages][data-loaded]:not([data-loaded="0"])`);
+  const msg = page.locator(`[data-testid=node-panel][data-node="${target.id}"] [data-testid=message][data-role=user]`).first();
   await msg.waitFor();
   const entryId = await msg.getAttribute('data-entry');
   const before = (await serve.call('Loom', 'ListTrees', false)).length;
@@ -279,5 +282,40 @@ test('[[ in the loom composer: the picker opens above it, the mention becomes a 
   await shot(page, 'links-11-loom-mention-chip');
   await chip.click();
   await page.waitForSelector(`[data-testid=node-panel][data-node="${target.id}"]`);
+  assert.deepEqual(problems, []);
+});
+
+test('a link whose target is gone stays, shown as broken ("target gone")', async () => {
+  const poem = graph.nodes.find((n) => /little poem/.test(n.label));
+  const noted = graph.nodes.find((n) => /harmonious/.test(n.label));
+  const note = await serve.call('Notes', 'Get', `rhizome:node/${noted.id}`);
+  assert.ok(note.exists, 'the note of the earlier test is missing');
+  await page.keyboard.press('g');
+  await page.evaluate((id) => window.__rhizome.selectNode(id), poem.id);
+  await page.waitForSelector(`[data-testid=links-panel][data-item="rhizome:node/${poem.id}"]`);
+  await page.click('[data-testid=node-summary]');
+  await page.keyboard.press('k');
+  await page.waitForSelector('[data-testid=link-dialog] [data-testid=picker-input]');
+  await pickByKeyboard('Compare with', note.uri);
+  await page.waitForSelector('[data-testid=type-picker]');
+  await page.keyboard.press('Enter');
+  // (The note mentions this node too: that is a backlink; this is the outgoing one.)
+  const row = page.locator(`[data-testid=links-panel][data-item="rhizome:node/${poem.id}"] [data-dir=out] [data-testid=link-row][data-other="${note.uri}"]`);
+  await row.waitFor({ timeout: 5000 }).catch(async (e) => {
+    await shot(page, 'debug-broken');
+    throw new Error(`${e.message}\n${JSON.stringify(await serve.call('Links', 'Of', `rhizome:node/${poem.id}`))}\n${problems}`);
+  });
+  assert.equal(await row.getAttribute('data-broken'), 'false');
+
+  // The note goes (saved blank): the link stays, struck through.
+  await serve.call('Notes', 'Put', `rhizome:node/${noted.id}`, '');
+  await page.waitForSelector(`[data-testid=links-panel][data-item="rhizome:node/${poem.id}"] [data-dir=out] [data-testid=link-row][data-other="${note.uri}"][data-broken=true]`);
+  assert.match(await row.textContent(), /target gone/);
+  await row.scrollIntoViewIfNeeded();
+  await shot(page, 'links-12-broken-link');
+  // Following it says why, and goes nowhere.
+  await row.locator('[data-testid=item-chip]').click();
+  await page.waitForSelector('[data-testid=toast]', { timeout: 5000 }).catch(() => {});
+  assert.equal(await page.evaluate(() => window.__rhizome.state().selected), poem.id);
   assert.deepEqual(problems, []);
 });
