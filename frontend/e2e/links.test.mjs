@@ -319,3 +319,31 @@ test('a link whose target is gone stays, shown as broken ("target gone")', async
   assert.equal(await page.evaluate(() => window.__rhizome.state().selected), poem.id);
   assert.deepEqual(problems, []);
 });
+
+test('at 1024x700 in the dark theme the Links panel and the picker fit the window', async () => {
+  const poem = graph.nodes.find((n) => /little poem/.test(n.label));
+  const small = await openPage(serve.url, { width: 1024, height: 700, colorScheme: 'dark' });
+  try {
+    await waitNodeCount(small.page, graph.nodes.length);
+    await small.page.evaluate((id) => window.__rhizome.selectNode(id), poem.id);
+    const panel = small.page.locator(`[data-testid=links-panel][data-item="rhizome:node/${poem.id}"]`);
+    await panel.locator('[data-testid=link-row]').first().waitFor();
+    await panel.scrollIntoViewIfNeeded();
+    await shot(small.page, 'links-13-panel-1024-dark');
+    await small.page.click('[data-testid=node-summary]');
+    await small.page.keyboard.press('k');
+    await small.page.waitForSelector('[data-testid=link-dialog] [data-testid=picker-input]');
+    await small.page.keyboard.type('poem');
+    await small.page.waitForSelector('[data-testid=link-dialog] [data-testid=picker-results][data-query=poem] [data-testid=picker-hit]');
+    const box = await small.page.locator('[data-testid=link-dialog]').boundingBox();
+    assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= 1024 && box.y + box.height <= 700, `the dialog leaves the window: ${JSON.stringify(box)}`);
+    await shot(small.page, 'links-14-picker-1024-dark');
+    await small.page.keyboard.press('Escape');
+    await small.page.waitForSelector('[data-testid=link-dialog]', { state: 'detached' });
+    // Esc closed the dialog only: the node stays open.
+    await small.page.waitForSelector(`[data-testid=node-panel][data-node="${poem.id}"]`);
+    assert.deepEqual(small.problems, []);
+  } finally {
+    await small.browser.close();
+  }
+});

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../node/markdown';
-import { insertMention, mentionParts, openMention } from './mention';
+import { insertMention, mentionParts, openMention, plainMentions } from './mention';
 
 describe('mentions typed with [[', () => {
   it('finds the [[query before the caret, and none once closed or across a line', () => {
@@ -30,5 +30,10 @@ describe('mentions typed with [[', () => {
       { text: '[[https://x.org/a]]', uri: 'https://x.org/a', label: 'https://x.org/a' },
     ]);
     expect(mentionParts('')).toEqual([{ text: '' }]);
+  });
+
+  it('writes mentions as their aliases in a title', () => {
+    expect(plainMentions('And then, as in [[rhizome:node/n1|the poem]], moss [[a query]]')).toBe('And then, as in the poem, moss [[a query]]');
+    expect(plainMentions('And then, as in [[rhizome:node/n1|User asked: wr…')).toBe('And then, as in User asked: wr…');
   });
 });

@@ -51,3 +51,11 @@ export function mentionParts(text: string): MentionPart[] {
   if (last < text.length || !out.length) out.push({ text: text.slice(last) });
   return out;
 }
+
+/** text with each mention of an item written as what it shows ([[uri|alias]] as alias), for titles shown as text. */
+export function plainMentions(text: string): string {
+  return mentionParts(text)
+    .map((p) => (p.uri ? p.label : p.text))
+    .join('')
+    .replace(/\[\[(?:rhizome:[a-z]+\/|https?:\/\/)[^[\]\n|]*\|([^[\]\n]*)$/i, '$1'); // a title cut inside a mention
+}
