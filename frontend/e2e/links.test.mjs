@@ -94,8 +94,21 @@ test('K on a loom node, the picker and the type make a link; it shows from both 
   assert.equal(again.length, 1);
   assert.deepEqual([again[0].source, again[0].type, again[0].note], [rootUri(), 'LEADS_TO', made.outgoing[0].note]);
 
+  // Change its type and note from this side.
+  const undone = page.locator(`[data-testid=links-panel][data-item="${nodeUri}"] [data-testid=link-row][data-other="${rootUri()}"]`);
+  await undone.hover();
+  await undone.locator('[data-testid=link-edit]').click();
+  await page.selectOption('[data-testid=link-type-edit]', 'INFORMS');
+  await page.fill('[data-testid=link-note-edit]', 'It informed the poem.');
+  await page.click('[data-testid=link-note-save]');
+  const informs = page.locator(`[data-testid=links-panel][data-item="${nodeUri}"] [data-testid=link-group][data-dir=back][data-type=INFORMS] [data-testid=link-row][data-other="${rootUri()}"]`);
+  await informs.waitFor();
+  assert.equal((await informs.locator('[data-testid=link-note-text]').textContent()).trim(), 'It informed the poem.');
+  const changed = (await serve.call('Links', 'Of', rootUri())).outgoing;
+  assert.deepEqual(changed.map((l) => [l.type, l.note]), [['INFORMS', 'It informed the poem.']]);
+
   // And back across to the loom node by its chip.
-  await back.locator('[data-testid=item-chip]').click();
+  await informs.locator('[data-testid=item-chip]').click();
   await page.waitForFunction((tid) => window.__rhizome.loom().treeId === tid, tree.id);
   await page.waitForSelector(`[data-testid=links-panel][data-item="${rootUri()}"] [data-testid=link-row][data-other="${nodeUri}"]`);
   assert.deepEqual(problems, []);
@@ -340,6 +353,11 @@ test('at 1024x700 in the dark theme the Links panel and the picker fit the windo
     await shot(small.page, 'links-14-picker-1024-dark');
     await small.page.keyboard.press('Escape');
     await small.page.waitForSelector('[data-testid=link-dialog]', { state: 'detached' });
+    // The help lists K and [[.
+    await small.page.keyboard.press('?');
+    await small.page.waitForFunction(() => /Link the selected node or loom node/.test(document.body.textContent ?? ''));
+    await shot(small.page, 'links-15-help-1024-dark');
+    await small.page.keyboard.press('Escape');
     // Esc closed the dialog only: the node stays open.
     await small.page.waitForSelector(`[data-testid=node-panel][data-node="${poem.id}"]`);
     assert.deepEqual(small.problems, []);

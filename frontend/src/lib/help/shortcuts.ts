@@ -24,7 +24,7 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['/'], what: 'Search' },
       { keys: ['Enter'], what: 'Jump to the selected search result' },
       { keys: ['Esc'], what: 'Close a message (toast), the dialog, editor, panel, search or this help' },
-      { keys: ['K'], what: 'Link the selected node or loom node to any item (the picker, then the type)' },
+      { keys: ['K'], what: 'Link the selected node or loom node to any item (the picker, then the type); in the graph, drag a node onto another' },
       { keys: ['[', '['], what: 'In a note or loom text: mention an item (the picker opens)' },
       { keys: ['?'], what: 'This help' },
     ],

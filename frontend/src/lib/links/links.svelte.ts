@@ -171,10 +171,10 @@ export class ItemLinks {
       });
   }
 
-  /** Sets l's note; whether it was saved. */
-  async setNote(l: LinkView, note: string): Promise<boolean> {
+  /** Sets l's type and note; whether it was saved. */
+  async change(l: LinkView, type: string, note: string): Promise<boolean> {
     try {
-      await api.links.update(l.id, '', note);
+      await api.links.update(l.id, type === l.type ? '' : type, note);
       links.version++;
       return true;
     } catch (e) {
