@@ -187,6 +187,19 @@ test('a search hit on a message opens that message with the words highlighted; a
   await page.click(`[data-testid=search-result][data-uri="${ln.uri}"]`);
   await page.waitForFunction((tid) => window.__rhizome.loom().treeId === tid, tree.id);
   await page.waitForFunction(() => (CSS.highlights.get('rhizome-hit')?.size ?? 0) > 0);
+
+  // A note hit opens the node it is on, the note's words highlighted.
+  const noteHits = await serve.call('Search', 'Query', 'compare', 10);
+  const nh = noteHits.find((h) => h.kind === 'note');
+  assert.ok(nh, `no note hit: ${JSON.stringify(noteHits.map((h) => h.kind))}`);
+  await page.fill('[data-testid=search-input]', 'compare');
+  await page.waitForSelector(`[data-testid=search-result][data-uri="${nh.uri}"]`);
+  await page.click(`[data-testid=search-result][data-uri="${nh.uri}"]`);
+  await page.waitForFunction(() => {
+    const h = CSS.highlights.get('rhizome-hit');
+    const note = document.querySelector('[data-testid=notes-panel] [data-testid=note-text]');
+    return h && h.size > 0 && note && [...h].every((r) => note.contains(r.startContainer) && r.toString().toLowerCase() === 'compare');
+  });
   assert.deepEqual(problems, []);
 });
 

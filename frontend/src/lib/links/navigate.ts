@@ -34,7 +34,9 @@ export async function openItem(item: string | ItemView, opts: OpenOptions = {}):
   }
   const o = v.open;
   if (o.noteOf) {
-    await openItem(o.noteOf, opts);
+    // A note opens the item it is on, the note in view with the words found.
+    await openItem(o.noteOf);
+    await highlightIn(`[data-testid=notes-panel][data-item="${CSS.escape(o.noteOf)}"] [data-testid=note-text]`, opts.terms ?? []);
     return;
   }
   switch (o.view) {
@@ -65,15 +67,19 @@ export async function openItem(item: string | ItemView, opts: OpenOptions = {}):
   }
 }
 
-/** Highlights terms in loom node id once the reading pane shows it (a few frames at most). */
-async function highlightLoomNode(id: string, terms: string[]) {
-  for (let i = 0; i < 30; i++) {
-    const el = document.querySelector(`[data-testid=loom-step][data-node-id="${CSS.escape(id)}"]`);
+/** Highlights terms in loom node id once the reading pane shows it. */
+const highlightLoomNode = (id: string, terms: string[]) => highlightIn(`[data-testid=loom-step][data-node-id="${CSS.escape(id)}"]`, terms);
+
+/** Scrolls to what selector finds once it is drawn (a second at most) and highlights terms in it. */
+async function highlightIn(selector: string, terms: string[]) {
+  for (let i = 0; i < 60; i++) {
+    const el = document.querySelector(selector);
     if (el) {
+      el.scrollIntoView({ block: 'nearest' });
       showHits(el, terms);
       return;
     }
-    await new Promise((r) => requestAnimationFrame(r));
+    await new Promise((r) => setTimeout(r, 16));
   }
 }
 
