@@ -364,6 +364,12 @@ test('at 1024x700 in the dark theme the Links panel and the picker fit the windo
     const box = await small.page.locator('[data-testid=link-dialog]').boundingBox();
     assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= 1024 && box.y + box.height <= 700, `the dialog leaves the window: ${JSON.stringify(box)}`);
     await shot(small.page, 'links-14-picker-1024-dark');
+    // A URI pasted finds its item; a URL is an item too.
+    const other = graph.nodes.find((n) => n.id !== poem.id);
+    await small.page.fill('[data-testid=picker-input]', `rhizome:node/${other.id}`);
+    await small.page.waitForSelector(`[data-testid=picker-results][data-query="rhizome:node/${other.id}"] [data-testid=picker-hit][data-uri="rhizome:node/${other.id}"]`);
+    await small.page.fill('[data-testid=picker-input]', 'https://example.org/moss');
+    await small.page.waitForSelector('[data-testid=picker-results] [data-testid=picker-hit][data-kind=url][data-uri="https://example.org/moss"]');
     await small.page.keyboard.press('Escape');
     await small.page.waitForSelector('[data-testid=link-dialog]', { state: 'detached' });
     // The help lists K and [[.
