@@ -73,13 +73,15 @@ window-test: $(BIN)
 # Speed figures: import of a ~300 MB corpus against a bare encoding/json
 # decode of the same bytes (same run), peak RSS, and the Go benchmarks;
 # search over the 258-session library and over 100,000 nodes against the
-# designs they replace (store/search_bench_test.go), in the same run; a
-# 10,000-node reasoning graph opened and walked through its history by the
-# use cases against a bare decode of its snapshot (app, Reasoning*).
+# designs they replace (store/search_bench_test.go), the backlinks of one
+# item among 100,000 links against a scan of every link
+# (store/links_bench_test.go), and a 10,000-node reasoning graph opened and
+# walked through its history by the use cases against a bare decode of its
+# snapshot (app, Reasoning*), in the same run.
 bench: build
 	go run ./build/bench --bin $(BIN) --mb $${BENCH_MB:-300}
 	go test -run '^$$' -bench . -benchmem ./backend/...
-	go test -run '^$$' -bench 'KeywordSearch|HybridSearch' -benchtime 1x -timeout 60m -v ./store
+	go test -run '^$$' -bench 'KeywordSearch|HybridSearch|Backlinks|ItemSearch' -benchtime 1x -timeout 60m -v ./store
 	go test -run '^$$' -bench 'Reasoning' -benchmem ./app/
 
 clean:

@@ -5,6 +5,8 @@
 //	rhizome search [--db PATH] [--json] QUERY
 //	rhizome export [--db PATH] --format memobrain ITEM OUT
 //	rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
+//	rhizome link   [--db PATH] [--type TYPE] [--note TEXT] [--json] FROM TO
+//	rhizome links  [--db PATH] [--json] ITEM
 //
 // The library is one SQLite file, by default in the user's data directory
 // (see defaultDBPath); RHIZOME_DB or --db overrides it.
@@ -115,6 +117,9 @@ Usage:
                                             a file (- for standard output)
   rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
                                             serve the app to a browser on loopback
+  rhizome link   [--db PATH] [--type TYPE] [--note TEXT] [--json] FROM TO
+                                            link two items (URIs: rhizome:node/<id>, ...)
+  rhizome links  [--db PATH] [--json] ITEM  the links from and to an item (--types: the types)
 The library defaults to %s
 (RHIZOME_DB overrides it).
 `
@@ -134,6 +139,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runExport(ctx, args[1:], stdout, stderr)
 	case "serve":
 		return runServe(ctx, args[1:], stdout, stderr)
+	case "link":
+		return runLink(ctx, args[1:], stdout, stderr)
+	case "links":
+		return runLinks(ctx, args[1:], stdout, stderr)
 	case "window":
 		fl := flag.NewFlagSet("window", flag.ContinueOnError)
 		fl.SetOutput(stderr)
@@ -406,7 +415,11 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	for _, h := range hits {
 		snippet := strings.NewReplacer("\u0001", "[", "\u0002", "]", "\n", " ").Replace(h.Snippet)
-		fmt.Fprintf(stdout, "%s  %-5s %s\n    %s\n", h.NodeID, h.Kind, h.Title, snippet)
+		where := h.NodeID
+		if where == "" {
+			where = h.URI
+		}
+		fmt.Fprintf(stdout, "%s  %-5s %s\n    %s\n", where, h.Kind, h.Title, snippet)
 	}
 	return 0
 }

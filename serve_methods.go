@@ -40,6 +40,7 @@ func useCases(a *app.App) map[string]method {
 		"Graph.NodeDiff":     call3(g.NodeDiff),
 
 		"Search.Query": call2(a.Search.Query),
+		"Search.Items": call3(a.Search.Items),
 
 		"Loom.ListTrees":      call1(lm.ListTrees),
 		"Loom.CreateTree":     call1(lm.CreateTree),
@@ -93,6 +94,18 @@ func useCases(a *app.App) map[string]method {
 		"Settings.Get":     call0(st.Get),
 		"Settings.SetLLM":  call1(st.SetLLM),
 		"Settings.TestLLM": call0(st.TestLLM),
+
+		"Loom.StartFrom":  call2(lm.StartFrom),
+		"Links.Relations": call0(a.Links.Relations),
+		"Links.Create":    call1(a.Links.Create),
+		"Links.Update":    call3(a.Links.Update),
+		"Links.Delete":    call1(func(id string) (any, error) { return nil, a.Links.Delete(id) }),
+		"Links.Of":        call1(a.Links.Of),
+		"Links.Resolve":   call1(a.Links.Resolve),
+		"Notes.Get":       call1(a.Notes.Get),
+		"Notes.Put":       call2(a.Notes.Put),
+		"Notes.Delete":    call1(func(uri string) (any, error) { return nil, a.Notes.Delete(uri) }),
+		"Marks.Set":       call3(a.Marks.Set),
 	}
 }
 

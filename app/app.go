@@ -116,6 +116,9 @@ type App struct {
 	Loom      *Loom
 	Reasoning *Reasoning
 	Settings  *Settings
+	Links     *Links
+	Notes     *Notes
+	Marks     *Marks
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
@@ -131,6 +134,9 @@ func New(st *store.Store, dbPath string) *App {
 		Loom:      newLoom(c, settings),
 		Reasoning: newReasoning(c, settings),
 		Settings:  settings,
+		Links:     &Links{c: c},
+		Notes:     &Notes{c: c},
+		Marks:     &Marks{c: c},
 	}
 }
 
@@ -161,6 +167,9 @@ func (a *App) Areas() []Area {
 		{"Loom", a.Loom},
 		{"Reasoning", a.Reasoning},
 		{"Settings", a.Settings},
+		{"Links", a.Links},
+		{"Notes", a.Notes},
+		{"Marks", a.Marks},
 	}
 }
 

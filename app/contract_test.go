@@ -27,6 +27,12 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 	ops := constsOfType(t, "../backend/authorship", "Op")
 	changes := constsOfType(t, "../backend/graph", "ChangeType")
 	statuses := constsNamed(t, ".", "status")
+	itemKinds := constsOfType(t, "../backend/link", "Kind")
+	makers := constsOfType(t, "../backend/link", "CreatedBy")
+	vocabularies := constsNamed(t, "../backend/link", "Vocabulary")
+	hitKinds := constsNamed(t, "../store", "Hit")
+	marks := constsNamed(t, "../store", "Mark")
+	openViews := constsNamed(t, ".", "view")
 	for _, c := range []struct {
 		v     any
 		field string
@@ -42,6 +48,12 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 		{AuthorshipRun{}, "Author", authors},
 		{DiffOp{}, "Op", ops},
 		{graph.FieldChange{}, "Type", changes},
+		{ItemView{}, "Kind", itemKinds},
+		{LinkView{}, "CreatedBy", makers},
+		{RelationView{}, "Vocabulary", vocabularies},
+		{SearchHit{}, "Kind", hitKinds},
+		{NoteView{}, "Marks", marks},
+		{OpenTarget{}, "View", openViews},
 	} {
 		typ := reflect.TypeOf(c.v)
 		f, ok := typ.FieldByName(c.field)

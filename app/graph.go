@@ -17,7 +17,8 @@ type Graph struct {
 const labelRunes = 80
 
 // Graph returns the nodes matching filter and the edges between them (an
-// edge is shown when both its ends are).
+// edge is shown when both its ends are), the links people made between them
+// included (type "link", see userLinkEdges).
 func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 	ctx := g.c.context()
 	nodes, err := g.c.store.Nodes(ctx, store.NodeFilter{
@@ -45,6 +46,11 @@ func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 			data.Edges = append(data.Edges, graphEdge(e))
 		}
 	}
+	userLinks, err := g.c.userLinkEdges(ctx, data.Nodes)
+	if err != nil {
+		return GraphData{}, err
+	}
+	data.Edges = append(data.Edges, userLinks...)
 	return data, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"rhizome/backend/authorship"
+	"rhizome/backend/link"
 	"rhizome/backend/llm"
 	"rhizome/backend/loom"
 )
@@ -141,10 +142,11 @@ func (l *Loom) CreateTree(spec LoomTreeSpec) (LoomTreeView, error) {
 	return l.treeView(t)
 }
 
-// createTree stores the new tree t (store.CreateLoomTree). A tree without a
-// title (a root without words, an untitled import) is named "Loom Tree N",
-// N its number in its grove (loom.FallbackTitle), and t.Title set to it.
-func (l *Loom) createTree(ctx context.Context, t *loom.Tree) error {
+// createTree stores the new tree t, with links (store.CreateLoomTreeWithLinks).
+// A tree without a title (a root without words, an untitled import) is named
+// "Loom Tree N", N its number in its grove (loom.FallbackTitle), and t.Title
+// set to it.
+func (l *Loom) createTree(ctx context.Context, t *loom.Tree, links ...link.Link) error {
 	if t.Title == "" {
 		n, err := l.c.store.CountLoomTrees(ctx, t.GroveID)
 		if err != nil {
@@ -152,7 +154,7 @@ func (l *Loom) createTree(ctx context.Context, t *loom.Tree) error {
 		}
 		t.Title = loom.FallbackTitle(n + 1)
 	}
-	return l.c.store.CreateLoomTree(ctx, t)
+	return l.c.store.CreateLoomTreeWithLinks(ctx, t, links)
 }
 
 // Tree returns tree treeID with every node, its branch points and leaves,
@@ -229,25 +231,27 @@ func (l *Loom) ActivePathView(treeID string, ap ActivePath, view string) (LoomPa
 }
 
 // AddNode adds the person's text as a continuation of parentID and returns
-// the new node. Errors: empty text, a parent not in the tree.
+// the new node; the items its text mentions ([[rhizome:…]]) are linked from
+// it (RELATES_TO). Errors: empty text, a parent not in the tree.
 func (l *Loom) AddNode(treeID, parentID, text string) (LoomNode, error) {
 	if text == "" {
 		return LoomNode{}, errors.New("loom: unable to add a node: the text is empty")
 	}
-	return l.addHumanNode(treeID, func(t *loom.Tree, human loom.Agent) (*loom.Node, error) {
+	return l.linkMentions(treeID, text)(l.addHumanNode(treeID, func(t *loom.Tree, human loom.Agent) (*loom.Node, error) {
 		return t.AddContinuation(parentID, loom.Text(text), human, nil)
-	})
+	}))
 }
 
 // Edit makes the person's edit of node nodeID and returns the new node:
 // in dialogue mode a sibling branch, in buffer mode a version of the node
 // whose downstream stays shared; editedFrom is nodeID either way, so
-// Authorship shows which characters are still the model's. Errors: the text
-// equals the node's, a node not in the tree.
+// Authorship shows which characters are still the model's. Mentions are
+// linked as AddNode does. Errors: the text equals the node's, a node not in
+// the tree.
 func (l *Loom) Edit(treeID, nodeID, text string) (LoomNode, error) {
-	return l.addHumanNode(treeID, func(t *loom.Tree, human loom.Agent) (*loom.Node, error) {
+	return l.linkMentions(treeID, text)(l.addHumanNode(treeID, func(t *loom.Tree, human loom.Agent) (*loom.Node, error) {
 		return t.Edit(nodeID, loom.Text(text), human)
-	})
+	}))
 }
 
 // addHumanNode adds the node add makes, written by the person, and saves it.

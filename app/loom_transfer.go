@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"rhizome/backend/link"
 	"rhizome/backend/loom"
 	"rhizome/store"
 )
@@ -32,13 +33,18 @@ func (l *Loom) verify(t *loom.Tree) []loom.Tamper {
 }
 
 // export is tree treeID in Rhizome's format (loom.Tree.Export), raw
-// responses and image and audio bytes included.
+// responses, image and audio bytes and the links from or to the tree and
+// its nodes included.
 func (l *Loom) export(ctx context.Context, treeID string) ([]byte, error) {
 	t, err := l.c.store.LoadLoomTreeWithRaw(ctx, treeID)
 	if err != nil {
 		return nil, err
 	}
-	data, err := t.Export(l.c.store.LoomBlobs())
+	links, err := l.c.store.LinksOfLoomTree(ctx, treeID)
+	if err != nil {
+		return nil, err
+	}
+	data, err := t.ExportWithLinks(l.c.store.LoomBlobs(), links)
 	if err != nil {
 		return nil, fmt.Errorf("loom: unable to export tree %s: %w", treeID, err)
 	}
@@ -47,8 +53,8 @@ func (l *Loom) export(ctx context.Context, treeID string) ([]byte, error) {
 
 // Export returns tree treeID in Rhizome's lossless JSON format
 // ("format": "rhizome.loom-tree"): every node, edge, agent, raw response and
-// media file, hash chain included, and the active path it was last open on.
-// Import reads it back.
+// media file, hash chain included, the active path it was last open on, and
+// the links from or to the tree or its nodes ("links"). Import reads it back.
 func (l *Loom) Export(treeID string) (string, error) {
 	data, err := l.export(l.c.context(), treeID)
 	if err != nil {
@@ -239,17 +245,20 @@ func (l *Loom) importTree(name string, data []byte, asCopy bool) (LoomImportResu
 // (loom.ImportCopy, its source the file name), its blobs in the library's
 // blob folder. A tree from another library's grove joins this library's
 // grove (the grove is not hashed). A tampered tree is stored all the same,
-// for verify to show the findings. A tree the library already holds (its id,
+// for verify to show the findings. The links the export carries are stored
+// with it (a copy's remapped to the copy, under new ids). A tree the
+// library already holds (its id,
 // or a node or edge id of it) is refused with store.ErrLoomTreeExists,
 // nothing written: asCopy imports it.
 func (l *Loom) importExport(ctx context.Context, name string, data []byte, asCopy bool) (*loom.Tree, error) {
 	blobs := l.c.store.LoomBlobs()
 	var t *loom.Tree
+	var links []link.Link
 	var err error
 	if asCopy {
-		t, err = loom.ImportCopy(data, blobs, filepath.Base(name), time.Now())
+		t, links, err = loom.ImportCopyWithLinks(data, blobs, filepath.Base(name), time.Now())
 	} else {
-		t, err = loom.Import(data, blobs)
+		t, links, err = loom.ImportWithLinks(data, blobs)
 	}
 	if err != nil {
 		return nil, err
@@ -265,5 +274,11 @@ func (l *Loom) importExport(ctx context.Context, name string, data []byte, asCop
 		}
 		t.GroveID = g.ID
 	}
-	return t, l.createTree(ctx, t)
+	if err := l.createTree(ctx, t, links...); err != nil {
+		return nil, err
+	}
+	if len(links) > 0 {
+		l.c.linksChanged(link.LoomTree(t.ID))
+	}
+	return t, nil
 }

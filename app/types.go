@@ -225,10 +225,15 @@ type TimelineSegment struct {
 	Boundaries []BoundaryView `json:"boundaries"`
 }
 
-// SearchHit is one search result. Kind is "node" or "entry"; NodeID is the
-// node to jump to (the entry's segment node for entries).
+// SearchHit is one search result. Kind is "node" or "entry" (NodeID is the
+// node to jump to: the entry's segment node for entries), or "loom",
+// "loomNode", "note", "summary" (NodeID ""). URI names the item to open
+// (Links.Resolve says where): the node, the exact entry, the loom tree or
+// node, the note, the summarised item; Within is a loom node's tree title.
 type SearchHit struct {
-	Kind      string  `json:"kind"`
+	Kind      string  `json:"kind" ts_type:"'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary'"`
+	URI       string  `json:"uri"`
+	Within    string  `json:"within,omitempty"`
 	NodeID    string  `json:"nodeId"`
 	SessionID string  `json:"sessionId"`
 	Title     string  `json:"title"`

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"rhizome/backend/link"
 	"rhizome/backend/loom"
 )
 
@@ -150,6 +151,13 @@ func (s *Store) queryLoomAgents(ctx context.Context, where string, args ...any) 
 // one of its nodes or one of its edges (looked up by id first) it writes
 // nothing and returns a *LoomTreeExistsError (errors.Is ErrLoomTreeExists).
 func (s *Store) CreateLoomTree(ctx context.Context, t *loom.Tree) error {
+	return s.CreateLoomTreeWithLinks(ctx, t, nil)
+}
+
+// CreateLoomTreeWithLinks is CreateLoomTree storing links with the tree, in
+// the same transaction (a tree imported with the links of its export): a
+// link already stored under its id is left as it is.
+func (s *Store) CreateLoomTreeWithLinks(ctx context.Context, t *loom.Tree, links []link.Link) error {
 	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: unable to begin saving loom tree %s: %w", t.ID, err)
@@ -182,6 +190,14 @@ func (s *Store) CreateLoomTree(ctx context.Context, t *loom.Tree) error {
 	}
 	if ap, ok := t.RememberedPath(); ok {
 		if err := putLoomActivePath(ctx, tx, t.ID, ap); err != nil {
+			return err
+		}
+	}
+	for _, l := range links {
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("store: unable to save the links of loom tree %s: %w", t.ID, err)
+		}
+		if err := insertLink(ctx, tx, l, true); err != nil {
 			return err
 		}
 	}

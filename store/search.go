@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"rhizome/backend/link"
 	"rhizome/backend/search"
 )
 
@@ -22,7 +23,9 @@ const (
 )
 
 // SearchHit is one full-text match: a node (its summary, tags, topics or
-// files) or an entry (its text), with the node to show for it.
+// files) or an entry (its text), with the node to show for it; or one of
+// the items search_items holds (Kind "loom", "loomNode", "note",
+// "summary"; see searchItems).
 type SearchHit struct {
 	Kind      string // "node" or "entry"
 	NodeID    string // the node, or the node of the entry's segment
@@ -35,6 +38,13 @@ type SearchHit struct {
 	Role      string  // entries: the message role, else ""
 	Type      string  // entries: the entry type; nodes: the node type
 	Timestamp string  // entries: the entry's time; nodes: the segment start
+	// Item is what the hit is: the node, the entry (its session and entry
+	// id), or the loom tree, loom node, note or summarised item of an item
+	// hit (search_items.go). Zero for an entry without an id.
+	Item link.Item
+	// Within is, for a loom node, its tree's title; for a summary, the
+	// summarised item's kind. Else "".
+	Within string
 }
 
 // MatchQuery turns what a person typed into a safe FTS5 query: every word
@@ -89,7 +99,7 @@ func MatchQuery(q string) string {
 // are ISO 8601 dates or times compared with the entry's time (a node's: its
 // segment start); a date-only To includes that whole day.
 type SearchFilter struct {
-	Kinds     []string // "node", "entry"; none: both
+	Kinds     []string // "node", "entry", and the item kinds of search_items ("loom", "loomNode", "note", "summary"); none: all
 	Project   string   // the session's working directory
 	SessionID string
 	Roles     []string // entries: message roles (user, assistant, toolResult, ...)
@@ -234,7 +244,9 @@ var tuning = keywordTuning{exactLimit: 3000, common: 3000, champions: 256, recen
 // SearchWith runs the query q (read by search.ParseQuery: words all
 // required, "quoted" phrases, the last word also a prefix) over nodes and
 // entries that pass f, and returns at most limit hits, best first by bm25
-// (node and entry scores come from their own indexes, merged as they are).
+// (node and entry scores come from their own indexes, merged as they are),
+// and over loom trees, loom nodes, notes and summaries (searchItems) unless
+// f filters by what only sessions have.
 //
 // Entries are ranked in one of two ways (see backend/search's package
 // comment): when the query's most selective clause is held by at most
@@ -259,19 +271,26 @@ func (s *Store) SearchWith(ctx context.Context, q string, f SearchFilter, limit 
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to search for %q: %w", q, err)
 	}
-	if f.wants("node") {
+	if f.wants(HitNode) {
 		nodeHits, err := s.searchNodes(ctx, plan, f, limit)
 		if err != nil {
 			return nil, fmt.Errorf("store: unable to search nodes for %q: %w", q, err)
 		}
 		hits = append(hits, nodeHits...)
 	}
-	if f.wants("entry") {
+	if f.wants(HitEntry) {
 		entryHits, err := s.searchEntries(ctx, plan, f, limit)
 		if err != nil {
 			return nil, fmt.Errorf("store: unable to search entries for %q: %w", q, err)
 		}
 		hits = append(hits, entryHits...)
+	}
+	if kinds := f.itemKinds(); len(kinds) > 0 {
+		itemHits, err := s.searchItems(ctx, plan, kinds, limit)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to search loom trees, notes and summaries for %q: %w", q, err)
+		}
+		hits = append(hits, itemHits...)
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	if len(hits) > limit {
@@ -712,7 +731,7 @@ func (s *Store) entryHits(ctx context.Context, p *searchPlan, cands []entryCandi
 		pks[i] = c.pk
 	}
 	list, _ := json.Marshal(pks)
-	rows, err := s.db.QueryContext(ctx, `SELECT e.pk, e.seq, e.type, e.role, e.timestamp, e.text, s.id,
+	rows, err := s.db.QueryContext(ctx, `SELECT e.pk, e.seq, e.entry_id, e.type, e.role, e.timestamp, e.text, s.id,
 		CASE WHEN s.name <> '' THEN s.name ELSE s.file_name END,
 		coalesce((SELECT n.id FROM segments g JOIN nodes n ON n.session_pk = g.session_pk AND n.segment_idx = g.idx
 			WHERE g.session_pk = e.session_pk AND g.start_seq <= e.seq AND g.end_seq >= e.seq LIMIT 1), '')
@@ -728,15 +747,18 @@ func (s *Store) entryHits(ctx context.Context, p *searchPlan, cands []entryCandi
 	byPK := make(map[int64]shown, len(cands))
 	for rows.Next() {
 		var h SearchHit
-		var session, text string
-		if err := rows.Scan(&h.EntryPK, &h.EntrySeq, &h.Type, &h.Role, &h.Timestamp, &text, &h.SessionID, &session, &h.NodeID); err != nil {
+		var session, text, entryID string
+		if err := rows.Scan(&h.EntryPK, &h.EntrySeq, &entryID, &h.Type, &h.Role, &h.Timestamp, &text, &h.SessionID, &session, &h.NodeID); err != nil {
 			return nil, err
+		}
+		if entryID != "" {
+			h.Item = link.Entry(h.SessionID, entryID)
 		}
 		what := h.Type
 		if h.Role != "" {
 			what = h.Role
 		}
-		h.Kind = "entry"
+		h.Kind = HitEntry
 		h.Title = fmt.Sprintf("%s · %s #%d", session, what, h.EntrySeq)
 		byPK[h.EntryPK] = shown{h, text}
 	}
@@ -777,13 +799,13 @@ func (s *Store) searchNodes(ctx context.Context, p *searchPlan, f SearchFilter, 
 	defer rows.Close()
 	out := []SearchHit{}
 	for rows.Next() {
-		h := SearchHit{Kind: "node"}
+		h := SearchHit{Kind: HitNode}
 		var summary, tags, topics, files string
 		var rank float64
 		if err := rows.Scan(&h.NodeID, &h.SessionID, &h.Type, &h.Timestamp, &summary, &tags, &topics, &files, &rank); err != nil {
 			return nil, err
 		}
-		h.Title, h.Score = summary, -rank
+		h.Title, h.Score, h.Item = summary, -rank, link.Node(h.NodeID)
 		h.Snippet = bestFieldSnippet(p.matcher, summary, tags, topics, files)
 		out = append(out, h)
 	}

@@ -45,6 +45,9 @@ func keywordFilter(f search.Filter) SearchFilter {
 func (src *SearchSource) Keyword(ctx context.Context, q string, f search.Filter, n int) ([]search.Hit, error) {
 	kf := keywordFilter(f)
 	kf.AnyWord = true
+	if len(kf.Kinds) == 0 {
+		kf.Kinds = []string{search.KindNode, search.KindEntry} // the hybrid search ranks nodes and entries only
+	}
 	hits, err := src.s.SearchWith(ctx, q, kf, n)
 	if err != nil {
 		return nil, err

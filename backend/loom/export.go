@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"rhizome/backend/link"
 )
 
 // Rhizome's loom tree export format.
@@ -31,6 +33,11 @@ type Export struct {
 	// hashed; Tree.SetActivePath). Exports written before it was added
 	// have none, and readers that predate it ignore it.
 	ActivePath *ActivePath `json:"activePath,omitempty"`
+	// Links are the links from or to the tree or one of its nodes (the
+	// Aspen Grove Link entity, backend/link), by id: they travel with the
+	// tree. Not hashed. Exports written before they were added have none,
+	// and readers that predate them ignore them.
+	Links []link.Link `json:"links,omitempty"`
 }
 
 // RawResponse is the raw API response a model node came from.
@@ -53,8 +60,21 @@ type ExportedBlob struct {
 // read from blobs and embedded, or left out when blobs is nil. It returns an
 // error when a blob is missing or does not match its hash.
 func (t *Tree) Export(blobs BlobStore) ([]byte, error) {
+	return t.ExportWithLinks(blobs, nil)
+}
+
+// ExportWithLinks is Export carrying links, those from or to the tree or one
+// of its nodes (others are an error), sorted by id.
+func (t *Tree) ExportWithLinks(blobs BlobStore, links []link.Link) ([]byte, error) {
 	x := Export{Format: ExportFormat, Version: ExportVersion, Tree: t.LoomTree, Agents: t.Agents(),
 		Nodes: t.order, Edges: t.edges}
+	if len(links) > 0 {
+		x.Links = slices.Clone(links)
+		slices.SortFunc(x.Links, func(a, b link.Link) int { return strings.Compare(a.ID, b.ID) })
+		if err := x.checkLinks(); err != nil {
+			return nil, fmt.Errorf("loom: unable to export tree %s: %w", t.ID, err)
+		}
+	}
 	if ap, ok := t.RememberedPath(); ok {
 		x.ActivePath = &ap
 	}
@@ -114,11 +134,20 @@ func IsExport(data []byte) bool {
 // (see Restore) but not its hashes: run VerifyTree on the result. The
 // exported active path is remembered as it is (ActivePath checks it).
 func Import(data []byte, blobs BlobStore) (*Tree, error) {
+	t, _, err := ImportWithLinks(data, blobs)
+	return t, err
+}
+
+// ImportWithLinks is Import returning the links the export carries too
+// (see Export.Links), each checked (link.Link.Validate) and from or to the
+// tree or one of its nodes; an export without links gives none. A link that
+// is not valid, or joins two items outside the tree, is an error naming it.
+func ImportWithLinks(data []byte, blobs BlobStore) (*Tree, []link.Link, error) {
 	x, err := decodeExport(data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return x.build(blobs)
+	return x.buildWithLinks(blobs)
 }
 
 // ImportCopy reads a tree written by Export as a new tree beside the one
@@ -132,12 +161,61 @@ func Import(data []byte, blobs BlobStore) (*Tree, error) {
 // source (a file name), and its title gains " (copy)". now is its updated
 // time. Errors are those of Import.
 func ImportCopy(data []byte, blobs BlobStore, source string, now time.Time) (*Tree, error) {
+	t, _, err := ImportCopyWithLinks(data, blobs, source, now)
+	return t, err
+}
+
+// ImportCopyWithLinks is ImportCopy returning the export's links too, as
+// ImportWithLinks does, remapped to the copy: an end that is the tree or
+// one of its nodes names the copy's, and every link gets a new id (the
+// original links stay with the original tree).
+func ImportCopyWithLinks(data []byte, blobs BlobStore, source string, now time.Time) (*Tree, []link.Link, error) {
 	x, err := decodeExport(data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if err := x.checkLinks(); err != nil {
+		return nil, nil, fmt.Errorf("loom: unable to import tree %s: %w", x.Tree.ID, err)
 	}
 	x.renew(source, now)
-	return x.build(blobs)
+	return x.buildWithLinks(blobs)
+}
+
+// touches reports whether item it is tree treeID or one of its nodes.
+func touches(it link.Item, treeID string) bool {
+	return it.Kind == link.KindLoomTree && it.ID == treeID || it.Kind == link.KindLoomNode && it.Within == treeID
+}
+
+// checkLinks checks every link of x: valid (link.Link.Validate), one end
+// the tree or one of its nodes, no id twice.
+func (x *Export) checkLinks() error {
+	seen := map[string]bool{}
+	for i, l := range x.Links {
+		if err := l.Validate(); err != nil {
+			return fmt.Errorf("links[%d]: %w", i, err)
+		}
+		if !touches(l.Source, x.Tree.ID) && !touches(l.Target, x.Tree.ID) {
+			return fmt.Errorf("links[%d]: link %s joins %s and %s, neither of them tree %s or one of its nodes",
+				i, l.ID, l.Source, l.Target, x.Tree.ID)
+		}
+		if seen[l.ID] {
+			return fmt.Errorf("links[%d]: link %s is listed twice", i, l.ID)
+		}
+		seen[l.ID] = true
+	}
+	return nil
+}
+
+// buildWithLinks is build, checking and returning x's links.
+func (x *Export) buildWithLinks(blobs BlobStore) (*Tree, []link.Link, error) {
+	if err := x.checkLinks(); err != nil {
+		return nil, nil, fmt.Errorf("loom: unable to import tree %s: %w", x.Tree.ID, err)
+	}
+	t, err := x.build(blobs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, x.Links, nil
 }
 
 // decodeExport reads and checks the head of an export.
@@ -178,6 +256,7 @@ func (x *Export) renew(source string, now time.Time) {
 		}
 		return old
 	}
+	origTree := x.Tree.ID
 	origin := x.Tree.ID
 	if x.Tree.CopiedFrom != "" {
 		origin = x.Tree.CopiedFrom
@@ -213,6 +292,21 @@ func (x *Export) renew(source string, now time.Time) {
 	}
 	for i := range x.RawResponses {
 		x.RawResponses[i].NodeID = id(x.RawResponses[i].NodeID)
+	}
+	// Links follow the copy: its tree and nodes, under new link ids (each at
+	// its creation time, so their order is kept).
+	end := func(it link.Item) link.Item {
+		switch {
+		case it.Kind == link.KindLoomTree && it.ID == origTree:
+			return link.LoomTree(x.Tree.ID)
+		case it.Kind == link.KindLoomNode && it.Within == origTree:
+			return link.LoomNode(x.Tree.ID, id(it.ID))
+		}
+		return it
+	}
+	for i := range x.Links {
+		l := &x.Links[i]
+		l.ID, l.Source, l.Target = NewID(l.CreatedAt), end(l.Source), end(l.Target)
 	}
 	if ap := x.ActivePath; ap != nil {
 		ap.NodeID = id(ap.NodeID)

@@ -63,6 +63,9 @@ func (*eventPayloads) LoomGenerationStart() app.LoomGenerationStart {
 	return app.LoomGenerationStart{}
 }
 
+// LinksChanged is the payload of "links:changed" and "notes:changed".
+func (*eventPayloads) LinksChanged() app.LinksChanged { return app.LinksChanged{} }
+
 // LoomDelta is the payload of "loom:delta".
 func (*eventPayloads) LoomDelta() app.LoomDelta { return app.LoomDelta{} }
 

@@ -29,6 +29,12 @@ import type {
   GraphData,
   GraphFilter,
   ImportReport,
+  ItemHit,
+  ItemKind,
+  ItemView,
+  LinkInput,
+  LinksOf,
+  LinkView,
   LLMSettingsInput,
   LLMTestResult,
   LoomChoice,
@@ -46,6 +52,7 @@ import type {
   NodeDetail,
   NodeDiff,
   NodeVersionInfo,
+  NoteView,
   Project,
   ReasoningAt,
   ReasoningDiff,
@@ -54,6 +61,8 @@ import type {
   ReasoningRunRequest,
   ReasoningRunResult,
   ReasoningTurn,
+  RelationView,
+  ReviewMark,
   SearchHit,
   SessionSummary,
   SettingsView,
@@ -436,6 +445,11 @@ function reasoningAt(v: unknown): ReasoningAt {
   return { ...a, nodes: list(a.nodes), edges: list(a.edges), spans: spans(a.spans), diff: a.diff ? reasoningDiff(a.diff) : undefined };
 }
 
+const noteView = (v: unknown): NoteView => {
+  const n = obj<NoteView>(v);
+  return { ...n, markdown: n.markdown ?? '', marks: list(n.marks) };
+};
+
 const generated = (v: unknown): LoomGenerated => {
   const g = obj<LoomGenerated>(v);
   return { ...g, nodes: list(g.nodes).map(loomNode) };
@@ -502,6 +516,43 @@ export function createApi(getTransport: () => Transport) {
     node: async (id: string) => (await call('Graph', 'Node', id)) as NodeDetail,
 
     search: async (q: string, limit: number) => list<SearchHit>(await call('Search', 'Query', q, limit)),
+    /**
+     * Items to link to (the picker): at most limit of each kind (0 = the
+     * server's default), grouped by kind; kinds [] = every kind; a URI finds
+     * its item; "" the newest sessions and trees.
+     */
+    searchItems: async (q: string, kinds: ItemKind[] = [], limit = 0) =>
+      list<ItemHit>(await call('Search', 'Items', q, kinds, limit)),
+
+    /** Links between items (docs/CONTRACT.md, "Links"). */
+    links: {
+      /** The vocabulary, in the type picker's order. */
+      relations: async () => list<RelationView>(await call('Links', 'Relations')),
+      create: async (input: LinkInput) => (await call('Links', 'Create', input)) as LinkView,
+      /** type "" keeps the type. */
+      update: async (id: string, type: string, note: string) => (await call('Links', 'Update', id, type, note)) as LinkView,
+      delete: async (id: string) => {
+        await call('Links', 'Delete', id);
+      },
+      /** The item with its outgoing links and backlinks. */
+      of: async (uri: string): Promise<LinksOf> => {
+        const v = obj<LinksOf>(await call('Links', 'Of', uri));
+        return { ...v, outgoing: list(v.outgoing), backlinks: list(v.backlinks) };
+      },
+      /** What the library holds under uri and where the window opens it. */
+      resolve: async (uri: string) => (await call('Links', 'Resolve', uri)) as ItemView,
+    },
+    /** A person's note on an item, and the item's review marks. */
+    notes: {
+      get: async (uri: string) => noteView(await call('Notes', 'Get', uri)),
+      /** Blank markdown deletes the note. */
+      put: async (uri: string, markdown: string) => noteView(await call('Notes', 'Put', uri, markdown)),
+      delete: async (uri: string) => {
+        await call('Notes', 'Delete', uri);
+      },
+      /** Sets or clears a review mark; the item's marks. */
+      setMark: async (uri: string, mark: ReviewMark, on: boolean) => list<ReviewMark>(await call('Marks', 'Set', uri, mark, on)),
+    },
 
     /** A knowledge-graph node's stored versions, oldest first. */
     nodeVersions: async (nodeId: string) => list<NodeVersionInfo>(await call('Graph', 'NodeVersions', nodeId)),
@@ -569,6 +620,8 @@ export function createApi(getTransport: () => Transport) {
       archive: async (treeId: string, archived: boolean) => {
         await call('Loom', 'Archive', treeId, archived);
       },
+      /** A new tree whose root is session entry uri's text, linked back to it (DERIVED_FROM); mode "" = dialogue. */
+      startFrom: async (uri: string, mode: '' | 'dialogue' | 'buffer' = '') => loomTreeView(await call('Loom', 'StartFrom', uri, mode)),
     },
 
     /** MemoBrain reasoning graphs (docs/CONTRACT.md, "Reasoning notes"). */

@@ -64,7 +64,11 @@ export type EntryView = FromGo<app.EntryView>;
 /** A page of a segment's entries (Library.SegmentEntries): entries from the offset-th on, and the segment's total. */
 export type EntryPage = FromGo<app.EntryPage>;
 export type TimelineSegment = FromGo<app.TimelineSegment>;
-/** kind "node" or "entry"; snippet is plain text, matches between \u0001 and \u0002. */
+/**
+ * kind "node" or "entry" (nodeId: the node to open), or "loom", "loomNode",
+ * "note", "summary"; uri names the exact item (an entry hit: its entry);
+ * snippet is plain text, matches between \u0001 and \u0002.
+ */
 export type SearchHit = app.SearchHit;
 export type Stats = FromGo<app.Stats>;
 
@@ -134,6 +138,28 @@ export type ReasoningRunResult = app.ReasoningRunResult;
 export type ReasoningRunProblem = app.ReasoningRunProblem;
 export type ReasoningRunProgress = app.ReasoningRunProgress;
 export type ReasoningChanged = app.ReasoningChanged;
+// ---- Links, notes and marks (app/links.go, app/notes.go) ----
+// Items are named by URIs (rhizome:node/<id>, rhizome:entry/<session>/<entry>,
+// rhizome:loom/<tree>[/<node>], rhizome:note/<id>, https:…, a file path).
+
+/** Where the window opens an item: view "graph", "loom", "external", or "" (not in the library). */
+export type OpenTarget = app.OpenTarget;
+export type ItemKind = app.ItemView['kind'];
+/** An item as a person sees it: title, where it lives, whether it is still there, where to open it. */
+export type ItemView = app.ItemView;
+/** A link from one end's side: label reads from that end to other; broken when other is gone. */
+export type LinkView = app.LinkView;
+/** An item with its outgoing links and backlinks, each grouped by type. */
+export type LinksOf = app.LinksOf;
+export type LinkInput = app.LinkInput;
+export type RelationView = app.RelationView;
+export type ReviewMark = app.NoteView['marks'][number];
+/** The note on an item (exists false when none) and the item's review marks. */
+export type NoteView = app.NoteView;
+/** An item the picker found; snippet marks matches between \u0001 and \u0002. */
+export type ItemHit = app.ItemHit;
+/** The payload of links:changed and notes:changed: the items whose links or notes changed. */
+export type LinksChanged = app.LinksChanged;
 
 // ---- Settings (app/settings.go) ----
 
@@ -162,5 +188,7 @@ export interface EventPayloads {
   'settings:changed': null;
   'reasoning:changed': ReasoningChanged;
   'reasoning:progress': ReasoningRunProgress;
+  'links:changed': LinksChanged;
+  'notes:changed': LinksChanged;
 }
 export type EventName = keyof EventPayloads;

@@ -3,7 +3,10 @@
 import type * as Graph from './app/Graph';
 import type * as Import from './app/Import';
 import type * as Library from './app/Library';
+import type * as Links from './app/Links';
 import type * as Loom from './app/Loom';
+import type * as Marks from './app/Marks';
+import type * as Notes from './app/Notes';
 import type * as Reasoning from './app/Reasoning';
 import type * as Search from './app/Search';
 import type * as Settings from './app/Settings';
@@ -29,6 +32,14 @@ export const methods = {
     'Stats',
     'Timeline',
   ],
+  Links: [
+    'Create',
+    'Delete',
+    'Of',
+    'Relations',
+    'Resolve',
+    'Update',
+  ],
   Loom: [
     'ActivePathView',
     'AddNode',
@@ -51,9 +62,18 @@ export const methods = {
     'SetBookmark',
     'SetExcluded',
     'SetPruned',
+    'StartFrom',
     'Tree',
     'Verify',
     'Versions',
+  ],
+  Marks: [
+    'Set',
+  ],
+  Notes: [
+    'Delete',
+    'Get',
+    'Put',
   ],
   Reasoning: [
     'ApplyFlushAndFold',
@@ -71,6 +91,7 @@ export const methods = {
     'Turns',
   ],
   Search: [
+    'Items',
     'Query',
   ],
   Settings: [
@@ -85,7 +106,10 @@ export interface Bindings {
   Graph: typeof Graph;
   Import: typeof Import;
   Library: typeof Library;
+  Links: typeof Links;
   Loom: typeof Loom;
+  Marks: typeof Marks;
+  Notes: typeof Notes;
   Reasoning: typeof Reasoning;
   Search: typeof Search;
   Settings: typeof Settings;

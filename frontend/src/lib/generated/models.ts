@@ -146,6 +146,32 @@ export namespace app {
 	    totals: ImportTotals;
 	}
 	
+	export interface OpenTarget {
+	    view: 'graph' | 'loom' | 'external' | '';
+	    nodeId?: string;
+	    sessionId?: string;
+	    entryId?: string;
+	    entrySeq?: number;
+	    entryOffset?: number;
+	    treeId?: string;
+	    loomNodeId?: string;
+	    project?: string;
+	    url?: string;
+	    noteOf?: string;
+	}
+	export interface ItemView {
+	    uri: string;
+	    kind: 'session' | 'node' | 'entry' | 'loom' | 'loomNode' | 'project' | 'note' | 'knowledge' | 'reasoning' | 'reasoningNode' | 'url' | 'file';
+	    title: string;
+	    detail?: string;
+	    exists: boolean;
+	    open: OpenTarget;
+	}
+	export interface ItemHit {
+	    item: ItemView;
+	    snippet: string;
+	}
+	
 	export interface LLMSettings {
 	    provider: string;
 	    baseUrl: string;
@@ -176,6 +202,32 @@ export namespace app {
 	    elapsedMs: number;
 	}
 	
+	export interface LinkInput {
+	    source: string;
+	    target: string;
+	    type?: string;
+	    note?: string;
+	}
+	export interface LinkView {
+	    id: string;
+	    source: string;
+	    target: string;
+	    type: string;
+	    label: string;
+	    note?: string;
+	    createdBy: 'user' | 'model' | 'offline' | 'boundary' | 'consolidation';
+	    createdAt: string;
+	    other: ItemView;
+	    broken: boolean;
+	}
+	export interface LinksChanged {
+	    items: string[];
+	}
+	export interface LinksOf {
+	    item: ItemView;
+	    outgoing: LinkView[];
+	    backlinks: LinkView[];
+	}
 	export interface LoomChanged {
 	    treeId: string;
 	}
@@ -322,6 +374,18 @@ export namespace app {
 	    incoming: GraphEdge[];
 	    outgoing: GraphEdge[];
 	    versions: NodeVersionInfo[];
+	}
+	
+	export interface NoteView {
+	    item: string;
+	    exists: boolean;
+	    id?: string;
+	    uri?: string;
+	    markdown: string;
+	    createdAt?: string;
+	    updatedAt?: string;
+	    versions: number;
+	    marks: ('starred' | 'to-revisit' | 'done')[];
 	}
 	
 	export interface Project {
@@ -490,8 +554,18 @@ export namespace app {
 	    entries: ReasoningTurnEntry[];
 	}
 	
+	export interface RelationView {
+	    type: string;
+	    description: string;
+	    label: string;
+	    inverse: string;
+	    directed: boolean;
+	    vocabulary: 'automem' | 'ccmemory';
+	}
 	export interface SearchHit {
-	    kind: string;
+	    kind: 'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary';
+	    uri: string;
+	    within?: string;
 	    nodeId: string;
 	    sessionId: string;
 	    title: string;

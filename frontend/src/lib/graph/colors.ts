@@ -64,6 +64,8 @@ const EDGE_COLORS: Record<string, string> = {
   failure_pattern: '#e03131',
   project_related: '#ae3ec9',
   technique_shared: '#74b816',
+  // Links people made (Links): their own colour, drawn thicker; a legend toggle like any type.
+  link: '#e64980',
 };
 
 /**
@@ -76,7 +78,7 @@ export function edgeStyle(type: string): EdgeStyle {
   return {
     color: EDGE_COLORS[type] ?? EXTRA[hash(type) % EXTRA.length],
     program: structural ? 'arrow' : 'curved',
-    size: structural ? 1.5 : 2,
+    size: structural ? 1.5 : type === 'link' ? 3 : 2,
   };
 }
 

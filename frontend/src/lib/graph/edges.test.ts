@@ -25,4 +25,13 @@ describe('describeEdge: what an edge tooltip says', () => {
     expect(c.type).toBe('tree jump');
     expect(c.boundary).toBe('Boundary: tree jump');
   });
+  it('says what a link a person made is: its relation and its note', () => {
+    const d = describeEdge({
+      id: 'link:01J', source: 'a', target: 'b', type: 'link',
+      metadata: { linkId: '01J', relation: 'LEADS_TO', label: 'led to', createdBy: 'user', note: 'the fix came from here' },
+    });
+    expect(d.type).toBe('link: led to');
+    expect(d.boundary).toBe('Made by you (LEADS_TO)');
+    expect(d.details).toEqual(['the fix came from here']);
+  });
 });

@@ -18,9 +18,21 @@ export interface EdgeDescription {
 
 const words = (s: string) => s.replace(/_/g, ' ');
 
+/** The edge type of a link a person (or a model) made between two nodes (Links). */
+export const LINK_EDGE = 'link';
+
 /** Describes edge e for a person. */
 export function describeEdge(e: GraphEdge): EdgeDescription {
   const m = (e.metadata ?? {}) as Record<string, unknown>;
+  if (e.type === LINK_EDGE) {
+    // A link between two nodes (app's userLinkEdges): its relation, who made it, its note.
+    const by = m.createdBy === 'user' || !m.createdBy ? 'you' : String(m.createdBy);
+    return {
+      type: `link: ${typeof m.label === 'string' && m.label ? m.label : words(String(m.relation ?? 'link')).toLowerCase()}`,
+      boundary: `Made by ${by}${m.relation ? ` (${m.relation})` : ''}`,
+      details: typeof m.note === 'string' && m.note ? [m.note.length > 140 ? `${m.note.slice(0, 139)}…` : m.note] : [],
+    };
+  }
   let boundaries = Array.isArray(m.boundaries) ? m.boundaries.filter((b): b is string => typeof b === 'string') : [];
   if (!boundaries.length && BOUNDARY_TYPES.has(e.type)) boundaries = [e.type];
   const boundary = boundaries.length

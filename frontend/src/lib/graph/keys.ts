@@ -5,6 +5,13 @@ import { isTyping } from '../help/shortcuts';
 import { sessionIntake } from '../import/imports.svelte';
 import { pick } from '../import/intake';
 import { graph } from './graph.svelte';
+import { links } from '../links/links.svelte';
+
+/** Link to… from the selected node (K). */
+function linkSelected() {
+  const id = graph.selected;
+  if (id) links.linkFrom(`rhizome:node/${id}`, `“${graph.nodeById.get(id)?.label || 'this node'}”`);
+}
 
 const KEYS: Record<string, () => void> = {
   '+': () => graph.controls?.zoomIn(),
@@ -15,6 +22,7 @@ const KEYS: Record<string, () => void> = {
   ']': () => graph.stepSegment(1),
   L: () => graph.toggleLayout(),
   i: () => pick(sessionIntake),
+  k: linkSelected,
   I: () => pick(sessionIntake),
 };
 

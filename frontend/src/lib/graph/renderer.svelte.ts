@@ -8,6 +8,7 @@ import Sigma from 'sigma';
 import { EdgeArrowProgram } from 'sigma/rendering';
 import { EdgeCurvedArrowProgram } from '@sigma/edge-curve';
 import { library } from '../library/library.svelte';
+import { links } from '../links/links.svelte';
 import type { GraphData } from '../types';
 import { centerOn } from './camera';
 import { KeyboardCursor, type CursorHost } from './cursor.svelte';
@@ -141,7 +142,39 @@ export class GraphRenderer implements CursorHost {
 
   private listen(s: GraphSigma, container: HTMLElement) {
     const hover = this.hover;
+    // Dragging a node onto another links them ("Link to…" opens at the type):
+    // while a node is held the camera stays put and the cursor says so.
+    let dragFrom: string | null = null;
+    let dragged = false;
+    let linked = false;
+    s.on('downNode', ({ node }) => {
+      dragFrom = node;
+      dragged = false;
+    });
+    s.on('moveBody', ({ event }) => {
+      if (!dragFrom) return;
+      dragged = true;
+      event.preventSigmaDefault();
+      container.style.cursor = 'copy';
+    });
+    s.on('upNode', ({ node }) => {
+      if (dragFrom && dragged && node !== dragFrom) {
+        linked = true;
+        hover.tooltip = null;
+        void links.linkNodes(dragFrom, node);
+      }
+      dragFrom = null;
+    });
+    s.on('upStage', () => {
+      dragFrom = null;
+      container.style.cursor = '';
+    });
     s.on('clickNode', ({ node }) => {
+      // The click that ends a drag onto a node made a link; it selects nothing.
+      if (linked) {
+        linked = false;
+        return;
+      }
       // The panel says what the tooltip said.
       hover.tooltip = null;
       void graph.selectNode(node);

@@ -35,4 +35,12 @@ describe('the help overlay', () => {
     const graph = SHORTCUT_GROUPS[1].shortcuts.map((s) => `${s.keys.join(' ')} ${s.what}`).join('\n');
     for (const w of ['Tab', '→ ↓', 'connected node', 'Enter Open', 'node list']) expect(graph).toContain(w);
   });
+
+  it('lists linking and mentions', () => {
+    const all = SHORTCUT_GROUPS[0].shortcuts.map((s) => `${s.keys.join(' ')} ${s.what}`).join('\n');
+    expect(all).toContain('K Link the selected node or loom node');
+    expect(all).toContain('[ [ In a note or loom text: mention an item');
+    const loom = SHORTCUT_GROUPS[2].shortcuts.map((s) => s.keys.join(' ')).join('\n');
+    expect(loom).not.toMatch(/\bK\b/); // K links, in the loom too
+  });
 });

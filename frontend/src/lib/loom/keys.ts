@@ -4,8 +4,15 @@
 import { loom } from './loom.svelte';
 import { isTyping } from '../help/shortcuts';
 import { pick } from '../import/intake';
+import { links } from '../links/links.svelte';
 
 const generate = () => loom.editor.composer?.generate();
+
+/** Link to… from the loom node in focus (K). */
+function linkFocus() {
+  const step = loom.path.focusStep;
+  if (step && loom.tree.id) links.linkFrom(`rhizome:loom/${loom.tree.id}/${step.node.id}`, 'this loom node');
+}
 
 /** Handles a key press of the loom view; whether it was one. */
 export function loomKey(e: KeyboardEvent): boolean {
@@ -28,7 +35,7 @@ export function loomKey(e: KeyboardEvent): boolean {
       ArrowLeft: () => loom.path.stepSibling(-1),
       '[': () => loom.path.stepSibling(-1),
       ArrowUp: () => loom.path.up(),
-      k: () => loom.path.up(),
+      k: () => linkFocus(),
       h: () => loom.path.up(),
       ArrowDown: () => loom.path.down(),
       j: () => loom.path.down(),

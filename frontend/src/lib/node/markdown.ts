@@ -3,6 +3,9 @@
 // as text, and DOMPurify then keeps only the tags and attributes markdown
 // needs. In the window, script in this HTML could call the Go bindings:
 // nothing reaches {@html} without going through renderMarkdown.
+// rhizome: links (items of the library) are kept: the window opens them in
+// place. Notes and loom text also render [[mentions]] of items as chips
+// (renderMarkdown(text, { mentions: true })).
 
 import { Marked, type Tokens } from 'marked';
 import DOMPurify, { type Config } from 'dompurify';
@@ -10,18 +13,73 @@ import DOMPurify, { type Config } from 'dompurify';
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => escapes[c]);
 
-const marked = new Marked({ gfm: true, breaks: true, async: false });
-marked.use({
-  renderer: {
-    // Raw HTML in a message is content, shown as written.
-    html({ text, block }: Tokens.HTML | Tokens.Tag) {
-      return block ? `<pre class="raw-html">${escapeHtml(text)}</pre>` : escapeHtml(text);
-    },
-    // No remote images from session text: a link instead.
-    image({ href, text }: Tokens.Image) {
-      return `<a href="${escapeHtml(href ?? '')}">${escapeHtml(`image: ${text || href || ''}`)}</a>`;
-    },
+const renderer = {
+  // Raw HTML in a message is content, shown as written.
+  html({ text, block }: Tokens.HTML | Tokens.Tag) {
+    return block ? `<pre class="raw-html">${escapeHtml(text)}</pre>` : escapeHtml(text);
   },
+  // No remote images from session text: a link instead.
+  image({ href, text }: Tokens.Image) {
+    return `<a href="${escapeHtml(href ?? '')}">${escapeHtml(`image: ${text || href || ''}`)}</a>`;
+  },
+};
+// A rhizome: URI written in text (rhizome:node/…, rhizome:loom/…/…) is a
+// link the window opens in place, in session text too; trailing
+// punctuation stays text, code stays code.
+const itemUri = {
+  name: 'itemUri',
+  level: 'inline' as const,
+  start: (src: string) => {
+    const i = src.search(/rhizome:(?:session|node|entry|loom|project|note)\//);
+    return i < 0 ? undefined : i;
+  },
+  tokenizer(src: string) {
+    const m = /^rhizome:(?:session|node|entry|loom|project|note)\/[^\s<>()[\]"'`]+/.exec(src);
+    if (!m) return undefined;
+    const uri = m[0].replace(/[.,;:!?]+$/, '');
+    return { type: 'itemUri', raw: uri, uri };
+  },
+  renderer(token: unknown) {
+    const u = escapeHtml((token as { uri: string }).uri);
+    return `<a class="uri" href="${u}">${u}</a>`;
+  },
+};
+
+const marked = new Marked({ gfm: true, breaks: true, async: false });
+marked.use({ renderer, extensions: [itemUri] });
+
+/** Whether a [[…]] target names an item (a mention) rather than a query (left as text). */
+export const isItemTarget = (t: string) => /^(?:rhizome:[a-z]+\/\S|https?:\/\/\S)/i.test(t) || /^(?:\/|[A-Za-z]:[\\/])/.test(t);
+
+// [[target|alias]]: a chip naming an item, as backend/link's Mentions reads
+// them (one line, no [[ inside, at most 1024 bytes). Code spans and fences
+// are tokenized before it, so brackets there stay code.
+const mentions = new Marked({ gfm: true, breaks: true, async: false });
+mentions.use({
+  renderer,
+  extensions: [
+    itemUri,
+    {
+      name: 'mention',
+      level: 'inline',
+      start: (src: string) => {
+        const i = src.indexOf('[[');
+        return i < 0 ? undefined : i;
+      },
+      tokenizer(src: string) {
+        const m = /^\[\[([^[\]\n|]{1,1024})(?:\|([^[\]\n]{0,1024}))?\]\]/.exec(src);
+        if (!m || !isItemTarget(m[1].trim())) return undefined;
+        return { type: 'mention', raw: m[0], target: m[1].trim(), alias: (m[2] ?? '').trim() };
+      },
+      renderer(token) {
+        const t = token as unknown as { target: string; alias: string };
+        const label = escapeHtml(t.alias || t.target);
+        // A file path is no link (file: URLs are not opened from markdown).
+        const href = /^(?:rhizome:|https?:)/i.test(t.target) ? ` href="${escapeHtml(t.target)}"` : '';
+        return `<a class="mention"${href} title="${escapeHtml(t.target)}">${label}</a>`;
+      },
+    },
+  ],
 });
 
 const ALLOWED_TAGS = [
@@ -30,7 +88,7 @@ const ALLOWED_TAGS = [
   'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
 ];
 const ALLOWED_ATTR = ['href', 'title', 'class', 'start', 'align', 'colspan', 'rowspan'];
-const SAFE_HREF = /^(?:https?:|mailto:|#)/i;
+const SAFE_HREF = /^(?:https?:|mailto:|#|rhizome:[a-z])/i;
 
 type Purifier = ReturnType<typeof DOMPurify>;
 let purifier: Purifier | null = null;
@@ -43,7 +101,7 @@ function purify(): Purifier {
       const href = node.getAttribute('href') ?? '';
       if (!SAFE_HREF.test(href.trim())) node.removeAttribute('href');
       node.setAttribute('rel', 'noopener noreferrer');
-      node.setAttribute('target', '_blank');
+      if (!/^rhizome:/i.test(href.trim())) node.setAttribute('target', '_blank');
     }
   });
   purifier = p;
@@ -55,6 +113,8 @@ const CONFIG: Config = {
   ALLOWED_ATTR,
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
+  // What SAFE_HREF keeps; DOMPurify's default would drop rhizome: hrefs.
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto|rhizome):|#)/i,
 };
 
 /** Sanitises an HTML string to the markdown subset (no script, no handlers, no images). */
@@ -62,7 +122,7 @@ export function sanitizeHtml(html: string): string {
   return purify().sanitize(html, { ...CONFIG, RETURN_TRUSTED_TYPE: false }) as string;
 }
 
-/** Renders untrusted markdown to sanitised HTML. */
-export function renderMarkdown(text: string): string {
-  return sanitizeHtml(marked.parse(text) as string);
+/** Renders untrusted markdown to sanitised HTML; with mentions, [[item]] mentions as chips (a.mention). */
+export function renderMarkdown(text: string, opts: { mentions?: boolean } = {}): string {
+  return sanitizeHtml((opts.mentions ? mentions : marked).parse(text) as string);
 }

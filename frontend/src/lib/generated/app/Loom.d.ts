@@ -44,6 +44,8 @@ export function SetExcluded(arg1:string,arg2:string,arg3:boolean):Promise<app.Lo
 
 export function SetPruned(arg1:string,arg2:string,arg3:boolean):Promise<app.LoomNode>;
 
+export function StartFrom(arg1:string,arg2:string):Promise<app.LoomTreeView>;
+
 export function Tree(arg1:string):Promise<app.LoomTreeView>;
 
 export function Verify(arg1:string):Promise<Array<app.LoomTamper>>;
