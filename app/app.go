@@ -88,26 +88,34 @@ func (c *core) context() context.Context {
 type App struct {
 	c *core
 
-	Import   *Import
-	Library  *Library
-	Graph    *Graph
-	Search   *Search
-	Loom     *Loom
-	Settings *Settings
+	Import    *Import
+	Library   *Library
+	Graph     *Graph
+	Search    *Search
+	Loom      *Loom
+	Settings  *Settings
+	Knowledge *Knowledge
+
+	// Agent is what an agent may do through `rhizome mcp` (not bound to the
+	// window).
+	Agent *AgentKnowledge
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
 func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
 	settings := &Settings{c: c}
+	kn := &Knowledge{c: c}
 	return &App{
-		c:        c,
-		Import:   &Import{c: c},
-		Library:  &Library{c: c},
-		Graph:    &Graph{c: c},
-		Search:   &Search{c: c},
-		Loom:     newLoom(c, settings),
-		Settings: settings,
+		c:         c,
+		Import:    &Import{c: c},
+		Library:   &Library{c: c},
+		Graph:     &Graph{c: c},
+		Search:    &Search{c: c},
+		Loom:      newLoom(c, settings),
+		Settings:  settings,
+		Knowledge: kn,
+		Agent:     &AgentKnowledge{k: kn},
 	}
 }
 
@@ -137,6 +145,7 @@ func (a *App) Areas() []Area {
 		{"Search", a.Search},
 		{"Loom", a.Loom},
 		{"Settings", a.Settings},
+		{"Knowledge", a.Knowledge},
 	}
 }
 
