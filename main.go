@@ -4,6 +4,8 @@
 //	rhizome import [--db PATH] [--json] PATH...
 //	rhizome search [--db PATH] [--json] QUERY
 //	rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
+//	rhizome rules  [--db PATH] [--project P] [--format markdown|json]
+//	rhizome mcp    [--db PATH] [--read-only]
 //
 // The library is one SQLite file, by default in the user's data directory
 // (see defaultDBPath); RHIZOME_DB or --db overrides it.
@@ -109,6 +111,9 @@ Usage:
   rhizome search [--db PATH] [--json] QUERY    search the library
   rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
                                             serve the app to a browser on loopback
+  rhizome rules  [--db PATH] [--project P] [--format markdown|json]
+                                            print a project's "## Project Rules"
+  rhizome mcp    [--db PATH] [--read-only]  an MCP server on stdio for coding agents
 The library defaults to %s
 (RHIZOME_DB overrides it).
 `
@@ -126,6 +131,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runSearch(ctx, args[1:], stdout, stderr)
 	case "serve":
 		return runServe(ctx, args[1:], stdout, stderr)
+	case "rules":
+		return runRules(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, args[1:], stdout, stderr)
 	case "window":
 		fl := flag.NewFlagSet("window", flag.ContinueOnError)
 		fl.SetOutput(stderr)

@@ -98,7 +98,7 @@ type App struct {
 
 	// Agent is what an agent may do through `rhizome mcp` (not bound to the
 	// window).
-	Agent *AgentKnowledge
+	Agent *Agent
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
@@ -115,7 +115,7 @@ func New(st *store.Store, dbPath string) *App {
 		Loom:      newLoom(c, settings),
 		Settings:  settings,
 		Knowledge: kn,
-		Agent:     &AgentKnowledge{k: kn},
+		Agent:     &Agent{c: c, k: kn},
 	}
 }
 

@@ -22,19 +22,6 @@ type Knowledge struct {
 	c *core
 }
 
-// AgentKnowledge is what an agent may do to the knowledge (the MCP server,
-// `rhizome mcp`): record items marked as made by the agent. It is not an
-// area bound to the window: the window's user records as the user.
-type AgentKnowledge struct {
-	k *Knowledge
-}
-
-// Record records in as Knowledge.Record does, made by the agent (createdBy
-// agent), with in.Confidence as the agent gives it (0 stays 0).
-func (a *AgentKnowledge) Record(in KnowledgeInput) (KnowledgeItem, error) {
-	return a.k.record(in, knowledge.ByAgent, "")
-}
-
 // Knowledge limits: items a list returns by default and at most.
 const (
 	defaultKnowledgeLimit = 200
