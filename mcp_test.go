@@ -125,7 +125,7 @@ func TestMCPServer(t *testing.T) {
 
 	var rec struct {
 		ID, URI, CreatedBy, Kind string
-		Confidence           float64
+		Confidence               float64
 	}
 	res := callTool(t, cs, "record", map[string]any{"kind": "decision", "project": project, "confidence": 0.8,
 		"fields": map[string]any{"description": "Themes are JSON files validated at load", "rationale": "invalid themes must never explode"}}, &rec)
@@ -169,7 +169,9 @@ func TestMCPServer(t *testing.T) {
 	if len(qs.Items) != 1 || !strings.Contains(qs.Items[0].Title, "light and dark") {
 		t.Fatalf("open_questions: %+v", qs.Items)
 	}
-	var work struct{ Items []struct{ URI, Summary, Timestamp string } }
+	var work struct {
+		Items []struct{ URI, Summary, Timestamp string }
+	}
 	callTool(t, cs, "recent_work", map[string]any{"project": project, "limit": 3}, &work)
 	if len(work.Items) != 3 || work.Items[0].Summary == "" || work.Items[0].Timestamp < work.Items[2].Timestamp {
 		t.Fatalf("recent_work: %+v", work.Items)
