@@ -20,6 +20,7 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
     shortcuts: [
       { keys: ['G'], what: 'Graph view' },
       { keys: ['L'], what: 'Loom view' },
+      { keys: ['W'], what: 'Knowledge view: decisions, project rules, open questions' },
       { keys: ['Ctrl', 'K'], what: 'Search (also ⌘K)' },
       { keys: ['/'], what: 'Search' },
       { keys: ['Enter'], what: 'Jump to the selected search result' },
@@ -63,6 +64,14 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['C'], what: 'Write: focus the composer' },
       { keys: ['N'], what: 'New loom tree' },
       { keys: ['I'], what: 'Import a loom tree (.json)' },
+    ],
+  },
+  {
+    title: 'Knowledge',
+    shortcuts: [
+      { keys: ['N'], what: 'Record a decision, fact, lesson or question by hand' },
+      { keys: ['Ctrl', 'Enter'], what: 'Save the record form' },
+      { keys: ['Esc'], what: 'Close the record form' },
     ],
   },
 ];

@@ -2,9 +2,10 @@
 // feature folder with its store and a ViewSpec (its view.ts), listed here.
 
 import { graphView } from '../graph/view';
+import { knowledgeView } from '../knowledge/view';
 import { loomView } from '../loom/view';
 import { views } from './views.svelte';
 
 export function registerViews() {
-  views.register(graphView, loomView);
+  views.register(graphView, loomView, knowledgeView);
 }

@@ -1,0 +1,107 @@
+// The knowledge view: record a decision by hand, supersede it, see the
+// chain; the project rules found offline in the samples, with the copy
+// button; open questions on demand.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, shot, startServe } from './harness.mjs';
+
+const PROJECT = '/Users/badlogic/workspaces/pi-mono'; // the samples' cwd
+
+let serve, browser, page, problems;
+before(async () => {
+  serve = await startServe();
+  await serve.call('Import', 'ImportSamples');
+  ({ browser, page, problems } = await openPage(serve.url, { width: 1280, height: 800 }));
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: serve.origin });
+});
+after(async () => {
+  await browser?.close();
+  await serve?.stop();
+});
+
+test('record a decision by hand, supersede it, and see the chain', async () => {
+  await page.keyboard.press('w');
+  await page.waitForSelector('[data-testid=knowledge-view]');
+  await page.click(`[data-testid=knowledge-project][data-project="${PROJECT}"]`);
+
+  // Record: N opens the form with the decision kind and the project chosen.
+  await page.keyboard.press('n');
+  await page.waitForSelector('[data-testid=record-form]');
+  assert.equal(await page.inputValue('[data-testid=record-project]'), PROJECT);
+  // Saving without the required field says which one.
+  await page.click('[data-testid=record-save]');
+  assert.match(await page.textContent('[data-testid=record-error]'), /Decision/);
+  await page.fill('[data-field=description]', 'Keep themes as JSON files in ~/.pi/agent/themes');
+  await page.fill('[data-field=rationale]', 'users edit them by hand');
+  await page.fill('[data-field=optionsConsidered]', 'TypeScript modules\nYAML');
+  await page.click('[data-testid=record-save]');
+  await page.waitForSelector('[data-testid=record-form]', { state: 'detached' });
+  const first = page.locator('[data-testid=decision-chain]', { hasText: 'Keep themes as JSON files' });
+  await first.waitFor();
+  assert.equal(await first.getAttribute('data-length'), '1');
+  await shot(page, 'e2e-knowledge-1-recorded');
+
+  // Supersede: the form starts from the old text; the new decision replaces it.
+  await first.locator('[data-testid=supersede-button]').click();
+  await page.waitForSelector('[data-testid=supersedes-note]');
+  assert.equal(await page.inputValue('[data-field=description]'), 'Keep themes as JSON files in ~/.pi/agent/themes');
+  await page.fill('[data-field=description]', 'Load themes from JSON and validate them against a schema at start-up');
+  await page.fill('[data-testid=record-reason]', 'an invalid theme must never explode');
+  await shot(page, 'e2e-knowledge-2-supersede-form');
+  await page.click('[data-testid=record-save]');
+  await page.waitForSelector('[data-testid=record-form]', { state: 'detached' });
+
+  const chain = page.locator('[data-testid=decision-chain]', { hasText: 'validate them against a schema' });
+  await chain.waitFor();
+  assert.equal(await chain.getAttribute('data-length'), '2');
+  assert.equal((await chain.locator('[data-testid=decision-title]').textContent()).trim(), 'Load themes from JSON and validate them against a schema at start-up');
+  const older = chain.locator('[data-testid=chain-item]');
+  assert.equal(await older.count(), 1);
+  assert.match(await older.first().textContent(), /Keep themes as JSON files/);
+  assert.match(await older.first().locator('[data-testid=knowledge-status]').textContent(), /superseded/);
+  // The old decision is no longer a chain of its own.
+  assert.equal(await page.locator('[data-testid=decision-chain]', { hasText: 'Keep themes as JSON files' }).count(), 1);
+
+  // What the page shows is what the library holds.
+  const chains = await serve.call('Knowledge', 'Decisions', PROJECT);
+  const c = chains.find((x) => x.items.length === 2);
+  assert.ok(c, JSON.stringify(chains));
+  assert.equal(await chain.getAttribute('data-head'), c.head);
+  assert.deepEqual(c.items.map((i) => i.status), ['active', 'superseded']);
+  assert.equal(c.items[0].createdBy, 'user');
+  await shot(page, 'e2e-knowledge-3-chain');
+  // Dark theme, narrow window.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await shot(page, 'e2e-knowledge-4-chain-dark-1024');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test('project rules from the samples, copied as Markdown; open questions on demand', async () => {
+  await page.click('[data-testid=knowledge-tab][data-tab=rules]');
+  await page.waitForSelector('[data-testid=rules-panel]');
+  const rules = await serve.call('Knowledge', 'Rules', PROJECT);
+  assert.ok(rules.groups.length > 0, 'the samples gave no rules');
+  const shown = await page.locator('[data-testid=rule]').count();
+  assert.equal(shown, rules.groups.reduce((n, g) => n + g.rules.length, 0));
+  assert.match(await page.textContent('[data-testid=rules-panel]'), /Use rgb values in the themes, no rgb indices\./);
+  await page.click('[data-testid=copy-rules]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=copy-rules]')?.textContent?.includes('Copied'));
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(clip, rules.markdown);
+  assert.ok(clip.startsWith('## Project Rules'));
+  await shot(page, 'e2e-knowledge-5-rules');
+
+  // A question recorded by hand is listed only when asked for.
+  await serve.call('Knowledge', 'Record', {
+    kind: 'question', project: PROJECT, fields: { question: 'Should themes support light and dark variants?' },
+    confidence: 0, topics: [], segmentNodeId: '', entryIds: [], supersedes: '', reason: '',
+  });
+  await page.click('[data-testid=knowledge-tab][data-tab=questions]');
+  await page.waitForSelector('[data-testid=open-question]');
+  assert.match(await page.textContent('[data-testid=questions-panel]'), /light and dark variants/);
+  assert.doesNotMatch(clip, /light and dark/);
+  await shot(page, 'e2e-knowledge-6-questions');
+  assert.deepEqual(problems, []);
+});

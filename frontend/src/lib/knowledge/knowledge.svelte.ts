@@ -1,0 +1,186 @@
+// The knowledge view's state: the project looked at, its decisions as
+// supersession chains, its rules, its open questions (loaded on demand,
+// never with the rest: context-graph-dag.md "Open Questions"), and the
+// record form (a new item, or one that supersedes another).
+
+import { api } from '../api';
+import { library } from '../library/library.svelte';
+import { toasts } from '../toasts/toasts.svelte';
+import type { KnowledgeChain, KnowledgeItem, KnowledgeKind, ProjectRules } from '../types';
+import { emptyFields, KIND_LABELS, missing, toFields } from './fields';
+
+export type KnowledgeTab = 'decisions' | 'rules' | 'questions';
+
+class RecordForm {
+  open = $state(false);
+  kind = $state<KnowledgeKind>('decision');
+  project = $state('');
+  values = $state<Record<string, string>>(emptyFields('decision'));
+  /** The item the new one supersedes, when the form was opened by Supersede. */
+  supersedes = $state<KnowledgeItem | null>(null);
+  reason = $state('');
+  error = $state('');
+  saving = $state(false);
+
+  /** Opens an empty form for kind in project. */
+  start(kind: KnowledgeKind, project: string) {
+    this.kind = kind;
+    this.project = project;
+    this.values = emptyFields(kind);
+    this.supersedes = null;
+    this.reason = '';
+    this.error = '';
+    this.open = true;
+  }
+
+  /** Opens the form for the item that will supersede older: same kind, same project, its text to start from. */
+  startSupersede(older: KnowledgeItem) {
+    this.start(older.kind, older.project);
+    const v = emptyFields(older.kind);
+    for (const k of Object.keys(v)) {
+      const cur = (older.fields as Record<string, unknown>)[k];
+      if (Array.isArray(cur)) v[k] = cur.join('\n');
+      else if (typeof cur === 'string' && cur) v[k] = cur;
+    }
+    this.values = v;
+    this.supersedes = older;
+  }
+
+  setKind(kind: KnowledgeKind) {
+    this.kind = kind;
+    this.values = emptyFields(kind);
+  }
+
+  close() {
+    this.open = false;
+    this.error = '';
+  }
+}
+
+class Knowledge {
+  tab = $state<KnowledgeTab>('decisions');
+  /** "" = every project (decisions); rules and questions of "" are the cross-project ones. */
+  project = $state('');
+  /** Projects that hold knowledge, "" for the cross-project items. */
+  projects = $state.raw<string[]>([]);
+  decisions = $state.raw<KnowledgeChain[]>([]);
+  rules = $state.raw<ProjectRules | null>(null);
+  /** null until asked for. */
+  questions = $state.raw<KnowledgeItem[] | null>(null);
+  loading = $state(false);
+  loaded = $state(false);
+  copied = $state(false);
+  form = new RecordForm();
+  private started = false;
+
+  /** Every project to choose from: the library's and those holding knowledge. */
+  allProjects = $derived([...new Set([...library.projects.map((p) => p.path), ...this.projects.filter(Boolean)])].sort());
+
+  /** Called each time the view is shown. */
+  async start() {
+    if (!this.started) {
+      this.started = true;
+      library.onReload(() => this.reload());
+      if (library.project) this.project = library.project;
+    }
+    await this.reload();
+  }
+
+  async reload() {
+    this.loading = true;
+    try {
+      const [projects, decisions, rules] = await Promise.all([
+        api.knowledge.projects(),
+        api.knowledge.decisions(this.project),
+        api.knowledge.rules(this.project),
+      ]);
+      this.projects = projects;
+      this.decisions = decisions;
+      this.rules = rules;
+      if (this.questions !== null) this.questions = await api.knowledge.openQuestions(this.project);
+      this.loaded = true;
+    } catch (e) {
+      toasts.fail(e);
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  async setProject(p: string) {
+    this.project = p;
+    this.questions = null;
+    await this.reload();
+  }
+
+  async setTab(t: KnowledgeTab) {
+    this.tab = t;
+    if (t === 'questions') await this.loadQuestions();
+  }
+
+  /** Open questions, on demand. */
+  async loadQuestions() {
+    try {
+      this.questions = await api.knowledge.openQuestions(this.project);
+    } catch (e) {
+      toasts.fail(e);
+    }
+  }
+
+  /** Copies the rules' Markdown to the clipboard. */
+  async copyRules() {
+    if (!this.rules) return;
+    try {
+      await navigator.clipboard.writeText(this.rules.markdown);
+      this.copied = true;
+      setTimeout(() => (this.copied = false), 1500);
+    } catch (e) {
+      toasts.fail(e);
+    }
+  }
+
+  /** Saves the record form: a new item, superseding form.supersedes when set. */
+  async save() {
+    const f = this.form;
+    const gap = missing(f.kind, f.values);
+    if (gap) {
+      f.error = `${KIND_LABELS[f.kind]}: “${gap.label}” is required.`;
+      return;
+    }
+    f.saving = true;
+    f.error = '';
+    try {
+      await api.knowledge.record({
+        kind: f.kind,
+        project: f.project,
+        fields: toFields(f.kind, f.values),
+        confidence: 0,
+        topics: [],
+        segmentNodeId: '',
+        entryIds: [],
+        supersedes: f.supersedes?.id ?? '',
+        reason: f.reason,
+      });
+      f.close();
+      if (f.kind === 'projectFact') this.tab = 'rules';
+      else if (f.kind === 'question' && this.tab === 'questions') await this.loadQuestions();
+      else if (f.kind === 'decision') this.tab = 'decisions';
+      await this.reload();
+    } catch (e) {
+      f.error = e instanceof Error ? e.message : String(e);
+    } finally {
+      f.saving = false;
+    }
+  }
+
+  /** Marks an item stale (kept, out of the rules) or active again. */
+  async setStatus(item: KnowledgeItem, status: 'active' | 'stale') {
+    try {
+      await api.knowledge.setStatus(item.id, status);
+      await this.reload();
+    } catch (e) {
+      toasts.fail(e);
+    }
+  }
+}
+
+export const knowledge = new Knowledge();
