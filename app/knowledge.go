@@ -96,8 +96,15 @@ func (k *Knowledge) all() ([]knowledge.Item, []knowledge.Supersession, error) {
 	return items, sups, nil
 }
 
+// resolution is every item and supersession, checked and indexed, with the
+// reason each superseded item was replaced for (the newest statement's).
+type resolution struct {
+	*knowledge.Resolution
+	reasons map[string]string // older id -> reason
+}
+
 // resolve checks and indexes every item and supersession.
-func (k *Knowledge) resolve() (*knowledge.Resolution, error) {
+func (k *Knowledge) resolve() (*resolution, error) {
 	items, sups, err := k.all()
 	if err != nil {
 		return nil, err
@@ -106,7 +113,13 @@ func (k *Knowledge) resolve() (*knowledge.Resolution, error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: the library's supersessions do not hold together: %w", err)
 	}
-	return res, nil
+	r := &resolution{Resolution: res, reasons: map[string]string{}}
+	for _, s := range sups { // oldest statement first: the newest wins
+		if s.Reason != "" {
+			r.reasons[s.Older] = s.Reason
+		}
+	}
+	return r, nil
 }
 
 // Get returns item id (any version's id: the item's) with every version and
@@ -359,7 +372,7 @@ func (k *Knowledge) supersede(newer, older, reason string, by knowledge.CreatedB
 }
 
 // chainOf is the chain through id, from its head.
-func chainOf(res *knowledge.Resolution, id string) KnowledgeChain {
+func chainOf(res *resolution, id string) KnowledgeChain {
 	c := KnowledgeChain{Head: id, Items: []KnowledgeItem{}}
 	for _, cid := range res.Chain(id) {
 		if it, ok := res.Item(cid); ok {
@@ -515,7 +528,7 @@ func (k *Knowledge) Reextract() (KnowledgeReextract, error) {
 
 // knowledgeItem converts an item for the frontend, with its direct
 // supersessions from res (nil: none).
-func knowledgeItem(it knowledge.Item, res *knowledge.Resolution) KnowledgeItem {
+func knowledgeItem(it knowledge.Item, res *resolution) KnowledgeItem {
 	out := KnowledgeItem{
 		ID: it.ID, URI: it.URI().String(), Version: it.Version, Kind: string(it.Kind), Title: it.Title(),
 		Project: it.Project, Timestamp: isoMillis(it.Timestamp), CreatedAt: isoMillis(it.CreatedAt),
@@ -528,6 +541,7 @@ func knowledgeItem(it knowledge.Item, res *knowledge.Resolution) KnowledgeItem {
 	if res != nil {
 		out.Supersedes = nonNil(res.Supersedes(it.ID))
 		out.SupersededBy = nonNil(res.SupersededBy(it.ID))
+		out.ReplacedBecause = res.reasons[it.ID]
 		if st := res.Status(it.ID); st != "" {
 			out.Status = string(st)
 		}

@@ -152,6 +152,9 @@ func TestKnowledgeByHand(t *testing.T) {
 	if err != nil || len(ds) != 1 || !reflect.DeepEqual(chainIDs(ds[0]), []string{c.ID, b.ID, a.ID}) {
 		t.Fatalf("decisions %+v, %v", ds, err)
 	}
+	if ds[0].Items[2].ReplacedBecause != "Redis lost data on restart" || ds[0].Items[1].ReplacedBecause != "one file" || ds[0].Items[0].ReplacedBecause != "" {
+		t.Fatalf("reasons %q %q %q", ds[0].Items[0].ReplacedBecause, ds[0].Items[1].ReplacedBecause, ds[0].Items[2].ReplacedBecause)
+	}
 	if ds[0].Items[2].Status != "superseded" || ds[0].Items[0].Status != "active" || ds[0].Items[2].Version != 3 {
 		t.Fatalf("statuses %+v", ds[0].Items)
 	}

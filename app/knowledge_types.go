@@ -75,6 +75,9 @@ type KnowledgeItem struct {
 	Fields        KnowledgeFields `json:"fields"`
 	Supersedes    []string        `json:"supersedes"`
 	SupersededBy  []string        `json:"supersededBy"`
+	// ReplacedBecause is the reason stated when it was superseded ("" when
+	// none was given, or it is not superseded).
+	ReplacedBecause string `json:"replacedBecause,omitempty"`
 }
 
 // KnowledgeFilter narrows Knowledge.List; empty fields do not filter.

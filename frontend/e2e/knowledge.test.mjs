@@ -59,6 +59,7 @@ test('record a decision by hand, supersede it, and see the chain', async () => {
   assert.equal(await older.count(), 1);
   assert.match(await older.first().textContent(), /Keep themes as JSON files/);
   assert.match(await older.first().locator('[data-testid=knowledge-status]').textContent(), /superseded/);
+  assert.equal((await older.first().locator('[data-testid=replaced-because]').textContent()).trim(), 'Replaced because an invalid theme must never explode');
   // The old decision is no longer a chain of its own.
   assert.equal(await page.locator('[data-testid=decision-chain]', { hasText: 'Keep themes as JSON files' }).count(), 1);
 

@@ -183,6 +183,7 @@ export namespace app {
 	    fields: KnowledgeFields;
 	    supersedes: string[];
 	    supersededBy: string[];
+	    replacedBecause?: string;
 	}
 	export interface KnowledgeChain {
 	    head: string;
