@@ -106,3 +106,41 @@ test('project rules from the samples, copied as Markdown; open questions on dema
   await shot(page, 'e2e-knowledge-6-questions');
   assert.deepEqual(problems, []);
 });
+
+test('record a fact from the node panel, prefilled from the selected text', async () => {
+  await page.keyboard.press('g');
+  const graph = await serve.call('Graph', 'Graph', { project: PROJECT });
+  const node = graph.nodes[0];
+  await page.evaluate((id) => window.__rhizome.selectNode(id), node.id);
+  await page.waitForSelector(`[data-testid=node-panel][data-node="${node.id}"] [data-testid=node-summary]`);
+  // Select the node's summary, as a person would with the mouse.
+  const summary = await page.evaluate(() => {
+    const el = document.querySelector('[data-testid=node-summary]');
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    return sel.toString();
+  });
+  assert.ok(summary.trim().length > 0);
+  await shot(page, 'e2e-knowledge-7a-node-panel');
+  await page.click('[data-testid=record-from-node]');
+  await page.waitForSelector('[data-testid=knowledge-view] [data-testid=record-form]');
+  assert.match(await page.textContent('[data-testid=record-source]'), /From the segment/);
+  assert.equal(await page.inputValue('[data-field=description]'), summary.trim().replace(/\s+/g, ' '));
+  // As a project fact: the text carries over to the fact.
+  await page.selectOption('[data-testid=record-kind]', 'projectFact');
+  await page.fill('[data-field=fact]', 'Always run npm run check before committing');
+  await page.selectOption('[data-field=category]', 'workflow');
+  await shot(page, 'e2e-knowledge-7-from-node');
+  await page.click('[data-testid=record-save]');
+  await page.waitForSelector('[data-testid=rules-panel]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=rules-panel]')?.textContent?.includes('Always run npm run check'));
+  const facts = await serve.call('Knowledge', 'List', { kinds: ['projectFact'], query: 'npm run check', limit: 5 });
+  assert.equal(facts.length, 1);
+  assert.equal(facts[0].segmentNodeId, node.id);
+  assert.equal(facts[0].sessionId, node.sessionId);
+  assert.equal(facts[0].createdBy, 'user');
+  assert.deepEqual(problems, []);
+});

@@ -7,7 +7,10 @@ import { api } from '../api';
 import { library } from '../library/library.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import type { KnowledgeChain, KnowledgeItem, KnowledgeKind, ProjectRules } from '../types';
-import { emptyFields, KIND_LABELS, missing, toFields } from './fields';
+import { emptyFields, KIND_FIELDS, KIND_LABELS, missing, toFields } from './fields';
+
+/** Whether the kind's first field is a choice (no text to carry over into it). */
+const KIND_OPTIONS_FIRST = (kind: KnowledgeKind) => !!KIND_FIELDS[kind][0]?.options;
 
 export type KnowledgeTab = 'decisions' | 'rules' | 'questions';
 
@@ -16,6 +19,9 @@ class RecordForm {
   kind = $state<KnowledgeKind>('decision');
   project = $state('');
   values = $state<Record<string, string>>(emptyFields('decision'));
+  /** The segment node the item comes from (the node panel's Record button), "" for none. */
+  nodeId = $state('');
+  nodeLabel = $state('');
   /** The item the new one supersedes, when the form was opened by Supersede. */
   supersedes = $state<KnowledgeItem | null>(null);
   reason = $state('');
@@ -30,7 +36,18 @@ class RecordForm {
     this.supersedes = null;
     this.reason = '';
     this.error = '';
+    this.nodeId = '';
+    this.nodeLabel = '';
     this.open = true;
+  }
+
+  /** Opens the form for an item found in a segment: its node, its project, the selected text as the first field. */
+  startFromNode(nodeId: string, label: string, project: string, text: string) {
+    this.start('decision', project);
+    this.nodeId = nodeId;
+    this.nodeLabel = label;
+    const first = Object.keys(this.values)[0];
+    if (first && text.trim()) this.values = { ...this.values, [first]: text.trim().replace(/\s+/g, ' ') };
   }
 
   /** Opens the form for the item that will supersede older: same kind, same project, its text to start from. */
@@ -46,9 +63,14 @@ class RecordForm {
     this.supersedes = older;
   }
 
+  /** Another kind: the first field's text carries over. */
   setKind(kind: KnowledgeKind) {
+    const carried = Object.values(this.values)[0] ?? '';
     this.kind = kind;
-    this.values = emptyFields(kind);
+    const v = emptyFields(kind);
+    const first = Object.keys(v)[0];
+    if (first && carried && !KIND_OPTIONS_FIRST(kind)) v[first] = carried;
+    this.values = v;
   }
 
   close() {
@@ -155,7 +177,7 @@ class Knowledge {
         fields: toFields(f.kind, f.values),
         confidence: 0,
         topics: [],
-        segmentNodeId: '',
+        segmentNodeId: f.nodeId,
         entryIds: [],
         supersedes: f.supersedes?.id ?? '',
         reason: f.reason,
