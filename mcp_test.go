@@ -150,6 +150,19 @@ func TestMCPServer(t *testing.T) {
 	if got.Kind != "knowledge" || got.Knowledge.Item.ID != rec.ID || got.Knowledge.Item.CreatedBy != "agent" {
 		t.Fatalf("get %s: %+v", rec.URI, got)
 	}
+	// An agent states a supersession with record's supersedes (a URI).
+	var newer struct{ ID, URI string }
+	callTool(t, cs, "record", map[string]any{"kind": "decision", "project": project, "confidence": 0.9, "supersedes": rec.URI,
+		"reason": "schemas catch typos", "fields": map[string]any{"description": "Themes are JSON files checked against a JSON Schema at load"}}, &newer)
+	var chain struct {
+		Knowledge struct {
+			Chain []struct{ ID, Status, ReplacedBecause string }
+		}
+	}
+	callTool(t, cs, "get", map[string]any{"uri": rec.URI}, &chain)
+	if c := chain.Knowledge.Chain; len(c) != 2 || c[0].ID != newer.ID || c[1].ID != rec.ID || c[1].Status != "superseded" || c[1].ReplacedBecause != "schemas catch typos" {
+		t.Fatalf("chain after an agent's supersession: %+v", c)
+	}
 	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: rec.URI})
 	if err != nil || len(rr.Contents) != 1 || !strings.Contains(rr.Contents[0].Text, "Themes are JSON files") {
 		t.Fatalf("read resource %s: %+v, %v", rec.URI, rr, err)
