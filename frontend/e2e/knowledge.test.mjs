@@ -104,6 +104,17 @@ test('project rules from the samples, copied as Markdown; open questions on dema
   assert.match(await page.textContent('[data-testid=questions-panel]'), /light and dark variants/);
   assert.doesNotMatch(clip, /light and dark/);
   await shot(page, 'e2e-knowledge-6-questions');
+
+  // Answering it (a new version) takes it out of the open questions.
+  await page.click('[data-testid=answer-button]');
+  await page.waitForSelector('[data-testid=record-form]');
+  await page.fill('[data-field=answer]', 'Yes: a dark and a light theme ship built in');
+  await page.click('[data-testid=record-save]');
+  await page.waitForSelector('[data-testid=open-question]', { state: 'detached' });
+  assert.deepEqual(await serve.call('Knowledge', 'OpenQuestions', PROJECT), []);
+  const q = (await serve.call('Knowledge', 'List', { kinds: ['question'], query: 'light and dark', limit: 5 }))[0];
+  assert.equal(q.version, 2);
+  assert.equal(q.fields.answer, 'Yes: a dark and a light theme ship built in');
   assert.deepEqual(problems, []);
 });
 

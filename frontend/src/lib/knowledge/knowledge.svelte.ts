@@ -14,6 +14,17 @@ const KIND_OPTIONS_FIRST = (kind: KnowledgeKind) => !!KIND_FIELDS[kind][0]?.opti
 
 export type KnowledgeTab = 'decisions' | 'rules' | 'questions';
 
+/** An item's fields as the form's text values. */
+function valuesOf(item: KnowledgeItem): Record<string, string> {
+  const v = emptyFields(item.kind);
+  for (const k of Object.keys(v)) {
+    const cur = (item.fields as Record<string, unknown>)[k];
+    if (Array.isArray(cur)) v[k] = cur.join('\n');
+    else if (typeof cur === 'string' && cur) v[k] = cur;
+  }
+  return v;
+}
+
 class RecordForm {
   open = $state(false);
   kind = $state<KnowledgeKind>('decision');
@@ -24,6 +35,8 @@ class RecordForm {
   nodeLabel = $state('');
   /** The item the new one supersedes, when the form was opened by Supersede. */
   supersedes = $state<KnowledgeItem | null>(null);
+  /** The item edited (a new version of it), when the form was opened by Edit. */
+  editing = $state<KnowledgeItem | null>(null);
   reason = $state('');
   error = $state('');
   saving = $state(false);
@@ -34,6 +47,7 @@ class RecordForm {
     this.project = project;
     this.values = emptyFields(kind);
     this.supersedes = null;
+    this.editing = null;
     this.reason = '';
     this.error = '';
     this.nodeId = '';
@@ -53,14 +67,15 @@ class RecordForm {
   /** Opens the form for the item that will supersede older: same kind, same project, its text to start from. */
   startSupersede(older: KnowledgeItem) {
     this.start(older.kind, older.project);
-    const v = emptyFields(older.kind);
-    for (const k of Object.keys(v)) {
-      const cur = (older.fields as Record<string, unknown>)[k];
-      if (Array.isArray(cur)) v[k] = cur.join('\n');
-      else if (typeof cur === 'string' && cur) v[k] = cur;
-    }
-    this.values = v;
+    this.values = valuesOf(older);
     this.supersedes = older;
+  }
+
+  /** Opens the form on item's current text: saving makes its next version. */
+  startEdit(item: KnowledgeItem) {
+    this.start(item.kind, item.project);
+    this.values = valuesOf(item);
+    this.editing = item;
   }
 
   /** Another kind: the first field's text carries over. */
@@ -171,17 +186,19 @@ class Knowledge {
     f.saving = true;
     f.error = '';
     try {
-      await api.knowledge.record({
+      const input = {
         kind: f.kind,
         project: f.project,
         fields: toFields(f.kind, f.values),
         confidence: 0,
-        topics: [],
+        topics: f.editing?.topics ?? [],
         segmentNodeId: f.nodeId,
         entryIds: [],
         supersedes: f.supersedes?.id ?? '',
         reason: f.reason,
-      });
+      };
+      if (f.editing) await api.knowledge.edit(f.editing.id, f.editing.version, input);
+      else await api.knowledge.record(input);
       f.close();
       if (f.kind === 'projectFact') this.tab = 'rules';
       else if (f.kind === 'question' && this.tab === 'questions') await this.loadQuestions();
