@@ -155,3 +155,21 @@ test('record a fact from the node panel, prefilled from the selected text', asyn
   assert.equal(facts[0].createdBy, 'user');
   assert.deepEqual(problems, []);
 });
+
+test('knowledge text stays inert: markup in a decision or rule is shown as text', async () => {
+  const evil = '<img src=x onerror="window.__xss=1"> Use <b>bold</b> rules';
+  for (const [kind, fields] of [['decision', { description: evil }], ['projectFact', { fact: evil, category: 'convention' }]]) {
+    await serve.call('Knowledge', 'Record', {
+      kind, project: PROJECT, fields, confidence: 0, topics: [], segmentNodeId: '', entryIds: [], supersedes: '', reason: '',
+    });
+  }
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('w');
+  await page.click('[data-testid=knowledge-tab][data-tab=decisions]');
+  await page.waitForFunction((t) => [...document.querySelectorAll('[data-testid=decision-title]')].some((e) => e.textContent.includes(t)), evil);
+  await page.click('[data-testid=knowledge-tab][data-tab=rules]');
+  await page.waitForFunction((t) => [...document.querySelectorAll('[data-testid=rule]')].some((e) => e.textContent.includes(t)), evil);
+  assert.equal(await page.evaluate(() => window.__xss), undefined);
+  assert.equal(await page.locator('[data-testid=knowledge-view] img').count(), 0);
+  assert.deepEqual(problems, []);
+});
