@@ -107,6 +107,9 @@ class Knowledge {
   loading = $state(false);
   loaded = $state(false);
   copied = $state(false);
+  /** What the last re-run of the offline rules did, "" before one. */
+  reextracted = $state('');
+  reextracting = $state(false);
   form = new RecordForm();
   private started = false;
 
@@ -208,6 +211,20 @@ class Knowledge {
       f.error = e instanceof Error ? e.message : String(e);
     } finally {
       f.saving = false;
+    }
+  }
+
+  /** Runs the offline rules again over every session (after they changed). */
+  async reextract() {
+    this.reextracting = true;
+    try {
+      const r = await api.knowledge.reextract();
+      this.reextracted = `${r.sessions} session${r.sessions === 1 ? '' : 's'} read again: ${r.before} → ${r.after} items`;
+      await this.reload();
+    } catch (e) {
+      toasts.fail(e);
+    } finally {
+      this.reextracting = false;
     }
   }
 
