@@ -184,7 +184,7 @@ func (k *Knowledge) record(in KnowledgeInput, by knowledge.CreatedBy, model stri
 	if err := it.Validate(); err != nil {
 		return KnowledgeItem{}, fmt.Errorf("app: %w", err)
 	}
-	var older knowledge.Item
+	var older *knowledge.Item
 	var sup knowledge.Supersession
 	if in.Supersedes != "" {
 		items, sups, err := k.all()
@@ -211,34 +211,24 @@ func (k *Knowledge) record(in KnowledgeInput, by knowledge.CreatedBy, model stri
 	return k.itemOut(it.ID)
 }
 
-// supersededVersion is the next version of item id, marked superseded by by.
-// An item already marked so keeps its status: the version is a copy (with
-// nothing changed, NewVersion refuses; so a second supersession of the same
-// item records no new version of it).
-func (k *Knowledge) supersededVersion(id string, by knowledge.CreatedBy, now time.Time) (knowledge.Item, error) {
+// supersededVersion is the next version of item id, marked superseded by
+// by; nil when it is marked so already (superseded twice: the second
+// statement adds no version).
+func (k *Knowledge) supersededVersion(id string, by knowledge.CreatedBy, now time.Time) (*knowledge.Item, error) {
 	cur, err := k.c.store.Knowledge(k.c.context(), id)
 	if err != nil {
-		return knowledge.Item{}, err
+		return nil, err
+	}
+	if cur.Status == knowledge.StatusSuperseded {
+		return nil, nil
 	}
 	ed := cur
 	ed.Status = knowledge.StatusSuperseded
-	if cur.Status == knowledge.StatusSuperseded {
-		// Already marked: a new version records who stated this one.
-		ed.Confidence = cur.Confidence
-	}
 	next, err := knowledge.NewVersion(cur, ed, by, now)
 	if err != nil {
-		if cur.Status == knowledge.StatusSuperseded {
-			// nothing to change: record the version anyway, as the statement's
-			next = cur
-			next.Version = cur.Version + 1
-			next.CreatedAt = now.UTC().Truncate(time.Millisecond)
-			next.Source.CreatedBy, next.Source.Rule = by, ""
-			return next, nil
-		}
-		return knowledge.Item{}, fmt.Errorf("app: %w", err)
+		return nil, fmt.Errorf("app: %w", err)
 	}
-	return next, nil
+	return &next, nil
 }
 
 // itemOut reads item id back with its supersessions.

@@ -242,3 +242,24 @@ func chainIDs(c KnowledgeChain) []string {
 	}
 	return ids
 }
+
+// TestSupersededTwice: two newer decisions may each supersede one older
+// decision (the chain forks); the older gets one superseded version, and
+// both chains list it.
+func TestSupersededTwice(t *testing.T) {
+	k := newTestLib(t).Knowledge
+	old, _ := k.Record(KnowledgeInput{Kind: "decision", Project: "/p", Fields: KnowledgeFields{Description: "Poll the folder"}})
+	a, _ := k.Record(KnowledgeInput{Kind: "decision", Project: "/p", Fields: KnowledgeFields{Description: "Watch the folder with fsnotify"}, Supersedes: old.ID})
+	b, err := k.Record(KnowledgeInput{Kind: "decision", Project: "/p", Fields: KnowledgeFields{Description: "Watch the folder, poll on network drives"}, Supersedes: old.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := k.Get(old.ID)
+	if err != nil || len(d.Versions) != 2 || d.Item.Status != "superseded" || len(d.Item.SupersededBy) != 2 {
+		t.Fatalf("superseded twice: %d versions, %+v, %v", len(d.Versions), d.Item, err)
+	}
+	ds, _ := k.Decisions("/p")
+	if len(ds) != 2 || ds[0].Head != b.ID || ds[1].Head != a.ID || len(ds[0].Items) != 2 || len(ds[1].Items) != 2 {
+		t.Fatalf("decisions %+v", ds)
+	}
+}

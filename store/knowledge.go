@@ -184,26 +184,28 @@ func putNextVersion(ctx context.Context, q queryer, it knowledge.Item) error {
 	return putKnowledgeRow(ctx, q, it, knowledge.CreatedBy(firstBy))
 }
 
-// Supersede records sup (sup.Newer supersedes sup.Older) and stores older,
-// the next version of sup.Older with its status superseded, in one
-// transaction. Whether the supersession is allowed (kinds, cycles) is the
-// caller's check (knowledge.CheckSupersede); a repeated supersession is an
-// error.
-func (s *Store) Supersede(ctx context.Context, sup knowledge.Supersession, older knowledge.Item) error {
+// Supersede records sup (sup.Newer supersedes sup.Older) and, when older is
+// not nil, stores it as the next version of sup.Older (its status
+// superseded), in one transaction. Whether the supersession is allowed
+// (kinds, cycles) is the caller's check (knowledge.CheckSupersede); a
+// repeated supersession is an error.
+func (s *Store) Supersede(ctx context.Context, sup knowledge.Supersession, older *knowledge.Item) error {
 	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: unable to record that %s supersedes %s: %w", sup.Newer, sup.Older, err)
 	}
 	defer tx.Rollback()
-	if older.ID != sup.Older {
+	if older != nil && older.ID != sup.Older {
 		return fmt.Errorf("store: unable to record that %s supersedes %s: the new version given is of %s", sup.Newer, sup.Older, older.ID)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_supersessions (newer, older, stated_by, reason, stated_at)
 		VALUES (?, ?, ?, ?, ?)`, sup.Newer, sup.Older, string(sup.StatedBy), sup.Reason, isoTime(sup.StatedAt)); err != nil {
 		return fmt.Errorf("store: unable to record that %s supersedes %s: %w", sup.Newer, sup.Older, err)
 	}
-	if err := putNextVersion(ctx, tx, older); err != nil {
-		return err
+	if older != nil {
+		if err := putNextVersion(ctx, tx, *older); err != nil {
+			return err
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: unable to record that %s supersedes %s: %w", sup.Newer, sup.Older, err)

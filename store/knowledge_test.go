@@ -64,10 +64,10 @@ func TestKnowledgeVersionsAndSupersession(t *testing.T) {
 		t.Fatal(err)
 	}
 	sup := knowledge.Supersession{Newer: b.ID, Older: a.ID, StatedBy: knowledge.ByUser, StatedAt: t0.Add(25 * time.Hour)}
-	if err := s.Supersede(ctx, sup, v3); err != nil {
+	if err := s.Supersede(ctx, sup, &v3); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Supersede(ctx, sup, v3); err == nil {
+	if err := s.Supersede(ctx, sup, &v3); err == nil {
 		t.Fatal("the same supersession twice was accepted")
 	}
 	sups, err := s.Supersessions(ctx)
