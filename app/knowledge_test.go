@@ -95,6 +95,26 @@ func TestImportExtractsKnowledge(t *testing.T) {
 		t.Errorf("re-extraction %+v, want %d sessions, 15 items before and after", rep, len(files))
 	}
 	check("after Reextract")
+
+	// The samples' project rules, as `rhizome rules` prints them: the golden
+	// file is what a person would paste into AGENTS.md (every line a true
+	// rule of the sessions; see backend/knowledge/testdata/golden/README.md).
+	rules, err := l.Knowledge.Rules("/Users/badlogic/workspaces/pi-mono")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "knowledge", "rules-pi-mono.md")
+	if os.Getenv("RHIZOME_UPDATE_GOLDEN") == "1" {
+		os.MkdirAll(filepath.Dir(golden), 0o755)
+		os.WriteFile(golden, []byte(rules.Markdown), 0o644)
+	}
+	want2, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (RHIZOME_UPDATE_GOLDEN=1 writes it)", err)
+	}
+	if rules.Markdown != string(want2) {
+		t.Errorf("rules of the samples:\n%s\nwant (%s):\n%s", rules.Markdown, golden, want2)
+	}
 }
 
 // TestKnowledgeByHand records a decision, edits it, supersedes it by a newer
