@@ -152,7 +152,8 @@ func (k *Knowledge) Get(id string) (KnowledgeDetail, error) {
 
 // Record records a new item made by hand (createdBy user). With
 // in.Supersedes it also states that the new item supersedes that one (same
-// kind; no cycle), in the same call.
+// kind; no cycle), in the same call and the same transaction: a refused
+// supersession records nothing.
 func (k *Knowledge) Record(in KnowledgeInput) (KnowledgeItem, error) {
 	return k.record(in, knowledge.ByUser, "")
 }
@@ -185,14 +186,14 @@ func (k *Knowledge) record(in KnowledgeInput, by knowledge.CreatedBy, model stri
 		return KnowledgeItem{}, fmt.Errorf("app: %w", err)
 	}
 	var older *knowledge.Item
-	var sup knowledge.Supersession
+	var sup *knowledge.Supersession
 	if in.Supersedes != "" {
 		items, sups, err := k.all()
 		if err != nil {
 			return KnowledgeItem{}, err
 		}
-		sup = knowledge.Supersession{Newer: it.ID, Older: in.Supersedes, StatedBy: by, Reason: in.Reason, StatedAt: now.UTC().Truncate(time.Millisecond)}
-		if err := knowledge.CheckSupersede(append(items, it), sups, sup); err != nil {
+		sup = &knowledge.Supersession{Newer: it.ID, Older: in.Supersedes, StatedBy: by, Reason: in.Reason, StatedAt: now.UTC().Truncate(time.Millisecond)}
+		if err := knowledge.CheckSupersede(append(items, it), sups, *sup); err != nil {
 			return KnowledgeItem{}, fmt.Errorf("app: %w", err)
 		}
 		older, err = k.supersededVersion(in.Supersedes, by, now)
@@ -200,13 +201,9 @@ func (k *Knowledge) record(in KnowledgeInput, by knowledge.CreatedBy, model stri
 			return KnowledgeItem{}, err
 		}
 	}
-	if err := k.c.store.AddKnowledge(ctx, it); err != nil {
+	// The item and its supersession: all of it or nothing.
+	if err := k.c.store.AddKnowledgeSuperseding(ctx, it, sup, older); err != nil {
 		return KnowledgeItem{}, err
-	}
-	if in.Supersedes != "" {
-		if err := k.c.store.Supersede(ctx, sup, older); err != nil {
-			return KnowledgeItem{}, err
-		}
 	}
 	return k.itemOut(it.ID)
 }

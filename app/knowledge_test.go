@@ -164,6 +164,15 @@ func TestKnowledgeByHand(t *testing.T) {
 	if _, err := k.Supersede(a.ID, c.ID, ""); err == nil || !strings.Contains(err.Error(), "cycle") {
 		t.Fatalf("a cycle: %v", err)
 	}
+	// A refused supersession records nothing: the new item is not left behind.
+	before, _ := k.List(KnowledgeFilter{})
+	if _, err := k.Record(KnowledgeInput{Kind: "decision", Project: proj, Fields: KnowledgeFields{Description: "Store sessions in files"},
+		Supersedes: "01ARZ3NDEKTSV4RRFFQ69G5FAV"}); err == nil || !strings.Contains(err.Error(), "no item") {
+		t.Fatalf("superseding an unknown item: %v", err)
+	}
+	if after, _ := k.List(KnowledgeFilter{}); len(after) != len(before) {
+		t.Fatalf("%d items after a refused record, %d before", len(after), len(before))
+	}
 	fact, _ := k.Record(KnowledgeInput{Kind: "projectFact", Project: proj, Fields: KnowledgeFields{Fact: "Run go vet before committing", Category: "workflow"}})
 	if _, err := k.Supersede(c.ID, fact.ID, ""); err == nil || !strings.Contains(err.Error(), "cannot supersede") {
 		t.Fatalf("a decision superseding a fact: %v", err)

@@ -131,6 +131,14 @@ func currentKnowledge(ctx context.Context, q queryer, id string) (version int, c
 // AddKnowledge stores it, version 1 of a new item. An item with its id
 // already stored is an error (ErrKnowledgeConflict).
 func (s *Store) AddKnowledge(ctx context.Context, it knowledge.Item) error {
+	return s.AddKnowledgeSuperseding(ctx, it, nil, nil)
+}
+
+// AddKnowledgeSuperseding stores it, version 1 of a new item, and, when sup
+// is not nil, the supersession it states (it is sup.Newer) with older, the
+// next version of sup.Older (nil: none), all in one transaction: all of it
+// or nothing. See AddKnowledge and Supersede.
+func (s *Store) AddKnowledgeSuperseding(ctx context.Context, it knowledge.Item, sup *knowledge.Supersession, older *knowledge.Item) error {
 	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("store: unable to save knowledge %s: %w", it.ID, err)
@@ -145,6 +153,14 @@ func (s *Store) AddKnowledge(ctx context.Context, it knowledge.Item) error {
 	}
 	if err := putKnowledgeRow(ctx, tx, it, it.Source.CreatedBy); err != nil {
 		return err
+	}
+	if sup != nil {
+		if sup.Newer != it.ID {
+			return fmt.Errorf("store: unable to save knowledge %s: the supersession given is stated by %s", it.ID, sup.Newer)
+		}
+		if err := supersede(ctx, tx, *sup, older); err != nil {
+			return err
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: unable to save knowledge %s: %w", it.ID, err)
@@ -195,20 +211,25 @@ func (s *Store) Supersede(ctx context.Context, sup knowledge.Supersession, older
 		return fmt.Errorf("store: unable to record that %s supersedes %s: %w", sup.Newer, sup.Older, err)
 	}
 	defer tx.Rollback()
+	if err := supersede(ctx, tx, sup, older); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: unable to record that %s supersedes %s: %w", sup.Newer, sup.Older, err)
+	}
+	return nil
+}
+
+func supersede(ctx context.Context, q queryer, sup knowledge.Supersession, older *knowledge.Item) error {
 	if older != nil && older.ID != sup.Older {
 		return fmt.Errorf("store: unable to record that %s supersedes %s: the new version given is of %s", sup.Newer, sup.Older, older.ID)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO knowledge_supersessions (newer, older, stated_by, reason, stated_at)
+	if _, err := q.ExecContext(ctx, `INSERT INTO knowledge_supersessions (newer, older, stated_by, reason, stated_at)
 		VALUES (?, ?, ?, ?, ?)`, sup.Newer, sup.Older, string(sup.StatedBy), sup.Reason, isoTime(sup.StatedAt)); err != nil {
 		return fmt.Errorf("store: unable to record that %s supersedes %s: %w", sup.Newer, sup.Older, err)
 	}
 	if older != nil {
-		if err := putNextVersion(ctx, tx, *older); err != nil {
-			return err
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: unable to record that %s supersedes %s: %w", sup.Newer, sup.Older, err)
+		return putNextVersion(ctx, q, *older)
 	}
 	return nil
 }

@@ -147,3 +147,41 @@ func TestOfflineKnowledgeKeepsEdits(t *testing.T) {
 		t.Fatalf("the edited item went: %v", err)
 	}
 }
+
+// TestAddKnowledgeSupersedingAllOrNothing: when the superseded item's new
+// version conflicts (someone saved a version since), the new item is not
+// stored either.
+func TestAddKnowledgeSupersedingAllOrNothing(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC)
+	old := mustItem(t, &knowledge.Decision{Description: "Poll"}, "/p", knowledge.ByUser, t0)
+	if err := s.AddKnowledge(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	marked := old
+	marked.Status = knowledge.StatusSuperseded
+	v2, err := knowledge.NewVersion(old, marked, knowledge.ByUser, t0.Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := v2
+	stale.Version = 5 // not the next version
+	newer := mustItem(t, &knowledge.Decision{Description: "Watch"}, "/p", knowledge.ByUser, t0.Add(time.Hour))
+	sup := &knowledge.Supersession{Newer: newer.ID, Older: old.ID, StatedBy: knowledge.ByUser, StatedAt: t0.Add(time.Hour)}
+	if err := s.AddKnowledgeSuperseding(ctx, newer, sup, &stale); !errors.Is(err, ErrKnowledgeConflict) {
+		t.Fatalf("a stale version: %v, want ErrKnowledgeConflict", err)
+	}
+	if _, err := s.Knowledge(ctx, newer.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the new item was stored all the same: %v", err)
+	}
+	if sups, _ := s.Supersessions(ctx); len(sups) != 0 {
+		t.Fatalf("supersessions %+v", sups)
+	}
+	if err := s.AddKnowledgeSuperseding(ctx, newer, sup, &v2); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Knowledge(ctx, old.ID); got.Version != 2 || got.Status != knowledge.StatusSuperseded {
+		t.Fatalf("older %+v", got)
+	}
+}
