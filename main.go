@@ -7,6 +7,8 @@
 //	rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
 //	rhizome link   [--db PATH] [--type TYPE] [--note TEXT] [--json] FROM TO
 //	rhizome links  [--db PATH] [--json] ITEM
+//	rhizome rules  [--db PATH] [--project P] [--format markdown|json]
+//	rhizome mcp    [--db PATH] [--read-only]
 //
 // The library is one SQLite file, by default in the user's data directory
 // (see defaultDBPath); RHIZOME_DB or --db overrides it.
@@ -120,6 +122,9 @@ Usage:
   rhizome link   [--db PATH] [--type TYPE] [--note TEXT] [--json] FROM TO
                                             link two items (URIs: rhizome:node/<id>, ...)
   rhizome links  [--db PATH] [--json] ITEM  the links from and to an item (--types: the types)
+  rhizome rules  [--db PATH] [--project P] [--format markdown|json]
+                                            print a project's "## Project Rules"
+  rhizome mcp    [--db PATH] [--read-only]  an MCP server on stdio for coding agents
 The library defaults to %s
 (RHIZOME_DB overrides it).
 `
@@ -143,6 +148,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runLink(ctx, args[1:], stdout, stderr)
 	case "links":
 		return runLinks(ctx, args[1:], stdout, stderr)
+	case "rules":
+		return runRules(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, args[1:], stdout, stderr)
 	case "window":
 		fl := flag.NewFlagSet("window", flag.ContinueOnError)
 		fl.SetOutput(stderr)

@@ -42,6 +42,18 @@ func useCases(a *app.App) map[string]method {
 		"Search.Query": call2(a.Search.Query),
 		"Search.Items": call3(a.Search.Items),
 
+		"Knowledge.List":          call1(a.Knowledge.List),
+		"Knowledge.Get":           call1(a.Knowledge.Get),
+		"Knowledge.Record":        call1(a.Knowledge.Record),
+		"Knowledge.Edit":          call3(a.Knowledge.Edit),
+		"Knowledge.SetStatus":     call2(a.Knowledge.SetStatus),
+		"Knowledge.Supersede":     call3(a.Knowledge.Supersede),
+		"Knowledge.Decisions":     call1(a.Knowledge.Decisions),
+		"Knowledge.Rules":         call1(a.Knowledge.Rules),
+		"Knowledge.OpenQuestions": call1(a.Knowledge.OpenQuestions),
+		"Knowledge.Projects":      call0(a.Knowledge.Projects),
+		"Knowledge.Reextract":     call0(a.Knowledge.Reextract),
+
 		"Loom.ListTrees":      call1(lm.ListTrees),
 		"Loom.CreateTree":     call1(lm.CreateTree),
 		"Loom.Tree":           call1(lm.Tree),

@@ -119,12 +119,18 @@ type App struct {
 	Links     *Links
 	Notes     *Notes
 	Marks     *Marks
+	Knowledge *Knowledge
+
+	// Agent is what an agent may do through `rhizome mcp` (not bound to the
+	// window).
+	Agent *Agent
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
 func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
 	settings := &Settings{c: c}
+	kn := &Knowledge{c: c}
 	return &App{
 		c:         c,
 		Import:    &Import{c: c},
@@ -137,6 +143,8 @@ func New(st *store.Store, dbPath string) *App {
 		Links:     &Links{c: c},
 		Notes:     &Notes{c: c},
 		Marks:     &Marks{c: c},
+		Knowledge: kn,
+		Agent:     &Agent{c: c, k: kn},
 	}
 }
 
@@ -170,6 +178,7 @@ func (a *App) Areas() []Area {
 		{"Links", a.Links},
 		{"Notes", a.Notes},
 		{"Marks", a.Marks},
+		{"Knowledge", a.Knowledge},
 	}
 }
 

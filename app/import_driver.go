@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"rhizome/backend/graph"
+	"rhizome/backend/knowledge"
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
 	"rhizome/store"
@@ -111,6 +112,8 @@ type op struct {
 
 	seg  *segment.Segment
 	node *graph.Node
+	// knowledge is what the offline knowledge rules found in seg.
+	knowledge []knowledge.Item
 	// last: seg is the last segment stored by an earlier import (append);
 	// it is written only if its node changed.
 	last bool

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"rhizome/backend/analyze"
+	"rhizome/backend/knowledge"
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
 )
@@ -75,6 +76,7 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 	rd, hr := j.reader, j.hashing
 	builder := segment.NewBuilder(segment.DefaultOptions())
 	acc := analyze.NewAccumulator()
+	kx := knowledge.NewExtractor() // the offline knowledge rules, beside the analyzer
 	now := time.Now().UTC()
 	res := &readResult{segStart: map[int]int{}}
 	j.byType = map[string]int{}
@@ -96,6 +98,7 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 	closeSegment := func(seg *segment.Segment, next *segment.Link) {
 		res.segStart[seg.Index] = seg.StartSeq
 		defer acc.Reset()
+		defer kx.Reset()
 		if seg.Index < j.lastIdx {
 			return // stored already, unchanged
 		}
@@ -107,7 +110,8 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 			// IsNewProject is the writer's to set.
 			Abandoned: next != nil && (next.Type == segment.EdgeBranch || next.Type == segment.EdgeTreeJump),
 		}, now)
-		batch = append(batch, op{seg: seg, node: &node, last: seg.Index == j.lastIdx})
+		items := kx.Items(knowledge.Source{Project: j.hdr.Cwd, SessionID: j.hdr.ID, SegmentNodeID: node.ID}, now)
+		batch = append(batch, op{seg: seg, node: &node, knowledge: items, last: seg.Index == j.lastIdx})
 	}
 
 	count := 0
@@ -139,6 +143,7 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 		}
 		if step.Segment >= j.lastIdx {
 			acc.Add(e)
+			kx.Add(e)
 		}
 		if !replay {
 			batch = append(batch, op{entry: e, text: pisession.EntryText(e)})

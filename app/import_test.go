@@ -119,6 +119,9 @@ type snapshot struct {
 	Nodes    []string
 	Edges    []string
 	Problems []string
+	// Knowledge: the items the offline rules found (their version times
+	// left out).
+	Knowledge []string
 }
 
 func (l *testLib) snapshot(t *testing.T) snapshot {
@@ -156,6 +159,8 @@ func (l *testLib) snapshot(t *testing.T) snapshot {
 			FROM nodes n JOIN sessions s ON s.pk = n.session_pk ORDER BY n.id`),
 		Edges:    rows(`SELECT id, source_id, target_id, type, metadata, created_by FROM edges ORDER BY id`),
 		Problems: rows(`SELECT s.id, p.line, p.byte_offset, p.reason FROM import_problems p JOIN sessions s ON s.pk = p.session_pk ORDER BY s.id, p.byte_offset`),
+		Knowledge: rows(`SELECT id, version, kind, project, timestamp, status, title, session_id, segment_node_id,
+			json_remove(item, '$.createdAt') FROM knowledge ORDER BY id`),
 	}
 }
 
@@ -409,7 +414,7 @@ func TestAppendEqualsFullImport(t *testing.T) {
 				name string
 				a, b []string
 			}{{"entries", a.Entries, b.Entries}, {"segments", a.Segments, b.Segments}, {"nodes", a.Nodes, b.Nodes},
-				{"edges", a.Edges, b.Edges}, {"problems", a.Problems, b.Problems}} {
+				{"edges", a.Edges, b.Edges}, {"problems", a.Problems, b.Problems}, {"knowledge", a.Knowledge, b.Knowledge}} {
 				if !reflect.DeepEqual(part.a, part.b) {
 					t.Errorf("%s differ after append:\n%s", part.name, firstDiff(part.a, part.b))
 				}

@@ -132,6 +132,9 @@ func (w *fileWrite) begin() error {
 		return nil
 	default: // rewritten
 		sess.PK, sess.IsNewProject = j.stored.PK, j.stored.IsNewProject
+		if err := tx.DeleteOfflineKnowledge(hdr.ID); err != nil {
+			return err
+		}
 		return tx.ClearSession(sess.PK)
 	}
 }
@@ -147,6 +150,9 @@ func (w *fileWrite) apply(o *op) error {
 			return failImport(w.written)
 		}
 		return nil
+	}
+	if err := w.tx.PutOfflineKnowledge(o.node.ID, o.knowledge); err != nil {
+		return err
 	}
 	n := o.node
 	n.Classification.IsNewProject = w.sess.IsNewProject

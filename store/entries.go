@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -454,4 +455,24 @@ func (s *Store) EntryNodes(ctx context.Context, sessionID string, entryIDs []str
 		return nil, fmt.Errorf("store: unable to find the nodes of entries of session %s: %w", sessionID, err)
 	}
 	return out, nil
+}
+
+// EntryLocation finds entry entryID of session sessionID: the node of the
+// segment holding it and its offset in that segment (0 = the segment's first
+// entry), for Library.SegmentEntries. An entry id seen twice in a file gives
+// its first. ErrNotFound (wrapped) when the session, the entry or its
+// segment's node is not in the library.
+func (s *Store) EntryLocation(ctx context.Context, sessionID, entryID string) (nodeID string, offset int, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT n.id, e.seq - g.start_seq FROM sessions s
+		JOIN entries e ON e.session_pk = s.pk AND e.entry_id = ?
+		JOIN segments g ON g.session_pk = s.pk AND e.seq BETWEEN g.start_seq AND g.end_seq
+		JOIN nodes n ON n.session_pk = s.pk AND n.segment_idx = g.idx
+		WHERE s.id = ? ORDER BY e.seq LIMIT 1`, entryID, sessionID).Scan(&nodeID, &offset)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, fmt.Errorf("store: unable to find entry %s of session %s: %w", entryID, sessionID, ErrNotFound)
+	}
+	if err != nil {
+		return "", 0, fmt.Errorf("store: unable to find entry %s of session %s: %w", entryID, sessionID, err)
+	}
+	return nodeID, offset, nil
 }

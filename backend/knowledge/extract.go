@@ -155,12 +155,32 @@ func (x *Extractor) Add(e *pisession.Entry) {
 		}
 		x.replied = true
 		x.lastAsstID = e.ID
+		if !mayTellFailure(text) {
+			return
+		}
 		for _, s := range sentencesOf(summary.CleanUserText(text)) {
 			if c, ok := didntWork(s); ok {
 				x.add(c, e)
 			}
 		}
 	}
+}
+
+// mayTellFailure reports whether an assistant's text can hold a sentence
+// RuleDidntWork reads: it names "work" and one of the negations the rule
+// needs. Most replies do not, and are spared the cleaning and sentence
+// splitting (the bulk of the extraction's time).
+func mayTellFailure(text string) bool {
+	lower := strings.ToLower(text)
+	if !strings.Contains(lower, "work") {
+		return false
+	}
+	for _, neg := range []string{"did", "does", "won", "failed"} {
+		if strings.Contains(lower, neg) {
+			return true
+		}
+	}
+	return false
 }
 
 // blockText joins the text blocks of a message (no thinking, no tool calls).

@@ -158,3 +158,31 @@ func TestExtractorRepeatsAndReset(t *testing.T) {
 		t.Error("two segments gave the same id")
 	}
 }
+
+// TestAssistantFailureWording: the assistant's replies are read for a failed
+// approach only when they name "work" and a negation (mayTellFailure); the
+// wordings the rule reads all pass that check, markup and curly quotes
+// included.
+func TestAssistantFailureWording(t *testing.T) {
+	t0 := time.Date(2026, 1, 12, 9, 0, 0, 0, time.UTC)
+	for _, text := range []string{
+		"The sed command didn't work because of the multiline format.",
+		"The **sed command** didn’t work because of the multiline format.",
+		"The sed command did not work since the file uses CRLF endings.",
+		"The SED command DOESN'T WORK because of the multiline format.",
+		"The sed command won't work due to the multiline format.",
+		"The sed command failed to work as the file was binary.",
+	} {
+		items := extract(userEntry("u1", "fix the file", t0), assistantEntry("a1", text, t0.Add(time.Second)))
+		found := false
+		for _, it := range items {
+			found = found || it.Source.Rule == RuleDidntWork
+		}
+		if !found {
+			t.Errorf("%q: no failed approach found", text)
+		}
+	}
+	if mayTellFailure("Done: the tests pass and the build is green.") {
+		t.Error("a reply without the wording is read for failures")
+	}
+}

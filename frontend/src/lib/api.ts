@@ -35,6 +35,12 @@ import type {
   LinkInput,
   LinksOf,
   LinkView,
+  KnowledgeChain,
+  KnowledgeDetail,
+  KnowledgeFilter,
+  KnowledgeInput,
+  KnowledgeItem,
+  KnowledgeReextract,
   LLMSettingsInput,
   LLMTestResult,
   LoomChoice,
@@ -63,6 +69,7 @@ import type {
   ReasoningTurn,
   RelationView,
   ReviewMark,
+  ProjectRules,
   SearchHit,
   SessionSummary,
   SettingsView,
@@ -450,6 +457,25 @@ const noteView = (v: unknown): NoteView => {
   return { ...n, markdown: n.markdown ?? '', marks: list(n.marks) };
 };
 
+/** A KnowledgeItem with its lists present. */
+export function knowledgeItem(v: unknown): KnowledgeItem {
+  const k = obj<KnowledgeItem>(v);
+  const f = obj<KnowledgeItem['fields']>(k.fields);
+  return {
+    ...k,
+    entryIds: list(k.entryIds),
+    topics: list(k.topics),
+    supersedes: list(k.supersedes),
+    supersededBy: list(k.supersededBy),
+    fields: { ...f, optionsConsidered: list(f.optionsConsidered), tags: list(f.tags) },
+  };
+}
+
+const knowledgeChain = (v: unknown): KnowledgeChain => {
+  const c = obj<KnowledgeChain>(v);
+  return { head: c.head ?? '', items: list(c.items).map(knowledgeItem) };
+};
+
 const generated = (v: unknown): LoomGenerated => {
   const g = obj<LoomGenerated>(v);
   return { ...g, nodes: list(g.nodes).map(loomNode) };
@@ -662,6 +688,47 @@ export function createApi(getTransport: () => Transport) {
       },
       /** Whether it was running. */
       cancelRun: async (requestId: string) => (await call('Reasoning', 'CancelRun', requestId)) === true,
+    },
+
+    /** Knowledge nodes: decisions, corrections, facts, questions… (docs/CONTRACT.md, "Knowledge"). */
+    knowledge: {
+      /** Newest stated first; empty filter fields do not filter. */
+      list: async (filter: KnowledgeFilter) => list(await call('Knowledge', 'List', filter)).map(knowledgeItem),
+      /** The item with every version (oldest first) and its chain (newest first). */
+      get: async (id: string): Promise<KnowledgeDetail> => {
+        const d = obj<KnowledgeDetail>(await call('Knowledge', 'Get', id));
+        return { item: knowledgeItem(d.item), versions: list(d.versions).map(knowledgeItem), chain: list(d.chain).map(knowledgeItem) };
+      },
+      /** Recorded by hand (createdBy user); input.supersedes states a supersession too. */
+      record: async (input: KnowledgeInput) => knowledgeItem(await call('Knowledge', 'Record', input)),
+      /** A new version; version is the one the edit started from (refused when someone saved since). */
+      edit: async (id: string, version: number, input: KnowledgeInput) =>
+        knowledgeItem(await call('Knowledge', 'Edit', id, version, input)),
+      /** "active" or "stale". */
+      setStatus: async (id: string, status: 'active' | 'stale') => knowledgeItem(await call('Knowledge', 'SetStatus', id, status)),
+      /** newer supersedes older (same kind, no cycle); the chain through newer, newest first. */
+      supersede: async (newer: string, older: string, reason: string) =>
+        knowledgeChain(await call('Knowledge', 'Supersede', newer, older, reason)),
+      /** Decisions as supersession chains, newest head first; project "" = every project. */
+      decisions: async (project: string) => list(await call('Knowledge', 'Decisions', project)).map(knowledgeChain),
+      /** The project's "## Project Rules" (with the cross-project ones). */
+      rules: async (project: string): Promise<ProjectRules> => {
+        const r = obj<ProjectRules>(await call('Knowledge', 'Rules', project));
+        return {
+          project: r.project ?? project,
+          markdown: r.markdown ?? '',
+          groups: list<ProjectRules['groups'][number]>(r.groups).map((g) => ({
+            ...g,
+            rules: list<ProjectRules['groups'][number]['rules'][number]>(g.rules).map((x) => ({ ...x, supersedes: list(x.supersedes) })),
+          })),
+        };
+      },
+      /** Open questions, oldest first, on demand; project "" = every project. */
+      openQuestions: async (project: string) => list(await call('Knowledge', 'OpenQuestions', project)).map(knowledgeItem),
+      /** Projects holding knowledge ("" = cross-project). */
+      projects: async () => list<string>(await call('Knowledge', 'Projects')),
+      /** Runs the offline rules again over every session. */
+      reextract: async () => (await call('Knowledge', 'Reextract')) as KnowledgeReextract,
     },
 
     /** The model configuration; the API key never comes back, only llm.apiKeySet. */

@@ -72,6 +72,25 @@ export type TimelineSegment = FromGo<app.TimelineSegment>;
 export type SearchHit = app.SearchHit;
 export type Stats = FromGo<app.Stats>;
 
+// ---- knowledge nodes (app/knowledge.go): decisions, facts, questions… ----
+// Lists are never null here: api.ts normalises what Go sends. Times are ISO 8601 UTC.
+
+export type KnowledgeKind = app.KnowledgeItem['kind'];
+export type KnowledgeStatus = app.KnowledgeItem['status'];
+export type KnowledgeMaker = app.KnowledgeItem['createdBy'];
+export type KnowledgeFields = app.KnowledgeFields;
+export type KnowledgeItem = app.KnowledgeItem;
+export type KnowledgeFilter = app.KnowledgeFilter;
+export type KnowledgeInput = app.KnowledgeInput;
+export type KnowledgeDetail = app.KnowledgeDetail;
+/** A supersession chain, newest first: items[0] is the current one. */
+export type KnowledgeChain = app.KnowledgeChain;
+export type ProjectRule = app.ProjectRule;
+export type ProjectRuleGroup = app.ProjectRuleGroup;
+/** A project's "## Project Rules" as Markdown and by category. */
+export type ProjectRules = app.ProjectRules;
+export type KnowledgeReextract = app.KnowledgeReextract;
+
 // ---- knowledge-graph node history (backend/graph/diff.go) ----
 
 /** One difference between two versions of a node. Values are JSON values. */

@@ -2,6 +2,7 @@
 // do not edit. docs/CONTRACT.md says what the calls do.
 import type * as Graph from './app/Graph';
 import type * as Import from './app/Import';
+import type * as Knowledge from './app/Knowledge';
 import type * as Library from './app/Library';
 import type * as Links from './app/Links';
 import type * as Loom from './app/Loom';
@@ -24,6 +25,19 @@ export const methods = {
     'ImportFiles',
     'ImportPaths',
     'ImportSamples',
+  ],
+  Knowledge: [
+    'Decisions',
+    'Edit',
+    'Get',
+    'List',
+    'OpenQuestions',
+    'Projects',
+    'Record',
+    'Reextract',
+    'Rules',
+    'SetStatus',
+    'Supersede',
   ],
   Library: [
     'Projects',
@@ -105,6 +119,7 @@ export const methods = {
 export interface Bindings {
   Graph: typeof Graph;
   Import: typeof Import;
+  Knowledge: typeof Knowledge;
   Library: typeof Library;
   Links: typeof Links;
   Loom: typeof Loom;

@@ -172,6 +172,97 @@ export namespace app {
 	    snippet: string;
 	}
 	
+	export interface KnowledgeFields {
+	    description?: string;
+	    rationale?: string;
+	    optionsConsidered?: string[];
+	    revisitTrigger?: string;
+	    decisionStatus?: '' | 'developmental' | 'curated';
+	    wrongBelief?: string;
+	    rightBelief?: string;
+	    severity?: '' | 'minor' | 'significant' | 'critical';
+	    ruleBroken?: string;
+	    justification?: string;
+	    scope?: '' | 'one-time' | 'conditional' | 'new-precedent';
+	    approach?: string;
+	    outcome?: string;
+	    lesson?: string;
+	    summary?: string;
+	    category?: string;
+	    detail?: string;
+	    implications?: string;
+	    question?: string;
+	    answer?: string;
+	    context?: string;
+	    fact?: string;
+	    details?: string;
+	    actionable?: string;
+	    level?: string;
+	    tags?: string[];
+	    lessonConfidence?: '' | 'high' | 'medium' | 'low';
+	}
+	export interface KnowledgeItem {
+	    id: string;
+	    uri: string;
+	    version: number;
+	    kind: 'decision' | 'correction' | 'exception' | 'failedApproach' | 'insight' | 'question' | 'projectFact' | 'lesson';
+	    title: string;
+	    project: string;
+	    timestamp: string;
+	    createdAt: string;
+	    status: 'active' | 'superseded' | 'stale';
+	    confidence: number;
+	    createdBy: 'offline' | 'model' | 'user' | 'agent';
+	    rule?: string;
+	    model?: string;
+	    sessionId?: string;
+	    segmentNodeId?: string;
+	    entryIds: string[];
+	    topics: string[];
+	    open: boolean;
+	    fields: KnowledgeFields;
+	    supersedes: string[];
+	    supersededBy: string[];
+	    replacedBecause?: string;
+	}
+	export interface KnowledgeChain {
+	    head: string;
+	    items: KnowledgeItem[];
+	}
+	export interface KnowledgeDetail {
+	    item: KnowledgeItem;
+	    versions: KnowledgeItem[];
+	    chain: KnowledgeItem[];
+	}
+	
+	export interface KnowledgeFilter {
+	    kinds: string[];
+	    project: string;
+	    crossProject: boolean;
+	    statuses: string[];
+	    createdBy: string[];
+	    sessionId: string;
+	    openQuestions: boolean;
+	    query: string;
+	    limit: number;
+	}
+	export interface KnowledgeInput {
+	    kind: 'decision' | 'correction' | 'exception' | 'failedApproach' | 'insight' | 'question' | 'projectFact' | 'lesson';
+	    project: string;
+	    fields: KnowledgeFields;
+	    confidence: number;
+	    topics: string[];
+	    segmentNodeId: string;
+	    entryIds: string[];
+	    supersedes: string;
+	    reason: string;
+	}
+	
+	export interface KnowledgeReextract {
+	    sessions: number;
+	    before: number;
+	    after: number;
+	}
 	export interface LLMSettings {
 	    provider: string;
 	    baseUrl: string;
@@ -394,6 +485,26 @@ export namespace app {
 	    sessions: number;
 	    nodes: number;
 	    cost: number;
+	}
+	export interface ProjectRule {
+	    id: string;
+	    fact: string;
+	    context?: string;
+	    project: string;
+	    timestamp: string;
+	    confidence: number;
+	    createdBy: 'offline' | 'model' | 'user' | 'agent';
+	    supersedes: string[];
+	}
+	export interface ProjectRuleGroup {
+	    category: string;
+	    title: string;
+	    rules: ProjectRule[];
+	}
+	export interface ProjectRules {
+	    project: string;
+	    markdown: string;
+	    groups: ProjectRuleGroup[];
 	}
 	export interface ReasoningChanged {
 	    graphId: string;

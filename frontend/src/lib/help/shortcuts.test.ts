@@ -18,7 +18,10 @@ describe('isTyping', () => {
 describe('the help overlay', () => {
   it('lists the views and the loom keys', () => {
     const titles = SHORTCUT_GROUPS.map((g) => g.title);
-    expect(titles).toEqual(['Everywhere', 'Graph', 'Loom', 'Reasoning']);
+    expect(titles).toEqual(['Everywhere', 'Graph', 'Loom', 'Reasoning', 'Knowledge']);
+    const everywhere = SHORTCUT_GROUPS[0].shortcuts.map((s) => `${s.keys.join(' ')} ${s.what}`).join('\n');
+    expect(everywhere).toContain('W Knowledge view');
+    expect(SHORTCUT_GROUPS[4].shortcuts.map((s) => s.keys.join(' '))).toContain('N');
     const loom = SHORTCUT_GROUPS[2].shortcuts.map((s) => s.what).join('\n');
     for (const w of ['Generate', 'Next sibling', 'Previous sibling', 'Parent', 'Child', 'Bookmark', 'Prune', 'Edit', 'history']) {
       expect(loom).toContain(w);

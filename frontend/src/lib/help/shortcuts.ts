@@ -21,6 +21,7 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['G'], what: 'Graph view' },
       { keys: ['L'], what: 'Loom view' },
       { keys: ['R'], what: 'Reasoning view' },
+      { keys: ['W'], what: 'Knowledge view: decisions, project rules, open questions' },
       { keys: ['Ctrl', 'K'], what: 'Search (also ⌘K)' },
       { keys: ['/'], what: 'Search' },
       { keys: ['Enter'], what: 'Jump to the selected search result' },
@@ -84,6 +85,14 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['+', '-', '0'], what: 'Zoom in, out, fit', or: true },
       { keys: ['I'], what: 'Import MemoBrain snapshots' },
       { keys: ['M'], what: 'Make the reasoning graph of a session with the model' },
+    ],
+  },
+  {
+    title: 'Knowledge',
+    shortcuts: [
+      { keys: ['N'], what: 'Record a decision, fact, lesson or question by hand' },
+      { keys: ['Ctrl', 'Enter'], what: 'Save the record form' },
+      { keys: ['Esc'], what: 'Close the record form' },
     ],
   },
 ];

@@ -82,6 +82,8 @@ export const KIND_LABELS: Record<ItemKind, string> = {
   project: 'project',
   note: 'note',
   knowledge: 'knowledge',
+  reasoning: 'reasoning graph',
+  reasoningNode: 'reasoning node',
   url: 'web',
   file: 'file',
 };

@@ -2,10 +2,11 @@
 // feature folder with its store and a ViewSpec (its view.ts), listed here.
 
 import { graphView } from '../graph/view';
+import { knowledgeView } from '../knowledge/view';
 import { loomView } from '../loom/view';
 import { reasoningView } from '../reasoning/view';
 import { views } from './views.svelte';
 
 export function registerViews() {
-  views.register(graphView, loomView, reasoningView);
+  views.register(graphView, loomView, reasoningView, knowledgeView);
 }

@@ -1,0 +1,330 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"rhizome/backend/knowledge"
+	"rhizome/backend/link"
+	"rhizome/store"
+)
+
+// Agent is what a coding agent may do with the library through `rhizome mcp`
+// (issue 11, section 3): search it, read any item by its rhizome: URI, read a
+// project's rules, its open questions and its recent work, and record a
+// decision, lesson, fact or question marked as the agent's. It is not an
+// area bound to the window: the window's user records as the user.
+type Agent struct {
+	c *core
+	k *Knowledge
+}
+
+// AgentSearch narrows Agent.Search; empty fields do not filter. Kinds are
+// "knowledge", "node" and "entry"; KnowledgeKinds narrow the knowledge hits
+// to those kinds. From and To are ISO 8601 dates or times.
+type AgentSearch struct {
+	Query          string   `json:"query"`
+	Project        string   `json:"project,omitempty"`
+	Kinds          []string `json:"kinds,omitempty"`
+	KnowledgeKinds []string `json:"knowledgeKinds,omitempty"`
+	From           string   `json:"from,omitempty"`
+	To             string   `json:"to,omitempty"`
+	Limit          int      `json:"limit,omitempty"` // 0: 20, at most 100
+}
+
+// AgentHit is one search result with the URI to `get` it by.
+type AgentHit struct {
+	URI       string  `json:"uri"`
+	Kind      string  `json:"kind"` // knowledge, node or entry
+	Title     string  `json:"title"`
+	Snippet   string  `json:"snippet,omitempty"`
+	Project   string  `json:"project,omitempty"`
+	Timestamp string  `json:"timestamp,omitempty"`
+	Score     float64 `json:"score"`
+	// KnowledgeKind, Status and CreatedBy are a knowledge hit's.
+	KnowledgeKind string `json:"knowledgeKind,omitempty"`
+	Status        string `json:"status,omitempty"`
+	CreatedBy     string `json:"createdBy,omitempty"`
+}
+
+// Search finds knowledge items (every word of the query in their text) and
+// session nodes and entries (the library's full-text search, bm25), the
+// knowledge first: active items before superseded ones. Each hit carries its
+// rhizome: URI.
+func (a *Agent) Search(s AgentSearch) ([]AgentHit, error) {
+	if strings.TrimSpace(s.Query) == "" {
+		return nil, errors.New("app: search: field query is empty")
+	}
+	limit := s.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	limit = min(limit, 100)
+	wants := func(kind string) bool {
+		if len(s.Kinds) == 0 {
+			return true
+		}
+		for _, k := range s.Kinds {
+			if k == kind {
+				return true
+			}
+		}
+		return false
+	}
+	for _, k := range s.Kinds {
+		if k != "knowledge" && k != "node" && k != "entry" {
+			return nil, fmt.Errorf("app: search: field kinds: unknown kind %q (want knowledge, node or entry)", k)
+		}
+	}
+	out := []AgentHit{}
+	if wants("knowledge") {
+		items, err := a.k.List(KnowledgeFilter{Query: s.Query, Kinds: s.KnowledgeKinds, Project: s.Project,
+			CrossProject: s.Project != "", Limit: limit})
+		if err != nil {
+			return nil, err
+		}
+		sort.SliceStable(items, func(i, j int) bool {
+			return items[i].Status == "active" && items[j].Status != "active"
+		})
+		for _, it := range items {
+			if (s.From != "" && it.Timestamp < s.From) || (s.To != "" && it.Timestamp > s.To && !strings.HasPrefix(it.Timestamp, s.To)) {
+				continue
+			}
+			out = append(out, AgentHit{URI: it.URI, Kind: "knowledge", Title: it.Title, Project: it.Project,
+				Timestamp: it.Timestamp, Score: it.Confidence, KnowledgeKind: it.Kind, Status: it.Status, CreatedBy: it.CreatedBy})
+		}
+	}
+	if (wants("node") || wants("entry")) && len(out) < limit {
+		f := store.SearchFilter{Project: s.Project, From: s.From, To: s.To}
+		if !wants("node") {
+			f.Kinds = []string{"entry"}
+		} else if !wants("entry") {
+			f.Kinds = []string{"node"}
+		}
+		hits, err := a.c.store.SearchWith(a.c.context(), s.Query, f, limit-len(out))
+		if err != nil {
+			return nil, err
+		}
+		clean := strings.NewReplacer(store.SnippetStart, "", store.SnippetEnd, "")
+		for _, h := range hits {
+			uri := link.Node(h.NodeID).String()
+			if h.Kind == "entry" {
+				if id, err := a.entryID(h); err == nil && id != "" {
+					uri = link.Entry(h.SessionID, id).String()
+				}
+			}
+			out = append(out, AgentHit{URI: uri, Kind: h.Kind, Title: h.Title, Snippet: clean.Replace(h.Snippet),
+				Timestamp: h.Timestamp, Score: h.Score})
+		}
+	}
+	return out, nil
+}
+
+// entryID is the id of an entry hit's entry, read from its node's segment.
+func (a *Agent) entryID(h store.SearchHit) (string, error) {
+	seg, err := a.c.store.Segments(a.c.context(), h.SessionID)
+	if err != nil {
+		return "", err
+	}
+	for _, g := range seg {
+		if h.EntrySeq >= g.StartSeq && h.EntrySeq <= g.EndSeq {
+			page, err := a.c.store.SegmentEntries(a.c.context(), h.NodeID, h.EntrySeq-g.StartSeq, 1)
+			if err != nil || len(page.Entries) == 0 {
+				return "", err
+			}
+			return page.Entries[0].ID, nil
+		}
+	}
+	return "", nil
+}
+
+// AgentItem is what `get` returns for a rhizome: URI: the one of its fields
+// that the URI's kind names.
+type AgentItem struct {
+	URI       string           `json:"uri"`
+	Kind      string           `json:"kind"` // knowledge, node, session, entry, project
+	Knowledge *KnowledgeDetail `json:"knowledge,omitempty"`
+	Node      *NodeDetail      `json:"node,omitempty"`
+	Session   *AgentSession    `json:"session,omitempty"`
+	Entry     *EntryView       `json:"entry,omitempty"`
+	Project   *AgentProject    `json:"project,omitempty"`
+}
+
+// AgentSession is a session with its segments.
+type AgentSession struct {
+	Session  SessionSummary    `json:"session"`
+	Segments []TimelineSegment `json:"segments"`
+}
+
+// AgentProject is a project: its rules and its recent work.
+type AgentProject struct {
+	Path       string       `json:"path"`
+	Rules      ProjectRules `json:"rules"`
+	RecentWork []WorkItem   `json:"recentWork"`
+}
+
+// ErrUnsupportedURI is returned (wrapped) by Agent.Get for a URI it cannot
+// read: a loom tree or node, a note, a URL or a file.
+var ErrUnsupportedURI = errors.New("app: this kind of item cannot be read here")
+
+// Get reads the item a rhizome: URI names: a knowledge item (with its
+// versions and chain), a node, a session (with its segments), an entry, or
+// a project (its rules and recent work). A malformed URI is an error naming
+// what is wrong; an unknown item wraps store.ErrNotFound.
+func (a *Agent) Get(uri string) (AgentItem, error) {
+	it, err := link.Parse(strings.TrimSpace(uri))
+	if err != nil {
+		return AgentItem{}, fmt.Errorf("app: %w", err)
+	}
+	out := AgentItem{URI: it.String(), Kind: string(it.Kind)}
+	switch it.Kind {
+	case link.KindKnowledge:
+		d, err := a.k.Get(it.ID)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		out.Knowledge = &d
+	case link.KindNode:
+		g := &Graph{c: a.c}
+		d, err := g.Node(it.ID)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		out.Node = &d
+	case link.KindSession:
+		lib := &Library{c: a.c}
+		sess, err := a.c.store.SessionByID(a.c.context(), it.ID)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		all, err := lib.Sessions(sess.Cwd)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		var summary *SessionSummary
+		for i := range all {
+			if all[i].ID == it.ID {
+				summary = &all[i]
+			}
+		}
+		if summary == nil {
+			return AgentItem{}, fmt.Errorf("app: session %s: %w", it.ID, store.ErrNotFound)
+		}
+		segs, err := lib.Timeline(it.ID)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		out.Session = &AgentSession{Session: *summary, Segments: segs}
+	case link.KindEntry:
+		nodeID, off, err := a.c.store.EntryLocation(a.c.context(), it.Within, it.ID)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		page, err := (&Library{c: a.c}).SegmentEntries(nodeID, off, 1)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		if len(page.Entries) == 0 {
+			return AgentItem{}, fmt.Errorf("app: entry %s: %w", it, store.ErrNotFound)
+		}
+		out.Entry = &page.Entries[0]
+	case link.KindProject:
+		rules, err := a.k.Rules(it.ID)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		work, err := a.RecentWork(it.ID, 10)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		out.Project = &AgentProject{Path: it.ID, Rules: rules, RecentWork: work}
+	default:
+		return AgentItem{}, fmt.Errorf("app: %s: %w (knowledge, node, session, entry and project URIs are)", it, ErrUnsupportedURI)
+	}
+	return out, nil
+}
+
+// WorkItem is one piece of recent work: a segment of a session, with its
+// summary (the analyzer's), outcome and time.
+type WorkItem struct {
+	URI         string `json:"uri"` // the segment node's
+	SessionURI  string `json:"sessionUri"`
+	SessionName string `json:"sessionName,omitempty"`
+	Project     string `json:"project"`
+	Timestamp   string `json:"timestamp"`
+	Type        string `json:"type"`
+	Outcome     string `json:"outcome"`
+	Summary     string `json:"summary"`
+}
+
+// RecentWork lists what happened lately in project ("" = every project):
+// its newest segments, newest first, at most limit (0: 20, at most 200),
+// each with the summary the analyzer wrote for it.
+func (a *Agent) RecentWork(project string, limit int) ([]WorkItem, error) {
+	if limit <= 0 {
+		limit = 20
+	}
+	limit = min(limit, 200)
+	ctx := a.c.context()
+	nodes, err := a.c.store.Nodes(ctx, store.NodeFilter{Project: project})
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]string{}
+	sessions, err := a.c.store.Sessions(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sessions {
+		names[s.ID] = s.Name
+	}
+	out := []WorkItem{}
+	for i := len(nodes) - 1; i >= 0 && len(out) < limit; i-- { // Nodes is oldest first
+		n := nodes[i]
+		out = append(out, WorkItem{URI: link.Node(n.ID).String(), SessionURI: link.Session(n.SessionID).String(),
+			SessionName: names[n.SessionID], Project: n.Project, Timestamp: n.Timestamp, Type: n.Type,
+			Outcome: n.Outcome, Summary: n.Summary})
+	}
+	return out, nil
+}
+
+// OpenQuestions lists the open questions of project (and the cross-project
+// ones; "" = every project), oldest first; with topic, only those whose
+// question or context holds every word of it.
+func (a *Agent) OpenQuestions(project, topic string) ([]KnowledgeItem, error) {
+	qs, err := a.k.OpenQuestions(project)
+	if err != nil || strings.TrimSpace(topic) == "" {
+		return qs, err
+	}
+	out := []KnowledgeItem{}
+	words := strings.Fields(strings.ToLower(topic))
+	for _, q := range qs {
+		text := strings.ToLower(q.Fields.Question + "\n" + q.Fields.Context + "\n" + strings.Join(q.Topics, " "))
+		all := true
+		for _, w := range words {
+			if !strings.Contains(text, w) {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, q)
+		}
+	}
+	return out, nil
+}
+
+// ProjectRules is Knowledge.Rules.
+func (a *Agent) ProjectRules(project string) (ProjectRules, error) { return a.k.Rules(project) }
+
+// Record records in as Knowledge.Record does, made by the agent (createdBy
+// agent) with the confidence it gives (0 to 1; 0 means 0.5: an agent's word
+// without a stated confidence).
+func (a *Agent) Record(in KnowledgeInput) (KnowledgeItem, error) {
+	if in.Confidence == 0 {
+		in.Confidence = 0.5
+	}
+	return a.k.record(in, knowledge.ByAgent, "")
+}

@@ -1,0 +1,390 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"rhizome/backend/pisession/pitest"
+)
+
+// mcpLibrary is a library holding the real sample sessions (their offline
+// knowledge with them).
+func mcpLibrary(t *testing.T) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "library.db")
+	if _, code := importJSON(t, db, pitest.SamplesDir()); code != 0 {
+		t.Fatalf("import exit status %d", code)
+	}
+	return db
+}
+
+// connectMCP starts `rhizome mcp args...` as a process of its own (this test
+// binary as the command) and connects the SDK's real client to it over
+// stdio.
+func connectMCP(t *testing.T, args ...string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	c := mcp.NewClient(&mcp.Implementation{Name: "rhizome-test", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: rhizomeCmd(append([]string{"mcp"}, args...)...)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// callTool calls a tool and decodes its structured content into out.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if out != nil && !res.IsError {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: structured content %s: %v", name, b, err)
+		}
+	}
+	return res
+}
+
+func toolText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// TestMCPServer drives `rhizome mcp` with the official SDK's client over
+// stdio on a library of the real sessions: the tools are listed; search finds
+// the offline knowledge and segments; record makes an agent's decision and
+// fact, which get, project_rules, search and the resource template read back;
+// open_questions lists a recorded open question and not an answered one;
+// recent_work lists the newest segments.
+func TestMCPServer(t *testing.T) {
+	db := mcpLibrary(t)
+	cs := connectMCP(t, "--db", db)
+	ctx := context.Background()
+
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	for _, want := range []string{"search", "get", "project_rules", "open_questions", "recent_work", "record"} {
+		if !contains(names, want) {
+			t.Errorf("tools %v lack %s", names, want)
+		}
+	}
+	if inst := cs.InitializeResult().Instructions; !strings.Contains(inst, "open_questions only") {
+		t.Errorf("instructions: %q", inst)
+	}
+
+	// The offline rules found "Use rgb values in the themes, no rgb indices."
+	// in large-session (a convention of that project).
+	var found struct {
+		Items []struct {
+			URI, Kind, Title, Project, KnowledgeKind, CreatedBy string
+		}
+	}
+	callTool(t, cs, "search", map[string]any{"query": "rgb values"}, &found)
+	if len(found.Items) == 0 || found.Items[0].Kind != "knowledge" || found.Items[0].KnowledgeKind != "projectFact" ||
+		!strings.Contains(found.Items[0].Title, "rgb values") || found.Items[0].CreatedBy != "offline" {
+		t.Fatalf("search rgb values: %+v", found.Items)
+	}
+	project := found.Items[0].Project
+	var segs struct{ Items []struct{ URI, Kind string } }
+	callTool(t, cs, "search", map[string]any{"query": "theme", "kinds": []string{"node", "entry"}, "limit": 5}, &segs)
+	if len(segs.Items) == 0 || !strings.HasPrefix(segs.Items[0].URI, "rhizome:") {
+		t.Fatalf("search theme in sessions: %+v", segs.Items)
+	}
+	for _, h := range segs.Items {
+		var got struct{ Kind string }
+		if res := callTool(t, cs, "get", map[string]any{"uri": h.URI}, &got); res.IsError || got.Kind != h.Kind {
+			t.Errorf("get %s: %s %+v", h.URI, toolText(res), got)
+		}
+	}
+
+	var rec struct {
+		ID, URI, CreatedBy, Kind string
+		Confidence               float64
+	}
+	res := callTool(t, cs, "record", map[string]any{"kind": "decision", "project": project, "confidence": 0.8,
+		"fields": map[string]any{"description": "Themes are JSON files validated at load", "rationale": "invalid themes must never explode"}}, &rec)
+	if res.IsError || rec.CreatedBy != "agent" || rec.Confidence != 0.8 || rec.Kind != "decision" {
+		t.Fatalf("record: %s %+v", toolText(res), rec)
+	}
+	var fact struct{ ID string }
+	callTool(t, cs, "record", map[string]any{"kind": "fact", "project": project, "confidence": 0.7,
+		"fields": map[string]any{"fact": "Run npm run check before committing", "category": "workflow"}}, &fact)
+	callTool(t, cs, "record", map[string]any{"kind": "question", "project": project,
+		"fields": map[string]any{"question": "Should themes support light and dark variants?"}}, nil)
+	callTool(t, cs, "record", map[string]any{"kind": "question", "project": project,
+		"fields": map[string]any{"question": "Which port does the dev server use?", "answer": "5173"}}, nil)
+
+	var got struct {
+		Kind      string
+		Knowledge struct {
+			Item struct{ ID, CreatedBy, Title string }
+		}
+	}
+	callTool(t, cs, "get", map[string]any{"uri": rec.URI}, &got)
+	if got.Kind != "knowledge" || got.Knowledge.Item.ID != rec.ID || got.Knowledge.Item.CreatedBy != "agent" {
+		t.Fatalf("get %s: %+v", rec.URI, got)
+	}
+	// An agent states a supersession with record's supersedes (a URI).
+	var newer struct{ ID, URI string }
+	callTool(t, cs, "record", map[string]any{"kind": "decision", "project": project, "confidence": 0.9, "supersedes": rec.URI,
+		"reason": "schemas catch typos", "fields": map[string]any{"description": "Themes are JSON files checked against a JSON Schema at load"}}, &newer)
+	var chain struct {
+		Knowledge struct {
+			Chain []struct{ ID, Status, ReplacedBecause string }
+		}
+	}
+	callTool(t, cs, "get", map[string]any{"uri": rec.URI}, &chain)
+	if c := chain.Knowledge.Chain; len(c) != 2 || c[0].ID != newer.ID || c[1].ID != rec.ID || c[1].Status != "superseded" || c[1].ReplacedBecause != "schemas catch typos" {
+		t.Fatalf("chain after an agent's supersession: %+v", c)
+	}
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: rec.URI})
+	if err != nil || len(rr.Contents) != 1 || !strings.Contains(rr.Contents[0].Text, "Themes are JSON files") {
+		t.Fatalf("read resource %s: %+v, %v", rec.URI, rr, err)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "rhizome:knowledge/01ARZ3NDEKTSV4RRFFQ69G5FAV"}); err == nil {
+		t.Error("reading an unknown knowledge item gave no error")
+	}
+
+	rules := callTool(t, cs, "project_rules", map[string]any{"project": project}, nil)
+	md := toolText(rules)
+	if !strings.HasPrefix(md, "## Project Rules") || !strings.Contains(md, "- Run npm run check before committing") ||
+		!strings.Contains(md, "- Use rgb values in the themes, no rgb indices.") || strings.Contains(md, "light and dark") {
+		t.Fatalf("project_rules:\n%s", md)
+	}
+	var qs struct{ Items []struct{ Title string } }
+	callTool(t, cs, "open_questions", map[string]any{"project": project, "topic": "themes"}, &qs)
+	if len(qs.Items) != 1 || !strings.Contains(qs.Items[0].Title, "light and dark") {
+		t.Fatalf("open_questions: %+v", qs.Items)
+	}
+	var work struct {
+		Items []struct{ URI, Summary, Timestamp string }
+	}
+	callTool(t, cs, "recent_work", map[string]any{"project": project, "limit": 3}, &work)
+	if len(work.Items) != 3 || work.Items[0].Summary == "" || work.Items[0].Timestamp < work.Items[2].Timestamp {
+		t.Fatalf("recent_work: %+v", work.Items)
+	}
+
+	// A bad URI or an unknown kind is a tool error naming what is wrong.
+	if res := callTool(t, cs, "get", map[string]any{"uri": "rhizome:nothing/x"}, nil); !res.IsError || !strings.Contains(toolText(res), "nothing") {
+		t.Errorf("get of a bad URI: %+v %s", res.IsError, toolText(res))
+	}
+	if res := callTool(t, cs, "record", map[string]any{"kind": "rumour", "fields": map[string]any{}}, nil); !res.IsError || !strings.Contains(toolText(res), "rumour") {
+		t.Errorf("record of an unknown kind: %s", toolText(res))
+	}
+	if res := callTool(t, cs, "record", map[string]any{"kind": "decision", "fields": map[string]any{}}, nil); !res.IsError || !strings.Contains(toolText(res), "decision.description") {
+		t.Errorf("record of an empty decision: %s", toolText(res))
+	}
+}
+
+// TestMCPReadOnly: with --read-only, reading works and record refuses, and
+// the library file is not written.
+func TestMCPReadOnly(t *testing.T) {
+	db := mcpLibrary(t)
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectMCP(t, "--db", db, "--read-only")
+	var found struct{ Items []struct{ URI string } }
+	callTool(t, cs, "search", map[string]any{"query": "rgb values"}, &found)
+	if len(found.Items) == 0 {
+		t.Fatal("search found nothing in read-only mode")
+	}
+	res := callTool(t, cs, "record", map[string]any{"kind": "decision", "fields": map[string]any{"description": "Write something"}}, nil)
+	if !res.IsError || !strings.Contains(toolText(res), "read-only") {
+		t.Fatalf("record in read-only mode: isError %v, %s", res.IsError, toolText(res))
+	}
+	cs.Close()
+	after, _ := os.ReadFile(db)
+	if !bytes.Equal(before, after) {
+		t.Error("the library file changed in read-only mode")
+	}
+}
+
+// TestMCPMalformedRequests writes raw lines to `rhizome mcp`'s stdin: a line
+// that is not JSON gets a JSON-RPC parse error (the SDK's own stdio reader
+// would end the session there: mcpFrames answers it instead), JSON that is
+// not a JSON-RPC message and a batch "invalid request", an unknown method
+// "method not found", a tool call with arguments of the wrong type an error; the
+// server answers a valid request afterwards, so none of them crashed it.
+func TestMCPMalformedRequests(t *testing.T) {
+	db := mcpLibrary(t)
+	cmd := rhizomeCmd("mcp", "--db", db)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		stdin.Close()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+		}
+	})
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(make([]byte, 1<<20), 16<<20)
+	send := func(s string) { io.WriteString(stdin, s+"\n") }
+	type reply struct {
+		ID    json.RawMessage `json:"id"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+		Result json.RawMessage `json:"result"`
+	}
+	recv := func(what string) reply {
+		t.Helper()
+		ch := make(chan bool, 1)
+		go func() { ch <- lines.Scan() }()
+		select {
+		case ok := <-ch:
+			if !ok {
+				t.Fatalf("%s: the server closed stdout (%v); stderr: %s", what, lines.Err(), stderr.String())
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: no reply", what)
+		}
+		var r reply
+		if err := json.Unmarshal(lines.Bytes(), &r); err != nil {
+			t.Fatalf("%s: reply %q: %v", what, lines.Text(), err)
+		}
+		return r
+	}
+
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if r := recv("initialize"); r.Error != nil {
+		t.Fatalf("initialize: %+v", r.Error)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":`) // cut short
+	if r := recv("a line that is not JSON"); r.Error == nil || r.Error.Code != -32700 {
+		t.Fatalf("a line that is not JSON: %+v", r)
+	}
+	send(`{"hello":"world","id":7}`)
+	if r := recv("JSON that is not JSON-RPC"); r.Error == nil || r.Error.Code != -32600 || string(r.ID) != "7" {
+		t.Fatalf("JSON that is not JSON-RPC: %+v id %s", r.Error, r.ID)
+	}
+	send(`[{"jsonrpc":"2.0","id":8,"method":"tools/list"}]`)
+	if r := recv("a batch"); r.Error == nil || r.Error.Code != -32600 {
+		t.Fatalf("a batch: %+v", r)
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"no/such/method"}`)
+	if r := recv("an unknown method"); r.Error == nil || r.Error.Code != -32601 {
+		t.Fatalf("an unknown method: %+v", r)
+	}
+	send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search","arguments":{"query":42}}}`)
+	if r := recv("a wrongly typed argument"); r.Error == nil && !strings.Contains(string(r.Result), `"isError":true`) {
+		t.Fatalf("a wrongly typed argument: %s", r.Result)
+	}
+	send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`)
+	if r := recv("an unknown tool"); r.Error == nil && !strings.Contains(string(r.Result), `"isError":true`) {
+		t.Fatalf("an unknown tool: %s", r.Result)
+	}
+	send(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search","arguments":{"query":"rgb values"}}}`)
+	r := recv("a valid call after the bad ones")
+	if r.Error != nil || !strings.Contains(string(r.Result), "rgb values") {
+		t.Fatalf("a valid call after the bad ones: %+v %s; stderr: %s", r.Error, r.Result, stderr.String())
+	}
+	if string(r.ID) != "6" {
+		t.Fatalf("reply id %s, want 6", r.ID)
+	}
+	stdin.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("rhizome mcp exited with %v after stdin closed; stderr: %s", err, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("rhizome mcp did not exit after stdin closed")
+	}
+}
+
+// TestRulesCommand prints a project's rules as Markdown and JSON, and refuses
+// an unknown format.
+func TestRulesCommand(t *testing.T) {
+	db := mcpLibrary(t)
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"rules", "--db", db, "--project", "/Users/badlogic/workspaces/pi-mono"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	md := out.String()
+	if !strings.HasPrefix(md, "## Project Rules") || !strings.Contains(md, "### Conventions\n- Use rgb values in the themes, no rgb indices.") ||
+		!strings.Contains(md, "### Constraints\n") || strings.Contains(md, "?") {
+		t.Fatalf("rules:\n%s", md)
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"rules", "--db", db, "--project", "/Users/badlogic/workspaces/pi-mono", "--format", "json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rs struct {
+		Markdown string
+		Groups   []struct {
+			Category string
+			Rules    []struct{ Fact, CreatedBy string }
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rs); err != nil || len(rs.Groups) == 0 || rs.Markdown != md {
+		t.Fatalf("json %s: %v", out.String(), err)
+	}
+	if code := run(context.Background(), []string{"rules", "--db", db, "--format", "yaml"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "yaml") {
+		t.Fatalf("--format yaml: exit %d, %s", code, errb.String())
+	}
+}
+
+// TestMCPFramesLongLine: a line past the limit is answered with a parse
+// error and skipped without being held whole; the next line is read.
+func TestMCPFramesLongLine(t *testing.T) {
+	in := strings.Repeat("x", 5000) + "\n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	var out bytes.Buffer
+	f := newMCPFrames(io.NopCloser(strings.NewReader(in)), &out)
+	f.maxLine = 1000
+	got, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n" {
+		t.Fatalf("passed on %q", got)
+	}
+	if !strings.Contains(out.String(), `"code":-32700`) || !strings.Contains(out.String(), "line 1 is longer than 1000 bytes") {
+		t.Fatalf("reply %q", out.String())
+	}
+}
