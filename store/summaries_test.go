@@ -42,7 +42,7 @@ func TestSummariesStored(t *testing.T) {
 		}
 	}
 	w(SummaryWrite{Key: key, InputHash: ptr("h1"),
-		Add: &SummaryVersion{Title: "Offline title", Text: "Offline lighthouse text.", Label: "Offline", Source: "offline", InputHash: "h1", MadeAt: t0},
+		Add:   &SummaryVersion{Title: "Offline title", Text: "Offline lighthouse text.", Label: "Offline", Source: "offline", InputHash: "h1", MadeAt: t0},
 		Queue: QueueModel})
 	w(SummaryWrite{Key: key, Add: &SummaryVersion{Title: "Offline again", Text: "Remade.", Label: "Offline", Source: "offline", InputHash: "h1", MadeAt: t0}})
 	w(SummaryWrite{Key: key, Add: &SummaryVersion{Title: "Mine", Text: "My text.", Label: "Mine", Source: "human", InputHash: "h1", MadeAt: t0}, EditInForce: ptr(EditAdded)})
