@@ -56,6 +56,8 @@ type core struct {
 	dialogs Dialogs
 	ctx     context.Context
 	served  bool // set by SetServed: the app is served to a browser
+
+	summaries *summarizer // the summaries' background worker
 }
 
 // isServed reports whether the app is served to a browser (`rhizome serve`),
@@ -67,6 +69,7 @@ func (c *core) isServed() bool {
 }
 
 func (c *core) emitEvent(event string, data any) {
+	c.summaries.observe(event, data)
 	c.mu.RLock()
 	emit := c.emit
 	c.mu.RUnlock()
@@ -88,28 +91,39 @@ func (c *core) context() context.Context {
 type App struct {
 	c *core
 
-	Import   *Import
-	Library  *Library
-	Graph    *Graph
-	Search   *Search
-	Loom     *Loom
-	Settings *Settings
+	Import    *Import
+	Library   *Library
+	Graph     *Graph
+	Search    *Search
+	Loom      *Loom
+	Settings  *Settings
+	Summaries *Summaries
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
 func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
 	settings := &Settings{c: c}
+	lm := newLoom(c, settings)
+	c.summaries = newSummarizer(c)
+	c.summaries.settings, c.summaries.loom = settings, lm
 	return &App{
-		c:        c,
-		Import:   &Import{c: c},
-		Library:  &Library{c: c},
-		Graph:    &Graph{c: c},
-		Search:   &Search{c: c},
-		Loom:     newLoom(c, settings),
-		Settings: settings,
+		c:         c,
+		Import:    &Import{c: c},
+		Library:   &Library{c: c},
+		Graph:     &Graph{c: c},
+		Search:    &Search{c: c},
+		Loom:      lm,
+		Settings:  settings,
+		Summaries: &Summaries{c: c},
 	}
 }
+
+// StartSummaries runs the summaries' background worker until ctx ends (the
+// window and `rhizome serve` call it once): it makes the missing and stale
+// summaries the queue in the library holds, a few at a time, resuming what
+// an earlier run left.
+func (a *App) StartSummaries(ctx context.Context) { a.c.summaries.start(ctx) }
 
 // SetEmitter routes events to the frontend.
 func (a *App) SetEmitter(e Emitter) { a.c.mu.Lock(); a.c.emit = e; a.c.mu.Unlock() }
@@ -137,6 +151,7 @@ func (a *App) Areas() []Area {
 		{"Search", a.Search},
 		{"Loom", a.Loom},
 		{"Settings", a.Settings},
+		{"Summaries", a.Summaries},
 	}
 }
 

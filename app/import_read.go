@@ -11,6 +11,7 @@ import (
 	"rhizome/backend/analyze"
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/summary"
 )
 
 // Reading: a file is streamed once through a session reader into ops for
@@ -55,6 +56,9 @@ type readResult struct {
 	fileBytes  int64
 	fileSHA256 string
 	entries    int // entries in the file
+
+	session     *summary.Summary // the session's offline summary; nil when the file was not read from its start
+	lastEntryID string           // id of the file's last entry
 }
 
 // open opens the file of j and reads its header.
@@ -76,6 +80,7 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 	builder := segment.NewBuilder(segment.DefaultOptions())
 	acc := analyze.NewAccumulator()
 	now := time.Now().UTC()
+	sums := newImportSummaries(j.hdr, now)
 	res := &readResult{segStart: map[int]int{}}
 	j.byType = map[string]int{}
 	batch := make([]op, 0, opBatch)
@@ -107,6 +112,7 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 			// IsNewProject is the writer's to set.
 			Abandoned: next != nil && (next.Type == segment.EdgeBranch || next.Type == segment.EdgeTreeJump),
 		}, now)
+		sums.label(&node, seg)
 		batch = append(batch, op{seg: seg, node: &node, last: seg.Index == j.lastIdx})
 	}
 
@@ -131,8 +137,12 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 			res.name = e.Name
 		}
 		step := builder.Add(e)
+		sums.add(e, step, builder.SegmentOf, step.Segment >= j.lastIdx)
 		if step.Closed != nil {
 			closeSegment(step.Closed, step.Link)
+		}
+		if m := sums.take(); len(m) > 0 {
+			batch = append(batch, op{sums: m})
 		}
 		if step.Link != nil && step.Link.To > j.lastIdx {
 			res.links = append(res.links, *step.Link)
@@ -156,9 +166,18 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 	if count < j.replaySeq {
 		return errReplayMismatch
 	}
-	if last := builder.Finish(); last != nil {
+	last := builder.Finish()
+	sums.finish(last)
+	if last != nil {
 		closeSegment(last, nil)
 	}
+	if m := sums.take(); len(m) > 0 {
+		batch = append(batch, op{sums: m})
+	}
+	if s, ok := sums.pass.Session(); ok {
+		res.session = &s
+	}
+	res.lastEntryID = sums.lastEntryID
 	if err := send(); err != nil {
 		return err
 	}

@@ -98,6 +98,13 @@ type SummaryWrite struct {
 	Queue string
 	// Failed records a failed attempt: attempts + 1, the error, the next try.
 	Failed *SummaryFailure
+	// Done, when set, is the QueuedAt of the job that made this write: the
+	// item leaves the queue if it was not queued again since (else it is
+	// due again at once, to be made from its newer inputs).
+	Done *time.Time
+	// Retry makes a queued item due at once, its failures forgotten (a
+	// person asked for it again).
+	Retry bool
 	// Basis, when set, is a loom tree's node count its summary was made at.
 	Basis *int
 }
@@ -192,17 +199,30 @@ func writeSummary(ctx context.Context, q queryer, w *SummaryWrite, show ShowFunc
 	switch {
 	case w.Queue == Dequeue:
 		row.Queued, row.QueuedAt, row.NextTry = QueueNone, time.Time{}, time.Time{}
-	case queueRank(w.Queue) > queueRank(row.Queued):
+	case w.Queue != "":
+		// Queued again: stamped anew, so that a job under way does not
+		// take it off (see Done); a lease or back-off in force stays.
 		if row.Queued == QueueNone {
-			row.QueuedAt, row.NextTry = now, time.Time{}
+			row.NextTry = time.Time{}
 		}
-		row.Queued = w.Queue
-	case w.Queue != "" && row.Queued == w.Queue:
-		row.NextTry = time.Time{} // asked again: at once
+		if queueRank(w.Queue) > queueRank(row.Queued) {
+			row.Queued = w.Queue
+		}
+		row.QueuedAt = now
+	}
+	if w.Retry && row.Queued != QueueNone {
+		row.Attempts, row.NextTry = 0, time.Time{}
 	}
 	if w.Failed != nil {
 		row.Attempts++
 		row.Error, row.NextTry = w.Failed.Error, w.Failed.NextTry
+	}
+	if w.Done != nil && row.Queued != QueueNone {
+		if row.QueuedAt.Equal(*w.Done) {
+			row.Queued, row.QueuedAt, row.NextTry = QueueNone, time.Time{}, time.Time{}
+		} else if w.Failed == nil {
+			row.NextTry = time.Time{}
+		}
 	}
 	if w.Basis != nil {
 		row.Basis = *w.Basis
@@ -455,13 +475,14 @@ func (s *Store) SubjectsWithoutSummary(ctx context.Context, kind string) ([]stri
 }
 
 // QueueModelSummaries queues for a model's summary (QueueModel) the items
-// of the given kinds that show no fresh model summary, have no person's
-// edit in force, are not queued already and failed fewer than maxAttempts
-// times; it returns how many it queued.
+// of the given kinds that show no fresh model summary (nor a fresh one pi
+// wrote: a model's already), have no person's edit in force, are not
+// queued already and failed fewer than maxAttempts times; it returns how
+// many it queued.
 func (s *Store) QueueModelSummaries(ctx context.Context, kinds []string, maxAttempts int, now time.Time) (int, error) {
 	res, err := s.execWrite(ctx, `UPDATE summaries SET queued = 'model', queued_at = ?, next_try = ''
 		WHERE queued = '' AND human = 0 AND attempts < ? AND kind IN (SELECT value FROM json_each(?))
-		AND NOT (source LIKE 'model:%' AND made_from = input_hash)`, isoTime(now), maxAttempts, jsonStrings(kinds))
+		AND NOT (source LIKE 'model:%' AND made_from = input_hash) AND NOT (source = 'pi' AND made_from = input_hash)`, isoTime(now), maxAttempts, jsonStrings(kinds))
 	if err != nil {
 		return 0, fmt.Errorf("store: unable to queue model summaries: %w", err)
 	}
@@ -534,4 +555,18 @@ func jsonStrings(ss []string) string {
 	}
 	b.WriteByte(']')
 	return b.String()
+}
+
+// QueueStaleSummaries queues (as want: QueueOffline or QueueModel) the
+// items not queued whose shown summary was made from other inputs than
+// their current ones, leaving out those showing a person's edit; it
+// returns how many it queued.
+func (s *Store) QueueStaleSummaries(ctx context.Context, want string, now time.Time) (int, error) {
+	res, err := s.execWrite(ctx, `UPDATE summaries SET queued = ?, queued_at = ?, next_try = ''
+		WHERE queued = '' AND human = 0 AND input_hash <> '' AND made_from <> input_hash`, want, isoTime(now))
+	if err != nil {
+		return 0, fmt.Errorf("store: unable to queue stale summaries: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
 }

@@ -76,8 +76,8 @@ func better(a, b Summary, current string) bool {
 // Shown is the summary an item shows: generated (the one Choose picked;
 // zero when none) with a person's edit laid over it (rule 1): the edit's
 // title and text where it set them (an empty field leaves the generated
-// one), its label when it edited the title or the text (else the
-// generated label). Source is SourceHuman when the edit set any field.
+// one), its label when it has one (see Edit), else the generated label.
+// Source is SourceHuman when the edit set any field.
 // edit is nil when no edit is in force.
 func Shown(generated Summary, edit *Summary) Summary {
 	if edit == nil {
@@ -93,9 +93,8 @@ func Shown(generated Summary, edit *Summary) Summary {
 	}
 	if edit.Title != "" || edit.Text != "" {
 		out.Source, out.MadeAt = SourceHuman, edit.MadeAt
-		out.Label = edit.Label
-		if edit.Title == "" && edit.Text != "" && hasTitle(edit.Kind) && generated.Label != "" {
-			out.Label = generated.Label // the label follows the title, which is the generated one
+		if edit.Label != "" {
+			out.Label = edit.Label
 		}
 		if out.Label == "" {
 			from := out.Title
@@ -110,9 +109,10 @@ func Shown(generated Summary, edit *Summary) Summary {
 
 // Edit is the record of a person's edit of an item's title or text (or
 // both): an empty field is left alone, so the generated one shows through
-// (see Shown). The label is made from the edited title, else from the
-// edited text's first sentence; inputHash is the hash of the inputs the
-// person saw. It returns an error wrapping ErrInvalid when both fields are
+// (see Shown). The label is made from the edited title; for a kind without
+// a title, from the edited text's first sentence; else it is empty (the
+// label follows the title, which is then the generated one). inputHash is
+// the hash of the inputs the person saw. It returns an error wrapping ErrInvalid when both fields are
 // empty, a title is given to a kind that has none, or a field is over its
 // limit.
 func Edit(kind Kind, title, text, inputHash string, now time.Time) (Summary, error) {
@@ -131,17 +131,20 @@ func Edit(kind Kind, title, text, inputHash string, now time.Time) (Summary, err
 	if probe.Title == "" && hasTitle(kind) {
 		probe.Title = "x"
 	}
-	from := title
-	if from == "" {
-		from = firstSentence(text)
+	label := ""
+	switch {
+	case title != "":
+		label = makeLabel(title)
+	case !hasTitle(kind):
+		label = makeLabel(firstSentence(text))
 	}
-	probe.Label = makeLabel(from)
+	probe.Label = label
 	if probe.Label == "" {
 		probe.Label = "Edited"
 	}
 	if err := probe.Validate(); err != nil {
 		return Summary{}, err
 	}
-	return Summary{Kind: kind, Title: title, Text: text, Label: probe.Label, Source: SourceHuman,
+	return Summary{Kind: kind, Title: title, Text: text, Label: label, Source: SourceHuman,
 		InputHash: inputHash, MadeAt: now.UTC()}, nil
 }

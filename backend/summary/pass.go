@@ -14,8 +14,9 @@ const dominantPercent = 80
 // Made is a summary a Pass made: of segment Segment of the session, or of
 // the session itself (Segment -1).
 type Made struct {
-	Segment int     // the segment's index; -1 for the session
-	Summary Summary // its kind says which
+	Segment  int     // the segment's index; -1 for the session
+	StartSeq int     // the Seq of the segment's first entry (its node's id is made from it)
+	Summary  Summary // its kind says which
 }
 
 // Pass makes the offline summaries of one session while its entries are
@@ -114,7 +115,7 @@ func (p *Pass) closeSegment(s *segment.Segment) {
 	whole := p.segFedFrom >= 0 && p.segFedFrom <= s.StartSeq
 	if whole {
 		sum := p.seg.Segment(p.sessionID, *s, p.now)
-		p.made = append(p.made, Made{Segment: s.Index, Summary: sum})
+		p.made = append(p.made, Made{Segment: s.Index, StartSeq: s.StartSeq, Summary: sum})
 		p.since = append(p.since, closedSegment{seg: *s, inputs: p.seg.segmentInputs(p.sessionID, *s)})
 	} else {
 		p.sinceWhole = false
@@ -163,7 +164,7 @@ func (p *Pass) compaction(e *pisession.Entry, segmentOf func(string) (int, bool)
 	if s.Text == "" || s.Label == "" || s.Validate() != nil {
 		return
 	}
-	p.made = append(p.made, Made{Segment: best.seg.Index, Summary: s})
+	p.made = append(p.made, Made{Segment: best.seg.Index, StartSeq: best.seg.StartSeq, Summary: s})
 }
 
 // Take returns the summaries made since the last Take, in the order they
