@@ -36,7 +36,7 @@ func (s *summarizer) sessionJob(ctx context.Context, j store.SummaryRow, prov ll
 	if err != nil {
 		return changed, err
 	}
-	row.Queued, row.QueuedAt = j.Queued, j.QueuedAt
+	row.Queued, row.QueuedAt, row.Forced = j.Queued, j.QueuedAt, j.Forced
 	if !wantsModel(*row, prov) {
 		return changed, s.finish(ctx, j)
 	}
@@ -193,8 +193,8 @@ func (s *summarizer) segmentJob(ctx context.Context, j store.SummaryRow, prov ll
 	if err != nil {
 		return changed, err
 	}
-	row.Queued = j.Queued
-	if !wantsModel(*row, prov) || row.Shown.Source == summary.SourcePi && row.Shown.InputHash == row.InputHash {
+	row.Queued, row.Forced = j.Queued, j.Forced
+	if !wantsModel(*row, prov) || !j.Forced && row.Shown.Source == summary.SourcePi && row.Shown.InputHash == row.InputHash {
 		return changed, s.finish(ctx, j)
 	}
 	title := ""
@@ -256,7 +256,7 @@ func (s *summarizer) projectJob(ctx context.Context, j store.SummaryRow, prov ll
 	if err != nil {
 		return changed, err
 	}
-	row.Queued = j.Queued
+	row.Queued, row.Forced = j.Queued, j.Forced
 	if j.Queued != store.QueueModel && s.modelOn() && prov != nil && !summary.IsModel(row.Shown.Source) && row.Human == 0 {
 		row.Queued = store.QueueModel // a project is summarised again when its sessions change: ask the model too
 	}
@@ -323,7 +323,7 @@ func (s *summarizer) loomTreeJob(ctx context.Context, j store.SummaryRow, prov l
 		}
 		h := summary.LoomTreeHash(in)
 		w := store.SummaryWrite{Key: j.SummaryKey, InputHash: &h}
-		due = j.Shown.Source == "" || j.Basis == basisDue || t.Len()-j.Basis >= sc.LoomTreeEvery || j.Queued == store.QueueModel && !summary.IsModel(j.Shown.Source)
+		due = j.Shown.Source == "" || j.Forced || t.Len()-j.Basis >= sc.LoomTreeEvery || j.Queued == store.QueueModel && !summary.IsModel(j.Shown.Source)
 		if due {
 			off, err := summary.LoomTree(t, loom.ActivePath{}, now)
 			if err != nil {
@@ -334,7 +334,7 @@ func (s *summarizer) loomTreeJob(ctx context.Context, j store.SummaryRow, prov l
 			n := t.Len()
 			w.Basis = &n
 			changed = append(changed, j.Item)
-			if modelOn && j.Human == 0 {
+			if modelOn && (j.Human == 0 || j.Forced) {
 				p, err := summary.LoomTreePrompt(t, loom.ActivePath{})
 				if err != nil {
 					return err

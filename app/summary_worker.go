@@ -353,12 +353,7 @@ func (s *summarizer) regenerate(ctx context.Context, items []string) error {
 		if err != nil {
 			return err
 		}
-		w := store.SummaryWrite{Key: key, Queue: want, Retry: true}
-		if key.Kind == string(summary.KindLoomTree) {
-			due := basisDue
-			w.Basis = &due
-		}
-		ws = append(ws, w)
+		ws = append(ws, store.SummaryWrite{Key: key, Queue: want, Retry: true})
 	}
 	if err := s.c.store.WriteSummaries(ctx, ws, showSummary, now); err != nil {
 		return err
@@ -367,10 +362,6 @@ func (s *summarizer) regenerate(ctx context.Context, items []string) error {
 	s.emitProgress(true)
 	return nil
 }
-
-// basisDue, as a loom tree's Basis, makes its summary due whatever its
-// node count (asked for on demand).
-const basisDue = -1
 
 // discover queues, for their offline summaries, the sessions, loom trees
 // and projects that have no summary row: a library imported before
@@ -463,9 +454,9 @@ func (s *summarizer) modelResult(ctx context.Context, j store.SummaryRow, prov l
 		}
 		s.note([]string{j.Item}, true)
 		w.Failed = &store.SummaryFailure{Error: err.Error(), NextTry: s.now().Add(backoff(j.Attempts+1, err))}
+		w.Done = nil // still queued: due again after the back-off
 		if j.Attempts+1 >= s.maxAttempts {
 			w.Queue = store.Dequeue
-			w.Done = nil
 		}
 		return false, s.c.store.WriteSummaries(context.WithoutCancel(ctx), []store.SummaryWrite{w}, showSummary, s.now())
 	}
@@ -486,10 +477,16 @@ func splitName(name string) (string, string) {
 }
 
 // wantsModel reports whether item j, queued for a model, should be sent to
-// prov: a model is on, and the item shows neither a fresh model summary
-// nor a person's edit.
+// prov: a model is on, and the item was asked for on demand, or shows
+// neither a fresh model summary nor a person's edit.
 func wantsModel(j store.SummaryRow, prov llm.Provider) bool {
-	if prov == nil || j.Queued != store.QueueModel || j.Human != 0 {
+	if prov == nil || j.Queued != store.QueueModel {
+		return false
+	}
+	if j.Forced {
+		return true
+	}
+	if j.Human != 0 {
 		return false
 	}
 	return !(summary.IsModel(j.Shown.Source) && j.Shown.InputHash == j.InputHash && j.InputHash != "")

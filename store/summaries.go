@@ -55,6 +55,7 @@ type SummaryRow struct {
 	Queued   string    // QueueNone, QueueOffline or QueueModel
 	QueuedAt time.Time // zero when not queued
 	NextTry  time.Time // not before; zero: at once
+	Forced   bool      // asked for on demand (SummaryWrite.Retry): made again even when fresh
 	Attempts int       // model failures since its last success
 	Error    string    // the last failure
 	Basis    int       // a loom tree: its node count when its summary was last made
@@ -102,8 +103,8 @@ type SummaryWrite struct {
 	// item leaves the queue if it was not queued again since (else it is
 	// due again at once, to be made from its newer inputs).
 	Done *time.Time
-	// Retry makes a queued item due at once, its failures forgotten (a
-	// person asked for it again).
+	// Retry makes a queued item due at once, its failures forgotten, and
+	// Forced (a person asked for it again).
 	Retry bool
 	// Basis, when set, is a loom tree's node count its summary was made at.
 	Basis *int
@@ -198,7 +199,7 @@ func writeSummary(ctx context.Context, q queryer, w *SummaryWrite, show ShowFunc
 	}
 	switch {
 	case w.Queue == Dequeue:
-		row.Queued, row.QueuedAt, row.NextTry = QueueNone, time.Time{}, time.Time{}
+		row.Queued, row.QueuedAt, row.NextTry, row.Forced = QueueNone, time.Time{}, time.Time{}, false
 	case w.Queue != "":
 		// Queued again: stamped anew, so that a job under way does not
 		// take it off (see Done); a lease or back-off in force stays.
@@ -211,7 +212,7 @@ func writeSummary(ctx context.Context, q queryer, w *SummaryWrite, show ShowFunc
 		row.QueuedAt = now
 	}
 	if w.Retry && row.Queued != QueueNone {
-		row.Attempts, row.NextTry = 0, time.Time{}
+		row.Attempts, row.NextTry, row.Forced = 0, time.Time{}, true
 	}
 	if w.Failed != nil {
 		row.Attempts++
@@ -219,7 +220,7 @@ func writeSummary(ctx context.Context, q queryer, w *SummaryWrite, show ShowFunc
 	}
 	if w.Done != nil && row.Queued != QueueNone {
 		if row.QueuedAt.Equal(*w.Done) {
-			row.Queued, row.QueuedAt, row.NextTry = QueueNone, time.Time{}, time.Time{}
+			row.Queued, row.QueuedAt, row.NextTry, row.Forced = QueueNone, time.Time{}, time.Time{}, false
 		} else if w.Failed == nil {
 			row.NextTry = time.Time{}
 		}
@@ -233,9 +234,10 @@ func writeSummary(ctx context.Context, q queryer, w *SummaryWrite, show ShowFunc
 	}
 	sh := show(versions, row.Human, row.InputHash)
 	_, err = q.ExecContext(ctx, `UPDATE summaries SET input_hash = ?, title = ?, text = ?, label = ?, source = ?,
-		made_from = ?, made_at = ?, human = ?, queued = ?, queued_at = ?, next_try = ?, attempts = ?, error = ?, basis = ?
-		WHERE item = ?`, row.InputHash, sh.Title, sh.Text, sh.Label, sh.Source, sh.InputHash, isoTime(sh.MadeAt), row.Human,
-		row.Queued, isoTime(row.QueuedAt), isoTime(row.NextTry), row.Attempts, row.Error, row.Basis, k.Item)
+		made_from = ?, made_at = ?, human = ?, queued = ?, queued_at = ?, next_try = ?, forced = ?, attempts = ?, error = ?,
+		basis = ? WHERE item = ?`, row.InputHash, sh.Title, sh.Text, sh.Label, sh.Source, sh.InputHash, isoTime(sh.MadeAt),
+		row.Human, row.Queued, isoTime(row.QueuedAt), isoTime(row.NextTry), boolInt(row.Forced), row.Attempts, row.Error,
+		row.Basis, k.Item)
 	if err != nil {
 		return fmt.Errorf("store: unable to save the summary of %s: %w", k.Item, err)
 	}
@@ -243,16 +245,18 @@ func writeSummary(ctx context.Context, q queryer, w *SummaryWrite, show ShowFunc
 }
 
 const summaryColumns = `item, kind, subject, input_hash, title, text, label, source, made_from, made_at, human,
-	queued, queued_at, next_try, attempts, error, basis`
+	queued, queued_at, next_try, forced, attempts, error, basis`
 
 func scanSummaryRow(r scanner) (*SummaryRow, error) {
 	var row SummaryRow
 	var madeAt, queuedAt, nextTry string
+	var forced int
 	if err := r.Scan(&row.Item, &row.Kind, &row.Subject, &row.InputHash, &row.Shown.Title, &row.Shown.Text,
 		&row.Shown.Label, &row.Shown.Source, &row.Shown.InputHash, &madeAt, &row.Human, &row.Queued, &queuedAt,
-		&nextTry, &row.Attempts, &row.Error, &row.Basis); err != nil {
+		&nextTry, &forced, &row.Attempts, &row.Error, &row.Basis); err != nil {
 		return nil, err
 	}
+	row.Forced = forced != 0
 	var err error
 	if row.Shown.MadeAt, err = parseTime(madeAt); err != nil {
 		return nil, err
@@ -404,7 +408,7 @@ func (s *Store) ClaimSummaries(ctx context.Context, limit int, want []string, no
 // DequeueSummaries takes every item off the queue (Cancel) and returns how
 // many were on it.
 func (s *Store) DequeueSummaries(ctx context.Context) (int, error) {
-	res, err := s.execWrite(ctx, `UPDATE summaries SET queued = '', queued_at = '', next_try = '' WHERE queued <> ''`)
+	res, err := s.execWrite(ctx, `UPDATE summaries SET queued = '', queued_at = '', next_try = '', forced = 0 WHERE queued <> ''`)
 	if err != nil {
 		return 0, fmt.Errorf("store: unable to empty the summary queue: %w", err)
 	}

@@ -25,6 +25,7 @@ CREATE TABLE summaries (
     queued      TEXT NOT NULL DEFAULT '',      -- what to make: '' nothing, 'offline', 'model'
     queued_at   TEXT NOT NULL DEFAULT '',
     next_try    TEXT NOT NULL DEFAULT '',      -- not before: a retry's back-off, a running job's lease
+    forced      INTEGER NOT NULL DEFAULT 0,    -- asked for on demand: made again even when fresh
     attempts    INTEGER NOT NULL DEFAULT 0,    -- model failures since the last summary the model made
     error       TEXT NOT NULL DEFAULT '',      -- the last failure, kept until a model summary succeeds
     basis       INTEGER NOT NULL DEFAULT 0     -- a loom tree: its node count when its summary was last made
