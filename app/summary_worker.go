@@ -37,7 +37,7 @@ type summarizer struct {
 	now         func() time.Time
 	timeout     time.Duration // one model request
 	lease       time.Duration // a job's hold on its item
-	idleWait    time.Duration // how long runUntilIdle waits for a retry that is due soon
+	idleWait    time.Duration // runUntilIdle waits for a retry due within this (the first back-off), not longer
 	maxAttempts int           // model failures before an item leaves the queue (its error kept)
 }
 
@@ -84,7 +84,7 @@ func (s *summarizer) noteModelMade(item string) {
 func newSummarizer(c *core) *summarizer {
 	return &summarizer{c: c, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1),
 		now: func() time.Time { return time.Now().UTC() }, timeout: 90 * time.Second, lease: 3 * time.Minute,
-		idleWait: 45 * time.Second, maxAttempts: 6}
+		idleWait: 10 * time.Second, maxAttempts: 6}
 }
 
 // backoff is the wait after a model's n-th failure in a row: 5 s, 20 s,
