@@ -27,6 +27,8 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 	ops := constsOfType(t, "../backend/authorship", "Op")
 	changes := constsOfType(t, "../backend/graph", "ChangeType")
 	statuses := constsNamed(t, ".", "status")
+	kinds := constsOfType(t, "../backend/summary", "Kind")
+	queued := constsNamed(t, "../store", "Queue")
 	for _, c := range []struct {
 		v     any
 		field string
@@ -42,6 +44,8 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 		{AuthorshipRun{}, "Author", authors},
 		{DiffOp{}, "Op", ops},
 		{graph.FieldChange{}, "Type", changes},
+		{SummaryView{}, "Kind", kinds},
+		{SummaryView{}, "Queued", queued},
 	} {
 		typ := reflect.TypeOf(c.v)
 		f, ok := typ.FieldByName(c.field)

@@ -6,6 +6,7 @@ import type * as Library from './app/Library';
 import type * as Loom from './app/Loom';
 import type * as Search from './app/Search';
 import type * as Settings from './app/Settings';
+import type * as Summaries from './app/Summaries';
 
 /** The use cases of each area, bound to the window as window.go.app.<Area>.<Method> and served as POST /api/<Area>/<Method>. */
 export const methods = {
@@ -60,7 +61,16 @@ export const methods = {
   Settings: [
     'Get',
     'SetLLM',
+    'SetSummaries',
     'TestLLM',
+  ],
+  Summaries: [
+    'Cancel',
+    'Edit',
+    'Get',
+    'QueueStatus',
+    'Regenerate',
+    'Revert',
   ],
 } as const;
 
@@ -72,4 +82,5 @@ export interface Bindings {
   Loom: typeof Loom;
   Search: typeof Search;
   Settings: typeof Settings;
+  Summaries: typeof Summaries;
 }
