@@ -66,7 +66,14 @@ class Summaries {
   }
 
   private setStatus(s: SummaryQueueStatus) {
+    const before = this.status;
     this.status = s;
+    // A model failing or giving up changes no summary, but the items show
+    // the error: the open node reads its summary again.
+    if (before && (before.retrying !== s.retrying || before.failed !== s.failed) && nodeReader.id) {
+      this.pending.add(nodeItem(nodeReader.id));
+      this.requestReload();
+    }
     const left = s.queued + s.running;
     this.total = left === 0 ? 0 : Math.max(this.total, left + s.done);
   }
@@ -102,6 +109,11 @@ class Summaries {
     } catch (e) {
       toasts.fail(e);
     }
+  }
+
+  /** The summary item shows (Summaries.Get). */
+  view(item: string): Promise<SummaryView> {
+    return api.summaries.get(item);
   }
 
   /** Opens the editor on item (what names it in the dialog's title). */
