@@ -237,7 +237,7 @@ type TimelineSegment struct {
 // SearchHit is one search result. Kind is "node" or "entry"; NodeID is the
 // node to jump to (the entry's segment node for entries).
 type SearchHit struct {
-	Kind      string  `json:"kind"`
+	Kind      string  `json:"kind"` // "session" (its title or summary matched), "node" or "entry"
 	NodeID    string  `json:"nodeId"`
 	SessionID string  `json:"sessionId"`
 	Title     string  `json:"title"`

@@ -173,6 +173,31 @@ describe('a person edits', () => {
   });
 });
 
+describe('search', () => {
+  test('the search box finds a session by the title a person gave it and opens it', async () => {
+    const { browser, page, problems } = await open();
+    try {
+      const s = sessionOf('large-session.jsonl');
+      await page.click('[data-testid=search-input]');
+      await page.keyboard.type('theme selectors');
+      const hit = page.locator('[data-testid=search-result]').first();
+      await hit.waitFor();
+      assert.equal((await hit.locator('.kind').textContent()).trim(), 'session');
+      assert.equal((await hit.locator('.title').textContent()).trim(), 'Theme selectors in the TUI');
+      const titles = await texts(page, '[data-testid=search-result] .title');
+      assert.ok(!titles.some((t) => t.includes('.jsonl')), JSON.stringify(titles));
+      await shot(page, 'summaries-8-search');
+      await hit.click();
+      await page.waitForSelector(`[data-testid=node-panel] [data-testid=node-summary]`);
+      const first = graph.nodes.filter((n) => n.sessionId === s.id).sort((a, b) => a.segment - b.segment)[0];
+      await page.waitForSelector(`[data-testid=node-panel][data-node="${first.id}"]`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 describe('with a model', () => {
   test('the summary model set in Settings fills the queue: progress in the top bar, Cancel empties it', async () => {
     const { browser, page, problems } = await open();
