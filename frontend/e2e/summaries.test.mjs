@@ -173,6 +173,47 @@ describe('a person edits', () => {
   });
 });
 
+describe('the loom', () => {
+  test('a loom tree is listed with its summary, which the pencil edits (the tree keeps its own title)', async () => {
+    const v = await serve.call('Loom', 'CreateTree', { mode: 'dialogue', title: 'Lighthouse', rootText: 'Write a short story about a lighthouse keeper who finds a message in a bottle.' });
+    const id = v.tree.id;
+    const n1 = await serve.call('Loom', 'AddNode', id, v.tree.rootNodeId, 'The keeper, Ada, found the bottle wedged between two rocks after the October storm.');
+    await serve.call('Loom', 'AddNode', id, n1.id, 'Continue: what did the message say?');
+    await serve.call('Summaries', 'Regenerate', [`rhizome:loom/${id}`]);
+    let gen = null;
+    for (let i = 0; i < 100 && !gen?.text; i++) {
+      gen = await serve.call('Summaries', 'Get', `rhizome:loom/${id}`).catch(() => null);
+      if (!gen?.text) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(gen?.text, 'no summary made for the tree');
+
+    const { browser, page, problems } = await open();
+    try {
+      await page.click('[data-testid=view-loom]');
+      const row = page.locator(`[data-testid=loom-tree-item][data-tree-id="${id}"]`);
+      await row.waitFor();
+      assert.equal((await row.locator('[data-testid=loom-tree-summary]').textContent()).trim(), gen.text);
+      await row.hover();
+      await page.locator(`[data-testid=summary-edit][data-item="rhizome:loom/${id}"]`).click();
+      const editor = page.locator('[data-testid=summary-editor]');
+      await editor.waitFor();
+      assert.equal(await editor.locator('[data-testid=summary-edit-title]').count(), 0, 'a loom tree keeps its own title');
+      await editor.locator('[data-testid=summary-edit-text]').fill('Ada finds a bottle after the storm; the branches argue about what its message says.');
+      await editor.locator('[data-testid=summary-save]').click();
+      await editor.waitFor({ state: 'detached' });
+      await page.waitForFunction(
+        (id) => document.querySelector(`[data-tree-id="${id}"] [data-testid=loom-tree-summary]`)?.textContent?.trim().startsWith('Ada finds a bottle'),
+        id,
+      );
+      assert.equal((await row.locator('.t-title').textContent()).trim(), 'Lighthouse');
+      await shot(page, 'summaries-9-loom-list');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 describe('search', () => {
   test('the search box finds a session by the title a person gave it and opens it', async () => {
     const { browser, page, problems } = await open();
