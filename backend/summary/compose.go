@@ -148,6 +148,12 @@ func (a *Accumulator) requestSentence(t turn, max int, finally bool) string {
 	if overlap(req, what) >= 3 {
 		req = cutWords(req, MaxLabelWords, labelTargetWords)
 	}
+	// When the outcome says all the request did ("Port over X" — "ported
+	// X to match …"), the outcome alone is the sentence.
+	restated := false
+	if n := len(contentWords(req)); !question && n >= 2 && overlap(req, what) == n && pastVerbs[strings.ToLower(firstWord(what))] {
+		req, restated = "", true
+	}
 	// The request keeps at least 8 words (or all it has); the last deed gets
 	// what is left, if that is 6 words or more.
 	reqMin := min(wordCount(req), 8)
@@ -155,6 +161,9 @@ func (a *Accumulator) requestSentence(t turn, max int, finally bool) string {
 		if room := max - reqMin - wordCount(what) - 3; room >= 6 {
 			what += "; finally " + cutWords(fin, room, 5)
 		}
+	}
+	if restated {
+		return endSentence(capitalize(what))
 	}
 	room := max - wordCount(what) - 1
 	if question {

@@ -372,3 +372,19 @@ func TestGoldenPrompts(t *testing.T) {
 		t.Errorf("%s differs from the current prompts (go test -update rewrites it; review the diff):\n%s", path, out.String())
 	}
 }
+
+// A summary does not say the same thing twice: "Port over X — ported X to
+// match …" reads as the outcome alone. Over the real samples, no segment's
+// or session's first sentence is a request whose outcome restates it.
+func TestNoRestatedRequest(t *testing.T) {
+	for _, p := range pitest.Samples() {
+		_, sums := summarizeFile(t, p)
+		for _, s := range sums {
+			first := Sentences(s.Text)[0]
+			req, what, ok := strings.Cut(first, " — ")
+			if n := len(contentWords(req)); ok && n >= 2 && overlap(req, what) == n {
+				t.Errorf("%s: %q restates its request", filepath.Base(p), first)
+			}
+		}
+	}
+}
