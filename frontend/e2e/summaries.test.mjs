@@ -64,6 +64,9 @@ describe('offline titles', () => {
         assert.ok(n.label && !/\.jsonl$|^User asked:/.test(n.label) && n.label.split(/\s+/).length <= 8, `label ${JSON.stringify(n.label)}`);
       }
       await shot(page, 'summaries-1-titles');
+      // Offline summaries take milliseconds: no progress bar flashes for them.
+      await page.waitForTimeout(1500);
+      assert.equal(await page.locator('[data-testid=summary-progress]').count(), 0);
 
       // One session: the toolbar and the header above its timeline.
       const s = sessionOf('session-with-compaction.jsonl');

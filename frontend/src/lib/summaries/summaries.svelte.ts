@@ -66,6 +66,7 @@ class Summaries {
   }
 
   private setStatus(s: SummaryQueueStatus) {
+    this.statusSeq++;
     const before = this.status;
     this.status = s;
     // A model failing or giving up changes no summary, but the items show
@@ -78,9 +79,14 @@ class Summaries {
     this.total = left === 0 ? 0 : Math.max(this.total, left + s.done);
   }
 
+  /** Counts the statuses received, so that an older answer never replaces a newer event. */
+  private statusSeq = 0;
+
   async loadStatus() {
+    const seq = this.statusSeq;
     try {
-      this.setStatus(await api.summaries.queueStatus());
+      const s = await api.summaries.queueStatus();
+      if (seq === this.statusSeq) this.setStatus(s);
     } catch {
       // The status bar stays empty; nothing else depends on it.
     }
