@@ -17,15 +17,28 @@ type Library struct {
 	c *core
 }
 
-// Projects lists the working directories sessions ran in, by path.
+// Projects lists the working directories sessions ran in, by path, each
+// with its summary once made.
 func (l *Library) Projects() ([]Project, error) {
 	ps, err := l.c.store.Projects(l.c.context())
 	if err != nil {
 		return nil, err
 	}
+	paths := make([]string, len(ps))
+	for i, p := range ps {
+		paths[i] = p.Path
+	}
+	sums, err := l.c.store.SummariesOf(l.c.context(), string(summary.KindProject), paths)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Project, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, Project{Path: p.Path, Name: projectName(p.Path), Sessions: p.Sessions, Nodes: p.Nodes, Cost: p.Cost})
+		v := Project{Path: p.Path, Name: projectName(p.Path), Sessions: p.Sessions, Nodes: p.Nodes, Cost: p.Cost}
+		if r := sums[p.Path]; r != nil {
+			v.Summary, v.SummarySource = r.Shown.Text, r.Shown.Source
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }

@@ -85,6 +85,11 @@ type Project struct {
 	Sessions int     `json:"sessions"`
 	Nodes    int     `json:"nodes"`
 	Cost     float64 `json:"cost"` // USD
+	// Summary says what the project's sessions were about (issue 8), ""
+	// until it is made; SummarySource where it came from (offline, human,
+	// model:<provider/model>).
+	Summary       string `json:"summary"`
+	SummarySource string `json:"summarySource"`
 }
 
 // SessionSummary is one session in the sidebar.

@@ -176,6 +176,35 @@ describe('a person edits', () => {
   });
 });
 
+describe('a project', () => {
+  test('says what its sessions were about, under its name in the toolbar, and the pencil edits it', async () => {
+    const { browser, page, problems } = await open();
+    try {
+      const [proj] = await serve.call('Library', 'Projects');
+      assert.ok(proj.summary, `no summary for ${proj.path}`);
+      const row = page.locator(`[data-testid=project-item][data-project="${proj.path}"]`);
+      await row.click();
+      const line = page.locator('[data-testid=project-summary]');
+      await line.waitFor();
+      assert.equal((await line.textContent()).trim(), proj.summary);
+      assert.ok(Object.values(TITLES).some((t) => proj.summary.includes(t)), proj.summary);
+      await row.hover();
+      await page.locator(`[data-testid=summary-edit][data-item^="rhizome:project/"]`).click();
+      const editor = page.locator('[data-testid=summary-editor]');
+      await editor.waitFor();
+      assert.equal(await editor.locator('[data-testid=summary-edit-title]').count(), 0, 'a project is named by its folder');
+      await editor.locator('[data-testid=summary-edit-text]').fill('The pi coding agent: API keys at startup, theme selectors and its documentation.');
+      await editor.locator('[data-testid=summary-save]').click();
+      await editor.waitFor({ state: 'detached' });
+      await page.waitForFunction(() => document.querySelector('[data-testid=project-summary]')?.textContent?.trim().startsWith('The pi coding agent'));
+      await shot(page, 'summaries-10-project');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 describe('the loom', () => {
   test('a loom tree is listed with its summary, which the pencil edits (the tree keeps its own title)', async () => {
     const v = await serve.call('Loom', 'CreateTree', { mode: 'dialogue', title: 'Lighthouse', rootText: 'Write a short story about a lighthouse keeper who finds a message in a bottle.' });

@@ -344,6 +344,8 @@ export namespace app {
 	    sessions: number;
 	    nodes: number;
 	    cost: number;
+	    summary: string;
+	    summarySource: string;
 	}
 	export interface SearchHit {
 	    kind: string;

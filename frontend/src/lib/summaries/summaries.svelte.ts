@@ -17,6 +17,9 @@ import type { SummaryKind, SummaryQueueStatus, SummaryView } from '../types';
 export const nodeItem = (id: string) => `rhizome:node/${id}`;
 export const sessionItem = (id: string) => `rhizome:session/${id}`;
 export const loomTreeItem = (id: string) => `rhizome:loom/${id}`;
+/** A project's item: its path percent-encoded as backend/link does (all but A-Z a-z 0-9 - . _ ~). */
+export const projectItem = (path: string) =>
+  `rhizome:project/${encodeURIComponent(path).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())}`;
 
 /** What an item that has a title is: its title can be edited. */
 export const hasTitle = (kind: SummaryKind) => kind === 'session' || kind === 'loomTree' || kind === 'project';
