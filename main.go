@@ -4,14 +4,19 @@
 //	rhizome import [--db PATH] [--json] PATH...
 //	rhizome search [--db PATH] [--json] QUERY
 //	rhizome export [--db PATH] --format memobrain ITEM OUT
-//	rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
+//	rhizome serve  [--db PATH] [--addr 127.0.0.1:0] [--base-url URL --model NAME]
+//	rhizome summarize [--db PATH] [--json] [--offline] [--base-url URL --model NAME] [ITEM...]
 //	rhizome link   [--db PATH] [--type TYPE] [--note TEXT] [--json] FROM TO
 //	rhizome links  [--db PATH] [--json] ITEM
 //	rhizome rules  [--db PATH] [--project P] [--format markdown|json]
 //	rhizome mcp    [--db PATH] [--read-only]
 //
 // The library is one SQLite file, by default in the user's data directory
-// (see defaultDBPath); RHIZOME_DB or --db overrides it.
+// (see defaultDBPath); RHIZOME_DB or --db overrides it. Every command that
+// uses a model takes the model for one run from --provider, --base-url and
+// --model, and from RHIZOME_LLM_PROVIDER, RHIZOME_LLM_BASE_URL,
+// RHIZOME_LLM_MODEL and RHIZOME_LLM_API_KEY (flags win), over the library's
+// settings, which stay as they are (see modelFlags).
 package main
 
 import (
@@ -114,11 +119,14 @@ Usage:
   rhizome import [--db PATH] [--json] PATH...  import pi session files or folders,
                                             and MemoBrain snapshots
   rhizome search [--db PATH] [--json] QUERY    search the library
+  rhizome serve  [--db PATH] [--addr 127.0.0.1:0] [--base-url URL --model NAME]
+                                            serve the app to a browser on loopback
+  rhizome summarize [--db PATH] [--json] [--offline] [--base-url URL --model NAME] [ITEM...]
+                                            make the missing and stale summaries (or those of
+                                            the items named: rhizome:session/<id>, ...) and print them
   rhizome export [--db PATH] --format memobrain ITEM OUT
                                             write an item (rhizome:reasoning/<id>) to
                                             a file (- for standard output)
-  rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
-                                            serve the app to a browser on loopback
   rhizome link   [--db PATH] [--type TYPE] [--note TEXT] [--json] FROM TO
                                             link two items (URIs: rhizome:node/<id>, ...)
   rhizome links  [--db PATH] [--json] ITEM  the links from and to an item (--types: the types)
@@ -126,14 +134,15 @@ Usage:
                                             print a project's "## Project Rules"
   rhizome mcp    [--db PATH] [--read-only]  an MCP server on stdio for coding agents
 The library defaults to %s
-(RHIZOME_DB overrides it).
+(RHIZOME_DB overrides it). A model for one run: --provider, --base-url, --model, or
+RHIZOME_LLM_PROVIDER, RHIZOME_LLM_BASE_URL, RHIZOME_LLM_MODEL, RHIZOME_LLM_API_KEY.
 `
 
 // run is main without os.Exit, for tests: ctx ends `serve` and interrupts
 // `import` and `search` (Ctrl-C). It returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return runWindow(defaultDBPath(), stderr)
+		return runWindow(defaultDBPath(), app.ModelOverrideFromEnv(), stderr)
 	}
 	switch args[0] {
 	case "import":
@@ -152,14 +161,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runRules(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		return runMCP(ctx, args[1:], stdout, stderr)
+	case "summarize":
+		return runSummarize(ctx, args[1:], stdout, stderr)
 	case "window":
 		fl := flag.NewFlagSet("window", flag.ContinueOnError)
 		fl.SetOutput(stderr)
 		db := fl.String("db", defaultDBPath(), "library file")
+		model := addModelFlags(fl)
 		if err := fl.Parse(args[1:]); err != nil {
 			return 2
 		}
-		return runWindow(*db, stderr)
+		return runWindow(*db, model.override(), stderr)
 	case "-h", "--help", "help":
 		fmt.Fprintf(stdout, usage, defaultDBPath())
 		return 0
@@ -240,6 +252,52 @@ func openAppContext(ctx context.Context, db string, stderr io.Writer) (*app.App,
 	a := app.New(st, db)
 	a.SetContext(ctx)
 	return a, st, true
+}
+
+// modelFlags are the flags of a command that uses a model: the model for
+// this run, laid over the RHIZOME_LLM_* variables, which are laid over the
+// library's settings (App.SetModelOverride). The API key comes from
+// RHIZOME_LLM_API_KEY only (a flag would show it to every user of ps), else
+// from the keys the library keeps per provider and base URL. Every command
+// that uses a model (the window, serve, summarize) reads the model through
+// this one piece.
+type modelFlags struct {
+	provider, baseURL, model *string
+}
+
+// Names of the model flags, for reorder.
+var modelFlagNames = []string{"provider", "base-url", "model"}
+
+// addModelFlags adds --provider, --base-url and --model to fl.
+func addModelFlags(fl *flag.FlagSet) *modelFlags {
+	return &modelFlags{
+		provider: fl.String("provider", "", "model provider for this run: openai (any OpenAI-compatible server) or anthropic (else $"+app.EnvLLMProvider+")"),
+		baseURL:  fl.String("base-url", "", "model server base URL for this run (else $"+app.EnvLLMBaseURL+")"),
+		model:    fl.String("model", "", "model name for this run (else $"+app.EnvLLMModel+"); the API key is $"+app.EnvLLMAPIKey),
+	}
+}
+
+// override is the model the flags and the environment give for this run.
+func (m *modelFlags) override() app.ModelOverride {
+	o := app.ModelOverrideFromEnv()
+	if m == nil {
+		return o
+	}
+	for _, f := range []struct{ flag, dst *string }{{m.provider, &o.Provider}, {m.baseURL, &o.BaseURL}, {m.model, &o.Model}} {
+		if v := strings.TrimSpace(*f.flag); v != "" {
+			*f.dst = v
+		}
+	}
+	return o
+}
+
+// useModel sets the run's model on a and reports whether one was given.
+// The error says which flag or variable cannot work.
+func useModel(a *app.App, o app.ModelOverride) (bool, error) {
+	if err := a.SetModelOverride(o); err != nil {
+		return false, err
+	}
+	return o.BaseURL != "" || o.Model != "" || o.Provider != "", nil
 }
 
 // runImport is `rhizome import`. When ctx ends (Ctrl-C), the file being
@@ -441,7 +499,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fl.SetOutput(stderr)
 	db := fl.String("db", defaultDBPath(), "library file")
 	addr := fl.String("addr", "127.0.0.1:0", "loopback address to listen on")
-	if err := fl.Parse(reorder(args, "db", "addr")); err != nil {
+	model := addModelFlags(fl)
+	if err := fl.Parse(reorder(args, append([]string{"db", "addr"}, modelFlagNames...)...)); err != nil {
 		return 2
 	}
 	a, st, ok := openApp(*db, stderr)
@@ -449,6 +508,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	defer st.Close()
+	if _, err := useModel(a, model.override()); err != nil {
+		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
+		return 2
+	}
 	srv, err := newServer(a, frontendAssets())
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
@@ -464,6 +527,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		f.Sync()
 	}
 	a.SetContext(ctx)
+	a.StartSummaries(ctx)
 	hs := srv.httpServer() // with read, write and idle timeouts (defaultTimeouts)
 	go func() {
 		<-ctx.Done()
@@ -474,4 +538,90 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	return 0
+}
+
+// runSummarize is `rhizome summarize`: it makes every missing or stale
+// summary (or those of the items named) offline, or with a model when the
+// library's settings say so or one is given for this run (--offline: never),
+// and prints them (see app.App.Summarize for which). A model failure leaves
+// the previous summary, says so on stderr and makes the exit status 1.
+// Ctrl-C stops it (interruptedStatus); what was made is kept.
+func runSummarize(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("summarize", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	db := fl.String("db", defaultDBPath(), "library file")
+	asJSON := fl.Bool("json", false, `print {"summaries": [{"item", "kind", "title", "text", "source", "stale"}]}`)
+	offline := fl.Bool("offline", false, "make offline summaries only, whatever the settings say")
+	model := addModelFlags(fl)
+	if err := fl.Parse(reorder(args, append([]string{"db"}, modelFlagNames...)...)); err != nil {
+		return 2
+	}
+	a, st, ok := openAppContext(ctx, *db, stderr)
+	if !ok {
+		if ctx.Err() != nil {
+			return interruptedStatus(ctx)
+		}
+		return 1
+	}
+	defer st.Close()
+	given, err := useModel(a, model.override())
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome summarize: %v\n", err)
+		return 2
+	}
+	got, err := a.Summarize(ctx, app.SummarizeOptions{Items: fl.Args(), Offline: *offline, Model: given && !*offline})
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "rhizome summarize: %v: the summaries made so far are kept\n", context.Cause(ctx))
+		return interruptedStatus(ctx)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome summarize: %v\n", err)
+		return 1
+	}
+	status := 0
+	for _, s := range got {
+		if s.FailedNow {
+			fmt.Fprintf(stderr, "rhizome summarize: %s: the model failed, the previous summary stays: %s\n", s.Item, s.Error)
+			status = 1
+		}
+	}
+	if *asJSON {
+		type line struct {
+			Item   string `json:"item"`
+			Kind   string `json:"kind"`
+			Title  string `json:"title"`
+			Text   string `json:"text"`
+			Label  string `json:"label"`
+			Source string `json:"source"`
+			Stale  bool   `json:"stale"`
+			Error  string `json:"error,omitempty"`
+		}
+		out := struct {
+			Summaries []line `json:"summaries"`
+		}{Summaries: []line{}}
+		for _, s := range got {
+			out.Summaries = append(out.Summaries, line{Item: s.Item, Kind: s.Kind, Title: s.Title, Text: s.Text, Label: s.Label,
+				Source: s.Source, Stale: s.Stale, Error: s.Error})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		enc.Encode(out)
+		return status
+	}
+	if len(got) == 0 {
+		fmt.Fprintln(stdout, "nothing to summarise")
+	}
+	for _, s := range got {
+		head := s.Title
+		if head == "" {
+			head = s.Label
+		}
+		flags := s.Source
+		if s.Stale {
+			flags += ", stale"
+		}
+		fmt.Fprintf(stdout, "%s  [%s, %s]\n    %s\n    %s\n", head, s.Kind, flags, s.Text, s.Item)
+	}
+	return status
 }

@@ -21,7 +21,7 @@ type method struct {
 // area), TestServedMethodsAreTheBoundOnes holds it to that; the window-only
 // ones are here too and answer 501 (app.ErrNoDialogs, app.ErrNoPaths).
 func useCases(a *app.App) map[string]method {
-	im, lib, g, lm, rs, st := a.Import, a.Library, a.Graph, a.Loom, a.Reasoning, a.Settings
+	im, lib, g, lm, rs, st, sm := a.Import, a.Library, a.Graph, a.Loom, a.Reasoning, a.Settings, a.Summaries
 	return map[string]method{
 		"Import.ImportPaths":     call1(im.ImportPaths),
 		"Import.ImportFiles":     call1(im.ImportFiles),
@@ -118,6 +118,15 @@ func useCases(a *app.App) map[string]method {
 		"Notes.Put":       call2(a.Notes.Put),
 		"Notes.Delete":    call1(func(uri string) (any, error) { return nil, a.Notes.Delete(uri) }),
 		"Marks.Set":       call3(a.Marks.Set),
+
+		"Settings.SetSummaries": call1(st.SetSummaries),
+
+		"Summaries.Get":         call1(sm.Get),
+		"Summaries.Edit":        call3(sm.Edit),
+		"Summaries.Revert":      call1(sm.Revert),
+		"Summaries.Regenerate":  call1(sm.Regenerate),
+		"Summaries.QueueStatus": call0(sm.QueueStatus),
+		"Summaries.Cancel":      call0(sm.Cancel),
 	}
 }
 

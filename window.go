@@ -11,6 +11,8 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"rhizome/app"
 )
 
 //go:embed build/appicon.png
@@ -19,12 +21,16 @@ var appIcon []byte
 // runWindow opens the desktop window on the library at db. It needs a build
 // with `-tags desktop,production` (see the Makefile); other builds report
 // that wails cannot run.
-func runWindow(db string, stderr io.Writer) int {
+func runWindow(db string, model app.ModelOverride, stderr io.Writer) int {
 	a, st, ok := openApp(db, stderr)
 	if !ok {
 		return 1
 	}
 	defer st.Close()
+	if _, err := useModel(a, model); err != nil {
+		fmt.Fprintf(stderr, "rhizome: %v\n", err)
+		return 2
+	}
 	var bind []any
 	for _, area := range a.Areas() {
 		bind = append(bind, area.Impl)
@@ -42,6 +48,7 @@ func runWindow(db string, stderr io.Writer) int {
 			a.SetContext(ctx)
 			a.SetEmitter(func(event string, data any) { wruntime.EventsEmit(ctx, event, data) })
 			a.SetDialogs(windowDialogs{})
+			a.StartSummaries(ctx)
 		},
 		Bind:  bind,
 		Linux: &linux.Options{ProgramName: "rhizome", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},

@@ -77,6 +77,8 @@ type core struct {
 	dialogs Dialogs
 	ctx     context.Context
 	served  bool // set by SetServed: the app is served to a browser
+
+	summaries *summarizer // the summaries' background worker
 }
 
 // isServed reports whether the app is served to a browser (`rhizome serve`),
@@ -88,6 +90,7 @@ func (c *core) isServed() bool {
 }
 
 func (c *core) emitEvent(event string, data any) {
+	c.summaries.observe(event, data)
 	c.mu.RLock()
 	emit := c.emit
 	c.mu.RUnlock()
@@ -120,6 +123,7 @@ type App struct {
 	Notes     *Notes
 	Marks     *Marks
 	Knowledge *Knowledge
+	Summaries *Summaries
 
 	// Agent is what an agent may do through `rhizome mcp` (not bound to the
 	// window).
@@ -131,13 +135,16 @@ func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
 	settings := &Settings{c: c}
 	kn := &Knowledge{c: c}
+	lm := newLoom(c, settings)
+	c.summaries = newSummarizer(c)
+	c.summaries.settings, c.summaries.loom = settings, lm
 	return &App{
 		c:         c,
 		Import:    &Import{c: c},
 		Library:   &Library{c: c},
 		Graph:     &Graph{c: c},
 		Search:    &Search{c: c},
-		Loom:      newLoom(c, settings),
+		Loom:      lm,
 		Reasoning: newReasoning(c, settings),
 		Settings:  settings,
 		Links:     &Links{c: c},
@@ -145,8 +152,15 @@ func New(st *store.Store, dbPath string) *App {
 		Marks:     &Marks{c: c},
 		Knowledge: kn,
 		Agent:     &Agent{c: c, k: kn},
+		Summaries: &Summaries{c: c},
 	}
 }
+
+// StartSummaries runs the summaries' background worker until ctx ends (the
+// window and `rhizome serve` call it once): it makes the missing and stale
+// summaries the queue in the library holds, a few at a time, resuming what
+// an earlier run left.
+func (a *App) StartSummaries(ctx context.Context) { a.c.summaries.start(ctx) }
 
 // SetEmitter routes events to the frontend.
 func (a *App) SetEmitter(e Emitter) { a.c.mu.Lock(); a.c.emit = e; a.c.mu.Unlock() }
@@ -179,6 +193,7 @@ func (a *App) Areas() []Area {
 		{"Notes", a.Notes},
 		{"Marks", a.Marks},
 		{"Knowledge", a.Knowledge},
+		{"Summaries", a.Summaries},
 	}
 }
 

@@ -33,6 +33,8 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 	hitKinds := constsNamed(t, "../store", "Hit")
 	marks := constsNamed(t, "../store", "Mark")
 	openViews := constsNamed(t, ".", "view")
+	kinds := constsOfType(t, "../backend/summary", "Kind")
+	queued := constsNamed(t, "../store", "Queue")
 	for _, c := range []struct {
 		v     any
 		field string
@@ -54,6 +56,8 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 		{SearchHit{}, "Kind", hitKinds},
 		{NoteView{}, "Marks", marks},
 		{OpenTarget{}, "View", openViews},
+		{SummaryView{}, "Kind", kinds},
+		{SummaryView{}, "Queued", queued},
 	} {
 		typ := reflect.TypeOf(c.v)
 		f, ok := typ.FieldByName(c.field)

@@ -31,8 +31,12 @@ func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 	in := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
 		in[n.ID] = true
+		label := n.Label // the segment summary's (3-6 words)
+		if label == "" {
+			label = clipRunes(n.Summary, labelRunes)
+		}
 		data.Nodes = append(data.Nodes, GraphNode{
-			ID: n.ID, Label: clipRunes(n.Summary, labelRunes), Type: n.Type, Outcome: n.Outcome,
+			ID: n.ID, Label: label, Type: n.Type, Outcome: n.Outcome,
 			SessionID: n.SessionID, Project: n.Project, Segment: n.Segment, Timestamp: n.Timestamp,
 			Cost: n.Cost, Tokens: n.Tokens, Entries: n.Entries,
 		})
@@ -71,7 +75,7 @@ func (g *Graph) Node(id string) (NodeDetail, error) {
 		return NodeDetail{}, err
 	}
 	d := NodeDetail{
-		Node: rec.Node, SessionName: rec.SessionName, Segment: rec.Segment,
+		Node: rec.Node, SessionName: rec.SessionName, SessionTitle: rec.SessionName, Segment: rec.Segment,
 		Boundaries: boundaryViews(rec.Boundaries),
 		Incoming:   make([]GraphEdge, 0, len(incoming)),
 		Outgoing:   make([]GraphEdge, 0, len(outgoing)),
@@ -82,6 +86,17 @@ func (g *Graph) Node(id string) (NodeDetail, error) {
 	}
 	for _, e := range outgoing {
 		d.Outgoing = append(d.Outgoing, graphEdge(e))
+	}
+	if row, vs, err := g.c.store.Summary(ctx, nodeKey(id).Item); err == nil {
+		v := summaryView(row, vs)
+		d.Summary = &v
+	} else if !isNotFound(err) {
+		return NodeDetail{}, err
+	}
+	if row, _, err := g.c.store.Summary(ctx, sessionKey(rec.SessionID).Item); err == nil && row.Shown.Title != "" {
+		d.SessionTitle = row.Shown.Title
+	} else if err != nil && !isNotFound(err) {
+		return NodeDetail{}, err
 	}
 	for _, v := range versions {
 		d.Versions = append(d.Versions, NodeVersionInfo{

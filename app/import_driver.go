@@ -8,6 +8,7 @@ import (
 	"rhizome/backend/knowledge"
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/summary"
 	"rhizome/store"
 )
 
@@ -35,7 +36,9 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 	jobs := make(chan *job, 1)
 	go readJobs(ctx, im.c.store, srcs, prog, jobs)
 	changed := false
+	modelSummaries := im.c.summaries.modelOn()
 	for j := range jobs {
+		j.modelSummaries = modelSummaries
 		fr := writeJob(ctx, im.c.store, j)
 		rep.Files = append(rep.Files, fr)
 		t := &rep.Totals
@@ -98,6 +101,10 @@ type job struct {
 	reader    sessionReader  // past the header
 	hashing   *hashingReader // under reader: hashes the whole file
 
+	// modelSummaries: summaries are made with a model; the writer queues
+	// the items it summarised offline for it.
+	modelSummaries bool
+
 	// Set by the reader before it closes ops.
 	err    error          // reading failed: nothing of the file is written
 	read   *readResult    // what reading found
@@ -117,6 +124,8 @@ type op struct {
 	// last: seg is the last segment stored by an earlier import (append);
 	// it is written only if its node changed.
 	last bool
+
+	sums []summary.Made // offline summaries made (import_summary.go)
 }
 
 // opBatch is how many ops go to the writer at once.
@@ -225,7 +234,7 @@ func writeJob(ctx context.Context, st *store.Store, j *job) FileReport {
 	if errors.Is(err, errReplayMismatch) {
 		// Import the file again whole, as a rewrite: a fresh read, in this
 		// goroutine's turn (a later job of the same session waits on j).
-		r := &job{index: j.index, src: j.src, hdr: j.hdr, stored: j.stored, status: statusImported, lastIdx: -1,
+		r := &job{index: j.index, src: j.src, hdr: j.hdr, stored: j.stored, status: statusImported, lastIdx: -1, modelSummaries: j.modelSummaries,
 			ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{})}
 		defer r.finishWrite()
 		if _, err = r.open(); err == nil {

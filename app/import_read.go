@@ -12,6 +12,7 @@ import (
 	"rhizome/backend/knowledge"
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/summary"
 )
 
 // Reading: a file is streamed once through a session reader into ops for
@@ -56,6 +57,9 @@ type readResult struct {
 	fileBytes  int64
 	fileSHA256 string
 	entries    int // entries in the file
+
+	session     *summary.Summary // the session's offline summary; nil when the file was not read from its start
+	lastEntryID string           // id of the file's last entry
 }
 
 // open opens the file of j and reads its header.
@@ -78,6 +82,7 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 	acc := analyze.NewAccumulator()
 	kx := knowledge.NewExtractor() // the offline knowledge rules, beside the analyzer
 	now := time.Now().UTC()
+	sums := newImportSummaries(j.hdr, now)
 	res := &readResult{segStart: map[int]int{}}
 	j.byType = map[string]int{}
 	batch := make([]op, 0, opBatch)
@@ -110,6 +115,7 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 			// IsNewProject is the writer's to set.
 			Abandoned: next != nil && (next.Type == segment.EdgeBranch || next.Type == segment.EdgeTreeJump),
 		}, now)
+		sums.label(&node, seg)
 		items := kx.Items(knowledge.Source{Project: j.hdr.Cwd, SessionID: j.hdr.ID, SegmentNodeID: node.ID}, now)
 		batch = append(batch, op{seg: seg, node: &node, knowledge: items, last: seg.Index == j.lastIdx})
 	}
@@ -135,8 +141,12 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 			res.name = e.Name
 		}
 		step := builder.Add(e)
+		sums.add(e, step, builder.SegmentOf, step.Segment >= j.lastIdx)
 		if step.Closed != nil {
 			closeSegment(step.Closed, step.Link)
+		}
+		if m := sums.take(); len(m) > 0 {
+			batch = append(batch, op{sums: m})
 		}
 		if step.Link != nil && step.Link.To > j.lastIdx {
 			res.links = append(res.links, *step.Link)
@@ -161,9 +171,18 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 	if count < j.replaySeq {
 		return errReplayMismatch
 	}
-	if last := builder.Finish(); last != nil {
+	last := builder.Finish()
+	sums.finish(last)
+	if last != nil {
 		closeSegment(last, nil)
 	}
+	if m := sums.take(); len(m) > 0 {
+		batch = append(batch, op{sums: m})
+	}
+	if s, ok := sums.pass.Session(); ok {
+		res.session = &s
+	}
+	res.lastEntryID = sums.lastEntryID
 	if err := send(); err != nil {
 		return err
 	}

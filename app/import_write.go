@@ -11,6 +11,7 @@ import (
 	"rhizome/backend/analyze"
 	"rhizome/backend/graph"
 	"rhizome/backend/pisession"
+	"rhizome/backend/summary"
 	"rhizome/store"
 )
 
@@ -35,6 +36,7 @@ type fileWrite struct {
 	trigger string // version trigger of nodes already stored
 	written int
 	now     time.Time
+	sums    []summary.Made // offline summaries made while reading (import_summary.go)
 }
 
 func (w *fileWrite) run() error {
@@ -141,6 +143,10 @@ func (w *fileWrite) begin() error {
 
 // apply does one write.
 func (w *fileWrite) apply(o *op) error {
+	if o.sums != nil {
+		w.sums = append(w.sums, o.sums...)
+		return nil
+	}
 	if o.entry != nil {
 		if err := w.tx.InsertEntry(w.sess.PK, o.entry, o.text); err != nil {
 			return err
@@ -223,7 +229,20 @@ func (w *fileWrite) finish() error {
 	if err := tx.PutSession(sess); err != nil {
 		return err
 	}
+	if err := w.writeSummaries(); err != nil {
+		return err
+	}
 	return linkForks(tx, sess, w.now)
+}
+
+// writeSummaries saves the summaries made while reading, and queues what
+// the import could not make (import_summary.go).
+func (w *fileWrite) writeSummaries() error {
+	res, sess := w.j.read, w.sess
+	current := summary.SessionHash(summary.SessionInputs{SessionID: sess.ID, Entries: res.entries,
+		LastEntryID: res.lastEntryID, Name: res.name})
+	ws := summaryWrites(sess.ID, sess.Cwd, w.sums, res.session, current, w.j.modelSummaries)
+	return w.tx.WriteSummaries(ws, showSummary, w.now)
 }
 
 // report fills the file report from what the library now holds for sess.

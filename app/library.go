@@ -8,6 +8,7 @@ import (
 
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/summary"
 )
 
 // Library is the read side of the library: projects, sessions, a session's
@@ -16,15 +17,28 @@ type Library struct {
 	c *core
 }
 
-// Projects lists the working directories sessions ran in, by path.
+// Projects lists the working directories sessions ran in, by path, each
+// with its summary once made.
 func (l *Library) Projects() ([]Project, error) {
 	ps, err := l.c.store.Projects(l.c.context())
 	if err != nil {
 		return nil, err
 	}
+	paths := make([]string, len(ps))
+	for i, p := range ps {
+		paths[i] = p.Path
+	}
+	sums, err := l.c.store.SummariesOf(l.c.context(), string(summary.KindProject), paths)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Project, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, Project{Path: p.Path, Name: projectName(p.Path), Sessions: p.Sessions, Nodes: p.Nodes, Cost: p.Cost})
+		v := Project{Path: p.Path, Name: projectName(p.Path), Sessions: p.Sessions, Nodes: p.Nodes, Cost: p.Cost}
+		if r := sums[p.Path]; r != nil {
+			v.Summary, v.SummarySource = r.Shown.Text, r.Shown.Source
+		}
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -45,14 +59,27 @@ func (l *Library) Sessions(project string) ([]SessionSummary, error) {
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]string, len(ss))
+	for i, s := range ss {
+		ids[i] = s.ID
+	}
+	sums, err := l.c.store.SummariesOf(l.c.context(), string(summary.KindSession), ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]SessionSummary, 0, len(ss))
 	for _, s := range ss {
 		name := s.Name
 		if name == "" {
 			name = s.FileName
 		}
+		title, text, source := name, "", ""
+		if r := sums[s.ID]; r != nil && r.Shown.Title != "" {
+			title, text, source = r.Shown.Title, r.Shown.Text, r.Shown.Source
+		}
 		out = append(out, SessionSummary{
-			ID: s.ID, Path: s.Path, Name: name, Project: s.Cwd, Timestamp: s.Timestamp,
+			ID: s.ID, Path: s.Path, Name: name, Title: title, Summary: text, TitleSource: source,
+			Project: s.Cwd, Timestamp: s.Timestamp,
 			Version: s.Version, Entries: s.Entries, Segments: s.Segments, Cost: s.Cost, Tokens: s.Tokens,
 			ParentSession: s.ParentSession, Malformed: s.Malformed, PendingTail: s.PendingTail,
 		})
@@ -66,10 +93,22 @@ func (l *Library) Timeline(sessionID string) ([]TimelineSegment, error) {
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]string, 0, len(segs))
+	for _, s := range segs {
+		ids = append(ids, s.NodeID)
+	}
+	sums, err := l.c.store.SummariesOf(l.c.context(), string(summary.KindSegment), ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]TimelineSegment, 0, len(segs))
 	for _, s := range segs {
+		text := s.NodeSummary
+		if r := sums[s.NodeID]; r != nil && r.Shown.Text != "" {
+			text = r.Shown.Text
+		}
 		out = append(out, TimelineSegment{
-			Index: s.Index, NodeID: s.NodeID, Type: s.NodeType, Summary: s.NodeSummary,
+			Index: s.Index, NodeID: s.NodeID, Type: s.NodeType, Summary: text,
 			Start: isoTime(s.StartTimestamp), End: isoTime(s.EndTimestamp), Entries: s.EntryCount,
 			Boundaries: boundaryViews(s.Boundaries),
 		})

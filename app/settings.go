@@ -25,18 +25,33 @@ import (
 type Settings struct {
 	c *core
 
-	mu       sync.Mutex // guards the model setting's read-modify-write and the cached provider
+	mu       sync.Mutex // guards the model setting's read-modify-write, the cached providers and the override
 	gen      int        // bumped by every SetLLM: invalidates provider
 	provider llm.Provider
 	provGen  int
+
+	override    ModelOverride // the model given for this run (App.SetModelOverride)
+	sumProvider llm.Provider  // the summary model's provider, built for sumKey
+	sumKey      string
 }
 
 // llmTestTimeout bounds TestLLM.
 const llmTestTimeout = 30 * time.Second
 
-// loadLLM returns the model setting with its API key; the zero Config when
-// none is set.
+// loadLLM returns the generation model: the model setting with its API
+// key, with the run's override (App.SetModelOverride) laid over it; the
+// zero Config when none is set.
 func (s *Settings) loadLLM() (llm.Config, error) {
+	cfg, err := s.loadStoredLLM()
+	if err != nil {
+		return cfg, err
+	}
+	return s.applyOverride(cfg)
+}
+
+// loadStoredLLM returns the model setting as stored, with its API key; the
+// zero Config when none is set.
+func (s *Settings) loadStoredLLM() (llm.Config, error) {
 	st := s.c.store
 	b, err := st.Setting(s.c.context(), store.LLMSettingKey)
 	if errors.Is(err, store.ErrNotFound) {
@@ -60,11 +75,15 @@ func (s *Settings) loadLLM() (llm.Config, error) {
 // Get returns the settings as the Settings view shows them. The API key is
 // reported only as llm.apiKeySet.
 func (s *Settings) Get() (SettingsView, error) {
-	cfg, err := s.loadLLM()
+	cfg, err := s.loadStoredLLM()
 	if err != nil {
 		return SettingsView{}, err
 	}
-	return SettingsView{LLM: llmSettings(cfg), ConfigDir: s.c.store.ConfigDir()}, nil
+	sum, err := s.summarySettings()
+	if err != nil {
+		return SettingsView{}, err
+	}
+	return SettingsView{LLM: llmSettings(cfg), Summaries: sum, ConfigDir: s.c.store.ConfigDir()}, nil
 }
 
 func llmSettings(c llm.Config) LLMSettings {
@@ -101,30 +120,35 @@ func (s *Settings) SetLLM(in LLMSettingsInput) (SettingsView, error) {
 	if err != nil {
 		return SettingsView{}, fmt.Errorf("settings: %w", err)
 	}
+	if err := s.saveLLM(cfg, encoded, in.ClearAPIKey); err != nil {
+		return SettingsView{}, err
+	}
+	s.c.emitEvent("settings:changed", nil)
+	s.c.summaries.settingsChanged()
+	return s.Get()
+}
+
+// saveLLM stores the model setting (encoded) and its key, under the lock.
+func (s *Settings) saveLLM(cfg llm.Config, encoded []byte, clearKey bool) error {
 	secrets := s.c.store.Secrets()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cfg.APIKey.IsSet() {
 		if err := secrets.Put(cfg.KeyName(), cfg.APIKey.Reveal()); err != nil {
-			return SettingsView{}, fmt.Errorf("settings: %w", err)
+			return fmt.Errorf("settings: %w", err)
 		}
 	}
 	if err := s.c.store.PutSetting(s.c.context(), store.LLMSettingKey, encoded); err != nil {
-		return SettingsView{}, fmt.Errorf("settings: %w", err)
+		return fmt.Errorf("settings: %w", err)
 	}
-	if in.ClearAPIKey {
+	if clearKey {
 		if err := secrets.Delete(cfg.KeyName()); err != nil {
-			return SettingsView{}, fmt.Errorf("settings: %w", err)
+			return fmt.Errorf("settings: %w", err)
 		}
 	}
 	s.gen++
-	s.provider = nil
-	s.c.emitEvent("settings:changed", nil)
-	saved, err := s.loadLLM()
-	if err != nil {
-		return SettingsView{}, err
-	}
-	return SettingsView{LLM: llmSettings(saved), ConfigDir: s.c.store.ConfigDir()}, nil
+	s.provider, s.sumProvider = nil, nil
+	return nil
 }
 
 // TestLLM asks the configured model for a few tokens, to check the base URL,

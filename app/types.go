@@ -88,13 +88,25 @@ type Project struct {
 	Sessions int     `json:"sessions"`
 	Nodes    int     `json:"nodes"`
 	Cost     float64 `json:"cost"` // USD
+	// Summary says what the project's sessions were about (issue 8), ""
+	// until it is made; SummarySource where it came from (offline, human,
+	// model:<provider/model>).
+	Summary       string `json:"summary"`
+	SummarySource string `json:"summarySource"`
 }
 
 // SessionSummary is one session in the sidebar.
 type SessionSummary struct {
-	ID            string  `json:"id"`
-	Path          string  `json:"path"`
-	Name          string  `json:"name"`    // session_info name, else file name
+	ID   string `json:"id"`
+	Path string `json:"path"`
+	Name string `json:"name"` // session_info name, else file name
+	// Title is the session's title as its summary shows it (the user's
+	// session_info name, pi's, the first request, a model's or the person's
+	// edit: see SummaryView); Name until it has one. Summary is its 2-3
+	// sentences ("" until made); TitleSource the summary's source.
+	Title         string  `json:"title"`
+	Summary       string  `json:"summary"`
+	TitleSource   string  `json:"titleSource"`
 	Project       string  `json:"project"` // cwd
 	Timestamp     string  `json:"timestamp"`
 	Version       int     `json:"version"`
@@ -120,7 +132,7 @@ type GraphFilter struct {
 // GraphNode is a node as the graph view draws it.
 type GraphNode struct {
 	ID        string  `json:"id"`
-	Label     string  `json:"label"` // short summary
+	Label     string  `json:"label"` // the segment summary's label (3-6 words); the node's summary until it has one
 	Type      string  `json:"type"`  // node type
 	Outcome   string  `json:"outcome"`
 	SessionID string  `json:"sessionId"`
@@ -149,13 +161,18 @@ type GraphData struct {
 
 // NodeDetail is one node with its session context.
 type NodeDetail struct {
-	Node        graph.Node        `json:"node"`
-	SessionName string            `json:"sessionName"`
-	Segment     int               `json:"segment"`
-	Boundaries  []BoundaryView    `json:"boundaries"` // that start the segment
-	Incoming    []GraphEdge       `json:"incoming"`
-	Outgoing    []GraphEdge       `json:"outgoing"`
-	Versions    []NodeVersionInfo `json:"versions"`
+	Node        graph.Node `json:"node"`
+	SessionName string     `json:"sessionName"`
+	// SessionTitle is the session's title (SessionSummary.Title).
+	SessionTitle string `json:"sessionTitle"`
+	// Summary is the segment's summary as shown (its sentence and label);
+	// nil until it has one.
+	Summary    *SummaryView      `json:"summary"`
+	Segment    int               `json:"segment"`
+	Boundaries []BoundaryView    `json:"boundaries"` // that start the segment
+	Incoming   []GraphEdge       `json:"incoming"`
+	Outgoing   []GraphEdge       `json:"outgoing"`
+	Versions   []NodeVersionInfo `json:"versions"`
 }
 
 // NodeVersionInfo is one stored version of a node.
@@ -231,7 +248,7 @@ type TimelineSegment struct {
 // (Links.Resolve says where): the node, the exact entry, the loom tree or
 // node, the note, the summarised item; Within is a loom node's tree title.
 type SearchHit struct {
-	Kind      string  `json:"kind" ts_type:"'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary'"`
+	Kind      string  `json:"kind" ts_type:"'session' | 'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary'"`
 	URI       string  `json:"uri"`
 	Within    string  `json:"within,omitempty"`
 	NodeID    string  `json:"nodeId"`
@@ -507,8 +524,107 @@ type LLMSettingsInput struct {
 
 // SettingsView is every setting the Settings view shows.
 type SettingsView struct {
-	LLM       LLMSettings `json:"llm"`
-	ConfigDir string      `json:"configDir"` // the folder beside the library holding the API keys (secrets.json, 0600)
+	LLM       LLMSettings     `json:"llm"`
+	Summaries SummarySettings `json:"summaries"`
+	ConfigDir string          `json:"configDir"` // the folder beside the library holding the API keys (secrets.json, 0600)
+}
+
+// SummarySettings is how summaries are made (Settings.SetSummaries): offline
+// only (the default), or with a model: the summary model when one is named
+// (a cheaper one, say), else the generation model (LLMSettings).
+type SummarySettings struct {
+	UseModel bool `json:"useModel"` // summarise with a model; false: offline summaries only
+	// The summary model; Model "" = the generation model.
+	Provider  string `json:"provider"` // "openai" or "anthropic" ("" with Model "")
+	BaseURL   string `json:"baseUrl"`  // "" = the provider's default
+	Model     string `json:"model"`
+	APIKeySet bool   `json:"apiKeySet"` // a key is stored for the summary model's provider and base URL
+	// Concurrency is how many summaries are made at once (1..8).
+	Concurrency int `json:"concurrency"`
+	// LoomTreeEvery: a loom tree's summary is made again every this many
+	// new nodes (and on demand).
+	LoomTreeEvery int `json:"loomTreeEvery"`
+	// InUse is the model summaries are made with now ("anthropic/claude-haiku-4-5"),
+	// "" when offline; Overridden says it was set for this run (command-line
+	// flags or RHIZOME_LLM_* variables), not by these settings.
+	InUse      string `json:"inUse"`
+	Overridden bool   `json:"overridden"`
+}
+
+// SummarySettingsInput is the summary part of the settings form: APIKey ""
+// keeps the stored key of the summary model's provider and base URL.
+type SummarySettingsInput struct {
+	UseModel      bool   `json:"useModel"`
+	Provider      string `json:"provider"`
+	BaseURL       string `json:"baseUrl"`
+	Model         string `json:"model"`
+	APIKey        string `json:"apiKey,omitempty"`
+	Concurrency   int    `json:"concurrency"`
+	LoomTreeEvery int    `json:"loomTreeEvery"`
+}
+
+// ---- Summaries (app/summaries.go) -------------------------------------------
+
+// SummaryView is what an item (a rhizome: URI) is about, as shown: its
+// title (sessions, loom trees, projects), text and label, where they came
+// from, and its place in the background queue.
+type SummaryView struct {
+	Item  string `json:"item"` // rhizome:session/<id>, rhizome:node/<id>, rhizome:loom/<tree>[/<node>], rhizome:project/<path>
+	Kind  string `json:"kind" ts_type:"'session' | 'segment' | 'loomNode' | 'loomTree' | 'project'"`
+	Title string `json:"title"` // "" for segments and loom nodes
+	Text  string `json:"text"`
+	Label string `json:"label"` // 3 to 6 words, for the graph and lanes
+	// Source: "offline", "pi" (pi's own compaction or branch summary),
+	// "human" (edited by the person) or "model:<provider>/<model>"; "" none yet.
+	Source string `json:"source"`
+	MadeAt string `json:"madeAt"`
+	// Stale: what is shown was made from other inputs than the item's
+	// current ones (a newer one is on its way, or the person's edit
+	// predates a change).
+	Stale bool `json:"stale"`
+	// Edited: a person's edit is in force (Title or Text, or both). Generated
+	// is then what shows without it (Summaries.Revert goes back to it).
+	Edited    bool                `json:"edited"`
+	Generated *SummaryVersionView `json:"generated,omitempty"`
+	// Queued: "offline" or "model" while on the background queue, "" when not.
+	Queued   string `json:"queued" ts_type:"'' | 'offline' | 'model'"`
+	Error    string `json:"error,omitempty"` // the last model failure, kept until a model summary succeeds
+	Attempts int    `json:"attempts"`        // model failures since the last success
+	NextTry  string `json:"nextTry,omitempty"`
+	// Versions: every summary kept, oldest first (all the person's edits,
+	// the latest of each other source).
+	Versions []SummaryVersionView `json:"versions"`
+}
+
+// SummaryVersionView is one summary made for an item.
+type SummaryVersionView struct {
+	Version int    `json:"version"`
+	Title   string `json:"title"`
+	Text    string `json:"text"`
+	Label   string `json:"label"`
+	Source  string `json:"source"`
+	MadeAt  string `json:"madeAt"`
+	Stale   bool   `json:"stale"`
+}
+
+// SummaryQueueStatus is the background queue of summaries, as the
+// "summary:progress" event and Summaries.QueueStatus give it.
+type SummaryQueueStatus struct {
+	Queued   int `json:"queued"`   // items waiting (offline and model jobs)
+	Running  int `json:"running"`  // being made now
+	Done     int `json:"done"`     // made since the queue was last empty
+	Retrying int `json:"retrying"` // waiting for a retry after a model failure
+	Failed   int `json:"failed"`   // items whose last model attempt failed
+	// Model is the model summaries are made with ("" offline).
+	Model string `json:"model"`
+	// Working: the worker has something to do now (queued and due, or running).
+	Working bool `json:"working"`
+}
+
+// SummariesUpdated is the payload of "summary:updated": the items whose
+// summary changed.
+type SummariesUpdated struct {
+	Items []string `json:"items"`
 }
 
 // LLMTestResult is the outcome of Settings.TestLLM: OK, or Error with the

@@ -476,3 +476,45 @@ func (s *Store) EntryLocation(ctx context.Context, sessionID, entryID string) (n
 	}
 	return nodeID, offset, nil
 }
+
+// EachEntry calls fn with the entries of session sessionPK whose seq is in
+// [from, to] (to < 0: to the last), in file order, in chunks of at most
+// chunk entries (0: 512), until fn returns an error, which it returns: a
+// long session is read without holding it in memory.
+func (s *Store) EachEntry(ctx context.Context, sessionPK int64, from, to, chunk int, fn func([]EntryRecord) error) error {
+	if chunk <= 0 {
+		chunk = 512
+	}
+	if to < 0 {
+		to = int(^uint(0) >> 1)
+	}
+	for from <= to {
+		rows, err := s.db.QueryContext(ctx, segmentPageQuery, sessionPK, from, min(to, from+chunk-1))
+		if err != nil {
+			return fmt.Errorf("store: unable to fetch the entries of session %d: %w", sessionPK, err)
+		}
+		var recs []EntryRecord
+		for rows.Next() {
+			var e EntryRecord
+			var raw string
+			if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw); err != nil {
+				rows.Close()
+				return fmt.Errorf("store: unable to read an entry of session %d: %w", sessionPK, err)
+			}
+			e.Raw = []byte(raw)
+			recs = append(recs, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("store: unable to fetch the entries of session %d: %w", sessionPK, err)
+		}
+		if len(recs) == 0 {
+			return nil
+		}
+		if err := fn(recs); err != nil {
+			return err
+		}
+		from = recs[len(recs)-1].Seq + 1
+	}
+	return nil
+}

@@ -205,3 +205,38 @@ func (s *Store) LoomRawResponse(ctx context.Context, nodeID string) ([]byte, err
 	}
 	return data, nil
 }
+
+// SetLoomSummaries saves, in one transaction, the generated summaries of
+// nodes of tree treeID (node id -> summary) and, when tree is not nil, the
+// tree's own (its summary column; its updated time is left alone, as the
+// tree did not change). Unknown nodes are skipped; an unknown tree is
+// ErrNotFound (wrapped).
+func (s *Store) SetLoomSummaries(ctx context.Context, treeID string, nodes map[string]string, tree *string) error {
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return fmt.Errorf("store: unable to save the summaries of loom tree %s: %w", treeID, err)
+	}
+	defer tx.Rollback()
+	if tree != nil {
+		res, err := tx.ExecContext(ctx, `UPDATE loom_trees SET summary = ? WHERE id = ?`, *tree, treeID)
+		if err != nil {
+			return fmt.Errorf("store: unable to save the summary of loom tree %s: %w", treeID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("%w: loom tree %s", ErrNotFound, treeID)
+		}
+	}
+	now := time.Now()
+	for id, sum := range nodes {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO loom_node_state (node_id, summary, updated_at)
+			SELECT id, ?, ? FROM loom_nodes WHERE id = ? AND tree_id = ?
+			ON CONFLICT (node_id) DO UPDATE SET summary = excluded.summary, updated_at = excluded.updated_at`,
+			sum, loomTime(&now), id, treeID); err != nil {
+			return fmt.Errorf("store: unable to save the summary of loom node %s: %w", id, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: unable to save the summaries of loom tree %s: %w", treeID, err)
+	}
+	return nil
+}

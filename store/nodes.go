@@ -193,8 +193,11 @@ func (s *Store) NodeAtVersion(ctx context.Context, id string, version int) (*gra
 
 // NodeSummary is a node as lists and the graph view show it.
 type NodeSummary struct {
-	ID        string
-	Summary   string
+	ID      string
+	Summary string
+	// Label is the label of the segment summary the node shows (the
+	// summaries table, kind "segment"); "" when it has none yet.
+	Label     string
 	Type      string
 	Outcome   string
 	SessionID string
@@ -219,8 +222,9 @@ type NodeFilter struct {
 
 // Nodes lists the current nodes matching f, by timestamp.
 func (s *Store) Nodes(ctx context.Context, f NodeFilter) ([]NodeSummary, error) {
-	query := `SELECT n.id, n.summary, n.type, n.outcome, s.id, n.project, n.segment_idx, n.timestamp,
-		n.cost, n.tokens, n.entry_count FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE 1 = 1`
+	query := `SELECT n.id, n.summary, coalesce(sm.label, ''), n.type, n.outcome, s.id, n.project, n.segment_idx, n.timestamp,
+		n.cost, n.tokens, n.entry_count FROM nodes n JOIN sessions s ON s.pk = n.session_pk
+		LEFT JOIN summaries sm ON sm.kind = 'segment' AND sm.subject = n.id WHERE 1 = 1`
 	var args []any
 	if f.Project != "" {
 		query += ` AND n.project = ?`
@@ -257,7 +261,7 @@ func (s *Store) Nodes(ctx context.Context, f NodeFilter) ([]NodeSummary, error) 
 	out := []NodeSummary{}
 	for rows.Next() {
 		var n NodeSummary
-		if err := rows.Scan(&n.ID, &n.Summary, &n.Type, &n.Outcome, &n.SessionID, &n.Project, &n.Segment,
+		if err := rows.Scan(&n.ID, &n.Summary, &n.Label, &n.Type, &n.Outcome, &n.SessionID, &n.Project, &n.Segment,
 			&n.Timestamp, &n.Cost, &n.Tokens, &n.Entries); err != nil {
 			return nil, fmt.Errorf("store: unable to read a node: %w", err)
 		}

@@ -24,6 +24,7 @@ const (
 	HitLoomNode = "loomNode" // a loom node's text
 	HitNote     = "note"     // a person's note
 	HitSummary  = "summary"  // the summary of an item (session, node, loom node, ...)
+	HitSession  = "session"  // a session found by the title or summary it shows (app.Search.Query)
 )
 
 var searchItemKinds = []string{HitLoomTree, HitLoomNode, HitNote, HitSummary}

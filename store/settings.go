@@ -60,6 +60,11 @@ const (
 // API key) in the settings table.
 const LLMSettingKey = "llm"
 
+// SummarySettingKey is the key of how summaries are made (offline or with a
+// model, the summary model without its API key, the worker's concurrency,
+// the loom tree trigger) in the settings table.
+const SummarySettingKey = "summaries"
+
 // migrateSideFiles moves the settings side files of an older Rhizome into
 // the library, once: llm.json becomes the LLMSettingKey setting as it is (a
 // damaged one too: reading the setting then says so), and each

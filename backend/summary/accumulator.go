@@ -36,7 +36,8 @@ func (t *turn) weight() int { return t.req.score + t.strength }
 // digestAt is a pi summary and where it was.
 type digestAt struct {
 	seq        int
-	compaction bool // a compaction; else a branch summary
+	compaction bool  // a compaction; else a branch summary
+	tokens     int64 // a compaction's tokensBefore: the context it replaced
 	d          Digest
 }
 
@@ -143,7 +144,7 @@ func (a *Accumulator) addDigest(e *pisession.Entry) {
 			}
 		}
 	}
-	da := digestAt{seq: e.Seq, compaction: e.Type == pisession.TypeCompaction, d: d}
+	da := digestAt{seq: e.Seq, compaction: e.Type == pisession.TypeCompaction, tokens: e.TokensBefore, d: d}
 	if len(a.digests) == maxDigests {
 		a.digests[maxDigests-1] = da
 		return

@@ -22,23 +22,33 @@ import (
 //     "added X", possibly a few requests later; else the new state or the
 //     answer to a question; else the files edited) and, when room is left,
 //     the last deed of the segment ("; finally released v0.27.3");
-//  3. a compaction or branch summary inside the segment (a compaction
-//     segment with no request of its own): its goal and done items;
-//  4. the first sentence of the last assistant text;
-//  5. "No conversation", for segments of settings changes and labels only.
+//  3. a compaction segment with no request of its own: the outcome the
+//     agent reported after the compaction, if any; else the compaction
+//     itself, said as such ("Context compacted": pi's summary in it is the
+//     summary of the work before, see Pass, not of this segment);
+//  4. a branch summary inside the segment with no request of its own: its
+//     goal and done items;
+//  5. the first sentence of the last assistant text;
+//  6. "No conversation", for segments of settings changes and labels only.
 //
-// sessionID and seg name the segment for its InputHash (see SegmentHash).
+// The summary's source is SourcePi under rule 1 (pi wrote it), else
+// SourceOffline. sessionID and seg name the segment for its InputHash (see
+// SegmentHash).
 func (a *Accumulator) Segment(sessionID string, seg segment.Segment, now time.Time) Summary {
 	s := Summary{Kind: KindSegment, Source: SourceOffline, MadeAt: now.UTC(),
 		InputHash: SegmentHash(a.segmentInputs(sessionID, seg))}
+	_, replyState := outcomeOf(a.lastReply)
 	switch {
 	case a.following != nil:
 		s.Text, s.Label = digestSentence(*a.following, MaxSentenceWords), digestLabel(*a.following)
+		s.Source = SourcePi
 	case a.first != nil:
 		main := a.mainTurn()
 		s.Text = a.requestSentence(main, MaxSentenceWords, true)
 		s.Label = makeLabel(main.req.phrase)
-	case len(a.digests) > 0:
+	case len(a.digests) > 0 && a.digests[len(a.digests)-1].compaction && !(a.lastReply != "" && replyState >= outcomeState):
+		s.Text, s.Label = compactionNotice(a.digests[len(a.digests)-1]), "Context compacted"
+	case len(a.digests) > 0 && !a.digests[len(a.digests)-1].compaction:
 		d := a.digests[len(a.digests)-1].d
 		s.Text, s.Label = digestSentence(d, MaxSentenceWords), digestLabel(d)
 	case a.lastReply != "":
@@ -56,6 +66,29 @@ func (a *Accumulator) Segment(sessionID string, seg segment.Segment, now time.Ti
 	}
 	if s.Label == "" {
 		s.Label = "Untitled segment"
+	}
+	return s
+}
+
+// compactionNotice is the sentence of a segment that is a compaction and
+// nothing more (yet): how much context pi compacted, and what its summary
+// of the work before is about.
+func compactionNotice(d digestAt) string {
+	s := "pi compacted the context here"
+	if d.tokens > 0 {
+		s += " (" + thousands(d.tokens) + " tokens)"
+	}
+	if about := digestLabel(d.d); about != "" {
+		s += " into a summary of the work before it: " + strings.TrimRight(about, " .")
+	}
+	return endSentence(s)
+}
+
+// thousands writes n with a comma between thousands: 186,045.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
 	return s
 }
@@ -115,6 +148,12 @@ func (a *Accumulator) requestSentence(t turn, max int, finally bool) string {
 	if overlap(req, what) >= 3 {
 		req = cutWords(req, MaxLabelWords, labelTargetWords)
 	}
+	// When the outcome says all the request did ("Port over X" — "ported
+	// X to match …"), the outcome alone is the sentence.
+	restated := false
+	if n := len(contentWords(req)); !question && n >= 2 && overlap(req, what) == n && pastVerbs[strings.ToLower(firstWord(what))] {
+		req, restated = "", true
+	}
 	// The request keeps at least 8 words (or all it has); the last deed gets
 	// what is left, if that is 6 words or more.
 	reqMin := min(wordCount(req), 8)
@@ -122,6 +161,9 @@ func (a *Accumulator) requestSentence(t turn, max int, finally bool) string {
 		if room := max - reqMin - wordCount(what) - 3; room >= 6 {
 			what += "; finally " + cutWords(fin, room, 5)
 		}
+	}
+	if restated {
+		return endSentence(capitalize(what))
 	}
 	room := max - wordCount(what) - 1
 	if question {

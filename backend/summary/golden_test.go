@@ -31,11 +31,12 @@ type goldenSummary struct {
 	Title     string `json:"title,omitempty"`
 	Label     string `json:"label"`
 	Text      string `json:"text"`
+	Source    string `json:"source"`
 	InputHash string `json:"inputHash"`
 }
 
 func golden(s Summary) goldenSummary {
-	return goldenSummary{Title: s.Title, Label: s.Label, Text: s.Text, InputHash: s.InputHash}
+	return goldenSummary{Title: s.Title, Label: s.Label, Text: s.Text, Source: s.Source, InputHash: s.InputHash}
 }
 
 type goldenSegment struct {
@@ -43,6 +44,8 @@ type goldenSegment struct {
 	Entries    string   `json:"entries"` // "startSeq-endSeq"
 	Boundaries []string `json:"boundaries,omitempty"`
 	goldenSummary
+	// Pi is the summary a later compaction gives the segment (SourcePi).
+	Pi *goldenSummary `json:"pi,omitempty"`
 }
 
 type goldenSession struct {
@@ -51,10 +54,6 @@ type goldenSession struct {
 	Segments []goldenSegment `json:"segments"`
 }
 
-// summarizeFile reads a session file the way the importer does (app/import.go):
-// a streaming reader, a segment.Builder, one accumulator per segment fed
-// with the segment's entries (and told the entry that opens the next one),
-// and one for the whole session.
 // goldenPath names a session file in a golden file: the real samples by
 // their place in the repository (app/samples), the fixtures by their path
 // here, so that golden files do not depend on where the repository is.
@@ -69,6 +68,10 @@ func goldenPath(path string) string {
 // kept once, with backend/segment's test data.
 const v3Dir = "../segment/testdata/v3/sessions/"
 
+// summarizeFile reads a session file the way the importer does (app/import_read.go):
+// a streaming reader, a segment.Builder and a Pass beside it. It returns
+// what the golden files show and the summaries, the session's first, then
+// the segments' in order (their offline ones).
 func summarizeFile(t *testing.T, path string) (goldenSession, []Summary) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -82,21 +85,28 @@ func summarizeFile(t *testing.T, path string) (goldenSession, []Summary) {
 		t.Fatal(err)
 	}
 	b := segment.NewBuilder(segment.DefaultOptions())
-	seg, sess := NewAccumulator(), NewAccumulator()
+	pass := NewPass(hdr.ID, hdr.Cwd, madeAt)
 	var segs []Summary
 	g := goldenSession{File: goldenPath(path)}
-	closeSeg := func(s *segment.Segment) {
-		sum := seg.Segment(hdr.ID, *s, madeAt)
-		checkValid(t, sum)
-		segs = append(segs, sum)
-		var bs []string
-		for _, bd := range s.Boundaries {
-			bs = append(bs, string(bd.Type))
+	bySeg := map[int]int{} // segment index -> its place in g.Segments
+	collect := func() {
+		for _, m := range pass.Take() {
+			checkValid(t, m.Summary)
+			if i, ok := bySeg[m.Segment]; ok {
+				// A later compaction's summary of a segment summarised already.
+				if m.Summary.Source != SourcePi || m.Summary.InputHash != g.Segments[i].InputHash || g.Segments[i].Pi != nil {
+					t.Fatalf("segment %d summarised twice: %+v", m.Segment, m.Summary)
+				}
+				gs := golden(m.Summary)
+				g.Segments[i].Pi = &gs
+				continue
+			}
+			segs = append(segs, m.Summary)
+			bySeg[m.Segment] = len(g.Segments)
+			g.Segments = append(g.Segments, goldenSegment{Index: m.Segment, goldenSummary: golden(m.Summary)})
 		}
-		g.Segments = append(g.Segments, goldenSegment{Index: s.Index, Entries: fmt.Sprintf("%d-%d", s.StartSeq, s.EndSeq),
-			Boundaries: bs, goldenSummary: golden(sum)})
-		seg.Reset()
 	}
+	var closed []segment.Segment
 	for {
 		e, err := rd.Next()
 		if err == io.EOF {
@@ -107,16 +117,34 @@ func summarizeFile(t *testing.T, path string) (goldenSession, []Summary) {
 		}
 		st := b.Add(e)
 		if st.Closed != nil {
-			seg.Followed(e)
-			closeSeg(st.Closed)
+			closed = append(closed, *st.Closed)
 		}
-		seg.Add(e)
-		sess.Add(e)
+		pass.Add(e, st, b.SegmentOf)
+		collect()
 	}
 	if last := b.Finish(); last != nil {
-		closeSeg(last)
+		closed = append(closed, *last)
+		pass.Finish(last)
+		collect()
 	}
-	s := sess.Session(hdr.ID, hdr.Cwd, madeAt)
+	if len(closed) != len(g.Segments) {
+		t.Fatalf("%d segments, %d summaries", len(closed), len(g.Segments))
+	}
+	for i, s := range closed {
+		var bs []string
+		for _, bd := range s.Boundaries {
+			bs = append(bs, string(bd.Type))
+		}
+		g.Segments[i].Entries = fmt.Sprintf("%d-%d", s.StartSeq, s.EndSeq)
+		g.Segments[i].Boundaries = bs
+		if g.Segments[i].Index != s.Index {
+			t.Fatalf("summary %d is of segment %d", i, g.Segments[i].Index)
+		}
+	}
+	s, ok := pass.Session()
+	if !ok {
+		t.Fatal("the pass saw the whole session but has no session summary")
+	}
 	checkValid(t, s)
 	g.Session = golden(s)
 	return g, append([]Summary{s}, segs...)
@@ -342,5 +370,21 @@ func TestGoldenPrompts(t *testing.T) {
 	}
 	if out.String() != string(want) {
 		t.Errorf("%s differs from the current prompts (go test -update rewrites it; review the diff):\n%s", path, out.String())
+	}
+}
+
+// A summary does not say the same thing twice: "Port over X — ported X to
+// match …" reads as the outcome alone. Over the real samples, no segment's
+// or session's first sentence is a request whose outcome restates it.
+func TestNoRestatedRequest(t *testing.T) {
+	for _, p := range pitest.Samples() {
+		_, sums := summarizeFile(t, p)
+		for _, s := range sums {
+			first := Sentences(s.Text)[0]
+			req, what, ok := strings.Cut(first, " — ")
+			if n := len(contentWords(req)); ok && n >= 2 && overlap(req, what) == n {
+				t.Errorf("%s: %q restates its request", filepath.Base(p), first)
+			}
+		}
 	}
 }

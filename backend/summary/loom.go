@@ -95,7 +95,7 @@ func nodeSentence(content loom.Content) string {
 	case text == "":
 		return "An empty node."
 	}
-	s := fillerOpener.ReplaceAllString(firstProse(text), "")
+	s := dropFiller(firstProse(text))
 	if s == "" {
 		s = cleanInline(collapseSpace(text))
 	}

@@ -43,6 +43,18 @@ var (
 	summaryLead  = regexp.MustCompile(`(?i)^(here'?s|here is)?\s*(a )?(summary|what i (did|changed|updated|fixed)|changes( made)?|key changes)\b`)
 )
 
+// dropFiller removes the filler a sentence opens with, however much of it
+// there is ("Yes, good catch." is all filler).
+func dropFiller(s string) string {
+	for {
+		t := fillerOpener.ReplaceAllString(s, "")
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
+
 // outcomeOf finds the sentence of an assistant reply that says what was
 // done, rewritten as a phrase: "Done." and opening filler ("Perfect!") are
 // skipped, "I've added X" becomes "added X", and a sentence ending in ":"
@@ -58,7 +70,7 @@ func outcomeOf(reply string) (string, int) {
 		}
 		sents := Sentences(line.text)
 		for j, s := range sents {
-			s = fillerOpener.ReplaceAllString(s, "")
+			s = dropFiller(s)
 			s = labelPrefix.ReplaceAllString(s, "")
 			if s == "" || doneOpener.MatchString(s) {
 				continue
@@ -85,7 +97,7 @@ func outcomeOf(reply string) (string, int) {
 			p := iveOpener.ReplaceAllString(s, "")
 			w := strings.ToLower(strings.Trim(firstWord(p), ",.:;!"))
 			switch {
-			case pastVerbs[w] && (p != s || w != "set" && w != "made"):
+			case pastVerbs[w] && (p != s || w != "set" && w != "made") && !vacuous(p):
 				return outcomePhrase(p), outcomeStrong
 			case weakStrength < outcomeState && nowState.MatchString(s) && !notAnswer.MatchString(s):
 				weak, weakStrength = outcomePhrase(s), outcomeState
@@ -95,6 +107,26 @@ func outcomeOf(reply string) (string, int) {
 		}
 	}
 	return weak, weakStrength
+}
+
+// vagueWords are the words of a deed that names nothing ("Found it!",
+// "Fixed that too.").
+var vagueWords = wordSet(`it that this them these those so now too as well also here there again all everything`)
+
+// vacuous reports whether a sentence reporting a deed names nothing after
+// its verb: "Found it!", "Fixed that too." say nothing a reader can use;
+// a bare "Committed." does, after the request it answers.
+func vacuous(s string) bool {
+	words := strings.Fields(s)
+	if len(words) < 2 {
+		return false // "Committed." answers "commit it"
+	}
+	for _, w := range words[1:] {
+		if !vagueWords[strings.ToLower(strings.Trim(w, ",.:;!?"))] {
+			return false
+		}
+	}
+	return true
 }
 
 var leadTarget = regexp.MustCompile(`(?i)\b(to|in|of)\s+(\S+)$`)
@@ -146,7 +178,7 @@ func answerOf(reply string) string {
 	lines := replyLines(reply)
 	for _, l := range lines[:min(3, len(lines))] {
 		for _, s := range Sentences(l.text) {
-			s = fillerOpener.ReplaceAllString(s, "")
+			s = dropFiller(s)
 			if s == "" || doneOpener.MatchString(s) {
 				continue
 			}

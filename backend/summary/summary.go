@@ -42,9 +42,17 @@ const (
 )
 
 // Sources of a summary. A model's source is ModelSource(provider, model).
+//
+// SourcePi marks a summary pi itself wrote into the session file: a
+// compaction's text is pi's (model-written) summary of the work before it,
+// a branch_summary's of the branch the user left. Rhizome reads them
+// (ParseDigest) and shows them as the summary of the segment they
+// summarise (see Pass and Accumulator.Segment), under this source, so a
+// reader can tell them from Rhizome's own offline summaries.
 const (
 	SourceOffline = "offline"
 	SourceHuman   = "human"
+	SourcePi      = "pi"
 	modelPrefix   = "model:"
 )
 
@@ -72,7 +80,8 @@ type Summary struct {
 	// Label is 3 to 6 words for a graph node, a tree map or a lane; set for
 	// every kind.
 	Label string `json:"label"`
-	// Source is SourceOffline, SourceHuman or ModelSource(provider, model).
+	// Source is SourceOffline, SourcePi, SourceHuman or
+	// ModelSource(provider, model).
 	Source string `json:"source"`
 	// InputHash is the hash of the inputs the summary was made from (see
 	// SessionHash, SegmentHash, LoomNodeHash, LoomTreeHash, ProjectHash).
@@ -147,8 +156,8 @@ func (s Summary) Validate() error {
 		return bad("field label is empty")
 	case wordCount(s.Label) > MaxLabelWords:
 		return bad("field label has %d words, the limit is %d", wordCount(s.Label), MaxLabelWords)
-	case s.Source != SourceOffline && s.Source != SourceHuman && !validModelSource(s.Source):
-		return bad("field source %q: want %q, %q or \"model:<provider>/<model>\"", s.Source, SourceOffline, SourceHuman)
+	case s.Source != SourceOffline && s.Source != SourceHuman && s.Source != SourcePi && !validModelSource(s.Source):
+		return bad("field source %q: want %q, %q, %q or \"model:<provider>/<model>\"", s.Source, SourceOffline, SourcePi, SourceHuman)
 	case s.InputHash == "":
 		return bad("field inputHash is empty")
 	case s.MadeAt.IsZero():

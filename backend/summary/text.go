@@ -427,6 +427,16 @@ func cutWords(s string, max, min int) string {
 		}
 	}
 	out := balance(words[:best])
+	if len(out) < best {
+		// A quote or bracket was cut inside: what led into it ("comment with
+		// a concise") is left hanging; end at the clause before it instead.
+		for n := len(out); n >= min; n-- {
+			if w := out[n-1]; strings.HasSuffix(w, ",") || strings.HasSuffix(w, ";") {
+				out, clause = out[:n], true
+				break
+			}
+		}
+	}
 	for !clause && len(out) > 1 && dangling[strings.ToLower(strings.Trim(out[len(out)-1], ",;:"))] {
 		out = out[:len(out)-1]
 	}

@@ -51,6 +51,9 @@ func TestCutWords(t *testing.T) {
 		// A bracket whose close was cut goes, with what follows it.
 		{"Expose pool stats (acquired, idle, total) on vars and metrics", 4, 2, "Expose pool stats"},
 		{`Add a "Bash Mode" section and a "Thinking Level" one to theme.md`, 7, 3, `Add a "Bash Mode" section`},
+		// A quote cut inside goes, and the clause it ended with: the clause
+		// before it stays (compact-with-images.jsonl's "commit and push, …").
+		{`commit and push, comment with a concise "Thanks for reporting, fixed in the next release"`, 10, 3, "commit and push"},
 		// A colon ends a clause even after "does".
 		{"What release.sh does: it runs npm version and publishes", 6, 3, "What release.sh does"},
 	} {
@@ -187,6 +190,10 @@ func TestOutcomeOf(t *testing.T) {
 		{"Now I understand the full picture. The system prompt says:", "", outcomeNone},
 		{"Let me check the docs:\n```\ncat README.md\n```", "", outcomeNone},
 		{"Should I fix the type in the agent package?", "", outcomeNone},
+		// large-session.jsonl: a discovery that says nothing about what was done.
+		{"Found it! Look at the constructor:\n\n```typescript\nthis.contentText = new Text(\n```", "", outcomeNone},
+		{"Fixed it. Removed the stale cache entry from the loader.", "removed the stale cache entry from the loader", outcomeStrong},
+		{"Done that.", "", outcomeNone},
 	} {
 		got, s := outcomeOf(tc.reply)
 		if got != tc.want || s != tc.strength {
@@ -198,6 +205,8 @@ func TestOutcomeOf(t *testing.T) {
 		"Good question. Let me check where it's populated:":                                           "",
 		"You're right, it should probably be `ToolResultMessage[]`. The type comes from the agent.":   "it should probably be ToolResultMessage[]",
 		"Done.": "",
+		// session-with-compaction.jsonl, line 300: filler after filler is no answer.
+		"Yes, good catch. Let me add it:": "",
 	} {
 		if got := answerOf(reply); got != want {
 			t.Errorf("answerOf(%q) = %q, want %q", reply, got, want)

@@ -82,6 +82,9 @@ func (*eventPayloads) ReasoningRunProgress() app.ReasoningRunProgress {
 	return app.ReasoningRunProgress{}
 }
 
+// SummariesUpdated is the payload of "summary:updated".
+func (*eventPayloads) SummariesUpdated() app.SummariesUpdated { return app.SummariesUpdated{} }
+
 func main() {
 	check := flag.Bool("check", false, "compare the committed files with freshly generated ones; write nothing")
 	flag.Parse()

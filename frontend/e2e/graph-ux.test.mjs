@@ -123,7 +123,7 @@ describe('at 1024x700 and 1280x900', () => {
       const lane = [...bySession.values()].sort((a, b) => b.length - a.length)[0].sort((a, b) => a.segment - b.segment);
       const last = lane.at(-1);
       const sessions = await serve.call('Library', 'Sessions', '');
-      const name = sessions.find((s) => s.id === last.sessionId).name;
+      const name = sessions.find((s) => s.id === last.sessionId).title; // lanes are titled by the session's summary title (issue 8)
       await page.evaluate((id) => window.__rhizome.selectNode(id), last.id);
       await page.waitForSelector('[data-testid=node-panel]');
       await page.waitForTimeout(900);

@@ -66,6 +66,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -556,6 +557,11 @@ func continuation(seed uint64, key string, sample, maxWords int, chat bool, stop
 	sum := h.Sum(nil)
 	rng := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[0:8]), binary.LittleEndian.Uint64(sum[8:16])))
 
+	if chat {
+		if fields := replyFields(key); len(fields) > 0 {
+			return cutAtStop(formatted(rng, fields, maxWords), stops)
+		}
+	}
 	words := 4 + rng.IntN(12)
 	finish := "stop"
 	if maxWords > 0 && words > maxWords {
@@ -575,6 +581,59 @@ func continuation(seed uint64, key string, sample, maxWords int, chat bool, stop
 		}
 	}
 	return cutAtStop(choice{pieces: pieces, finish: finish}, stops)
+}
+
+// fieldLine is a line of a reply format a prompt asks for: "Title: <the title>".
+var fieldLine = regexp.MustCompile(`(?m)^([A-Z][A-Za-z]*): <[^>\n]+>$`)
+
+// replyFields are the fields, one a line, that the last message of a chat
+// asks the reply to give ("Reply with exactly two lines:\nSummary: <the
+// sentence>\nLabel: <the label>", as Rhizome's summary prompts do); nil when
+// it asks for no such format.
+func replyFields(key string) []string {
+	i := strings.LastIndex(key, "Reply with exactly")
+	if i < 0 {
+		return nil
+	}
+	var out []string
+	for _, m := range fieldLine.FindAllStringSubmatch(key[i:], -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// formatted is a reply in the format asked for: each field on its line,
+// made-up words after it (a title or label 3 to 5 words, other fields a
+// sentence of 8 to 20), within maxWords when above 0.
+func formatted(rng *rand.Rand, fields []string, maxWords int) choice {
+	var pieces []string
+	used := 0
+	for i, f := range fields {
+		n := 8 + rng.IntN(13)
+		if f == "Title" || f == "Label" {
+			n = 3 + rng.IntN(3)
+		}
+		if i > 0 {
+			pieces = append(pieces, "\n")
+		}
+		pieces = append(pieces, f+":")
+		for k := 0; k < n; k++ {
+			w := vocabulary[rng.IntN(len(vocabulary))]
+			if k == 0 {
+				w = strings.ToUpper(w[:1]) + w[1:]
+			}
+			if k == n-1 && f != "Title" && f != "Label" {
+				w += "."
+			}
+			pieces = append(pieces, " "+w)
+		}
+		used += n
+	}
+	finish := "stop"
+	if maxWords > 0 && used > maxWords {
+		finish = "length"
+	}
+	return choice{pieces: pieces, finish: finish}
 }
 
 // cutAtStop ends c before the earliest stop string, which is not emitted.

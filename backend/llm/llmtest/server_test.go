@@ -341,3 +341,30 @@ func TestStartLoopbackOnly(t *testing.T) {
 		t.Errorf("models: %+v %v", list, err)
 	}
 }
+
+// A prompt that asks for a reply format ("Reply with exactly two lines:"
+// and a "Field: <...>" line each) is answered in it, made-up words after
+// each field: the fake model follows Rhizome's summary prompts.
+func TestFollowsTheReplyFormatAskedFor(t *testing.T) {
+	s := NewOpenAIServer(1)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	prompt := "Given this session:\n---\nUser: add a thing\n---\n\nReply with exactly two lines:\nTitle: <the title>\nSummary: <the sentences>"
+	body, _ := json.Marshal(map[string]any{"model": "m", "messages": []map[string]string{{"role": "user", "content": prompt}}})
+	_, resp := post(t, srv.URL+"/v1/chat/completions", "", string(body))
+	var whole struct {
+		Choices []struct {
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal([]byte(resp), &whole); err != nil || len(whole.Choices) != 1 {
+		t.Fatalf("%s: %v", resp, err)
+	}
+	lines := strings.Split(whole.Choices[0].Message.Content, "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "Title: ") || !strings.HasPrefix(lines[1], "Summary: ") ||
+		!strings.HasSuffix(lines[1], ".") || len(strings.Fields(lines[0])) < 4 {
+		t.Errorf("reply %q", whole.Choices[0].Message.Content)
+	}
+}

@@ -73,6 +73,9 @@ import type {
   SearchHit,
   SessionSummary,
   SettingsView,
+  SummaryQueueStatus,
+  SummarySettingsInput,
+  SummaryView,
   Stats,
   TimelineSegment,
 } from './types';
@@ -476,6 +479,12 @@ const knowledgeChain = (v: unknown): KnowledgeChain => {
   return { head: c.head ?? '', items: list(c.items).map(knowledgeItem) };
 };
 
+/** A summary with its versions always a list. */
+export const summaryView = (v: unknown): SummaryView => {
+  const s = obj<SummaryView>(v);
+  return { ...s, versions: list(s.versions) };
+};
+
 const generated = (v: unknown): LoomGenerated => {
   const g = obj<LoomGenerated>(v);
   return { ...g, nodes: list(g.nodes).map(loomNode) };
@@ -738,6 +747,23 @@ export function createApi(getTransport: () => Transport) {
       setLLM: async (input: LLMSettingsInput) => (await call('Settings', 'SetLLM', input)) as SettingsView,
       /** A few tokens from the saved model settings. */
       testLLM: async () => (await call('Settings', 'TestLLM')) as LLMTestResult,
+      /** How summaries are made (offline, or with the summary model); apiKey "" keeps the stored key. */
+      setSummaries: async (input: SummarySettingsInput) => (await call('Settings', 'SetSummaries', input)) as SettingsView,
+    },
+
+    /** What every session, segment, loom tree and node, and project is about (items are rhizome: URIs). */
+    summaries: {
+      /** Rejects with a "not found" error while the item has none. */
+      get: async (item: string) => summaryView(await call('Summaries', 'Get', item)),
+      /** A person's edit, kept as a version and never replaced by a model's; "" leaves a field generated. */
+      edit: async (item: string, title: string, text: string) => summaryView(await call('Summaries', 'Edit', item, title, text)),
+      /** Back to the generated summary (the edit stays among the versions). */
+      revert: async (item: string) => summaryView(await call('Summaries', 'Revert', item)),
+      /** Made again in the background; [] = every missing or stale one. */
+      regenerate: async (items: string[]) => (await call('Summaries', 'Regenerate', items)) as SummaryQueueStatus,
+      queueStatus: async () => (await call('Summaries', 'QueueStatus')) as SummaryQueueStatus,
+      /** Empties the queue and stops what is being made. */
+      cancel: async () => (await call('Summaries', 'Cancel')) as SummaryQueueStatus,
     },
 
     on<E extends EventName>(name: E, cb: (data: EventPayloads[E]) => void): () => void {

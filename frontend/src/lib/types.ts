@@ -193,6 +193,23 @@ export type LLMSettings = Omit<app.LLMSettings, 'temperature'> & { temperature: 
 export type LLMSettingsInput = app.LLMSettingsInput;
 export type SettingsView = Omit<app.SettingsView, 'llm'> & { llm: LLMSettings };
 export type LLMTestResult = app.LLMTestResult;
+/** How summaries are made: offline (useModel false, the default) or with the summary model, else the generation model. */
+export type SummarySettings = app.SummarySettings;
+/** The summary part of the settings form: apiKey "" keeps the stored key. */
+export type SummarySettingsInput = app.SummarySettingsInput;
+
+// ---- Summaries (app/summaries.go) ----
+// Items are rhizome: URIs (rhizome:session/<id>, rhizome:node/<id>,
+// rhizome:loom/<tree>[/<node>], rhizome:project/<path>).
+
+export type SummaryKind = app.SummaryView['kind'];
+/** What an item is about, as shown; versions never null here (api.ts). */
+export type SummaryView = Omit<app.SummaryView, 'versions'> & { versions: SummaryVersionView[] };
+export type SummaryVersionView = app.SummaryVersionView;
+/** The background queue (`summary:progress`, Summaries.QueueStatus). */
+export type SummaryQueueStatus = app.SummaryQueueStatus;
+/** The `summary:updated` event: the items whose summary changed. */
+export type SummariesUpdated = FromGo<app.SummariesUpdated>;
 
 /** Events the Go side sends, with their payloads. */
 export interface EventPayloads {
@@ -209,5 +226,7 @@ export interface EventPayloads {
   'reasoning:progress': ReasoningRunProgress;
   'links:changed': LinksChanged;
   'notes:changed': LinksChanged;
+  'summary:progress': SummaryQueueStatus;
+  'summary:updated': SummariesUpdated;
 }
 export type EventName = keyof EventPayloads;

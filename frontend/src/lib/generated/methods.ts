@@ -11,6 +11,7 @@ import type * as Notes from './app/Notes';
 import type * as Reasoning from './app/Reasoning';
 import type * as Search from './app/Search';
 import type * as Settings from './app/Settings';
+import type * as Summaries from './app/Summaries';
 
 /** The use cases of each area, bound to the window as window.go.app.<Area>.<Method> and served as POST /api/<Area>/<Method>. */
 export const methods = {
@@ -111,7 +112,16 @@ export const methods = {
   Settings: [
     'Get',
     'SetLLM',
+    'SetSummaries',
     'TestLLM',
+  ],
+  Summaries: [
+    'Cancel',
+    'Edit',
+    'Get',
+    'QueueStatus',
+    'Regenerate',
+    'Revert',
   ],
 } as const;
 
@@ -128,4 +138,5 @@ export interface Bindings {
   Reasoning: typeof Reasoning;
   Search: typeof Search;
   Settings: typeof Settings;
+  Summaries: typeof Summaries;
 }

@@ -457,9 +457,37 @@ export namespace app {
 	    analyzerVersion: string;
 	    triggerReason: string;
 	}
+	export interface SummaryVersionView {
+	    version: number;
+	    title: string;
+	    text: string;
+	    label: string;
+	    source: string;
+	    madeAt: string;
+	    stale: boolean;
+	}
+	export interface SummaryView {
+	    item: string;
+	    kind: 'session' | 'segment' | 'loomNode' | 'loomTree' | 'project';
+	    title: string;
+	    text: string;
+	    label: string;
+	    source: string;
+	    madeAt: string;
+	    stale: boolean;
+	    edited: boolean;
+	    generated?: SummaryVersionView;
+	    queued: '' | 'offline' | 'model';
+	    error?: string;
+	    attempts: number;
+	    nextTry?: string;
+	    versions: SummaryVersionView[];
+	}
 	export interface NodeDetail {
 	    node: graph.Node;
 	    sessionName: string;
+	    sessionTitle: string;
+	    summary?: SummaryView;
 	    segment: number;
 	    boundaries: BoundaryView[];
 	    incoming: GraphEdge[];
@@ -485,6 +513,8 @@ export namespace app {
 	    sessions: number;
 	    nodes: number;
 	    cost: number;
+	    summary: string;
+	    summarySource: string;
 	}
 	export interface ProjectRule {
 	    id: string;
@@ -674,7 +704,7 @@ export namespace app {
 	    vocabulary: 'automem' | 'ccmemory';
 	}
 	export interface SearchHit {
-	    kind: 'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary';
+	    kind: 'session' | 'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary';
 	    uri: string;
 	    within?: string;
 	    nodeId: string;
@@ -687,6 +717,9 @@ export namespace app {
 	    id: string;
 	    path: string;
 	    name: string;
+	    title: string;
+	    summary: string;
+	    titleSource: string;
 	    project: string;
 	    timestamp: string;
 	    version: number;
@@ -698,8 +731,20 @@ export namespace app {
 	    malformed: number;
 	    pendingTail: boolean;
 	}
+	export interface SummarySettings {
+	    useModel: boolean;
+	    provider: string;
+	    baseUrl: string;
+	    model: string;
+	    apiKeySet: boolean;
+	    concurrency: number;
+	    loomTreeEvery: number;
+	    inUse: string;
+	    overridden: boolean;
+	}
 	export interface SettingsView {
 	    llm: LLMSettings;
+	    summaries: SummarySettings;
 	    configDir: string;
 	}
 	export interface Stats {
@@ -713,6 +758,30 @@ export namespace app {
 	    tokens: number;
 	    byType: Record<string, number>;
 	}
+	export interface SummariesUpdated {
+	    items: string[];
+	}
+	export interface SummaryQueueStatus {
+	    queued: number;
+	    running: number;
+	    done: number;
+	    retrying: number;
+	    failed: number;
+	    model: string;
+	    working: boolean;
+	}
+	
+	export interface SummarySettingsInput {
+	    useModel: boolean;
+	    provider: string;
+	    baseUrl: string;
+	    model: string;
+	    apiKey?: string;
+	    concurrency: number;
+	    loomTreeEvery: number;
+	}
+	
+	
 	export interface TimelineSegment {
 	    index: number;
 	    nodeId: string;

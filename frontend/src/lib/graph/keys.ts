@@ -4,6 +4,8 @@
 import { isTyping } from '../help/shortcuts';
 import { sessionIntake } from '../import/imports.svelte';
 import { pick } from '../import/intake';
+import { library } from '../library/library.svelte';
+import { nodeItem, sessionItem, summaries } from '../summaries/summaries.svelte';
 import { graph } from './graph.svelte';
 import { links } from '../links/links.svelte';
 
@@ -24,7 +26,15 @@ const KEYS: Record<string, () => void> = {
   i: () => pick(sessionIntake),
   k: linkSelected,
   I: () => pick(sessionIntake),
+  e: editSummary,
+  E: editSummary,
 };
+
+/** E: edits the summary of the node open, else the title of the session shown. */
+function editSummary() {
+  if (graph.selected) void summaries.edit(nodeItem(graph.selected), 'segment');
+  else if (library.session) void summaries.edit(sessionItem(library.session), 'session');
+}
 
 /** Handles a key press of the graph view; whether it was one. */
 export function graphKey(e: KeyboardEvent): boolean {

@@ -37,7 +37,7 @@ export function placeLaneLabels(
     if (end.x < LABEL_LEFT + 8) continue;
     const x = Math.max(p.x - 8, LABEL_LEFT);
     const ses = sessionById.get(l.sessionId);
-    const name = ses?.name || l.sessionId.slice(0, 8);
+    const name = ses?.title || ses?.name || l.sessionId.slice(0, 8);
     const when = ses ? formatDateTime(ses.timestamp) : '';
     out.push({ key: l.sessionId, x, y: p.y, text: when ? `${name} · ${when}` : name, max: Math.min(420, width - x - 4) });
     if (out.length > MAX_LABELS) break;

@@ -45,6 +45,7 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['-'], what: 'Zoom out' },
       { keys: ['0'], what: 'Fit the graph' },
       { keys: ['Shift', 'L'], what: 'Switch layout: session lanes / ForceAtlas2' },
+      { keys: ['E'], what: 'Edit the summary of the open node (else the title of the session shown); Ctrl+Enter saves' },
       { keys: ['I'], what: 'Import session files' },
     ],
   },

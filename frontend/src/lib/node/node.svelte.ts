@@ -83,6 +83,18 @@ class NodeReader {
       });
   }
 
+  /** Reads the node's detail again (its summary changed), its entries left as they are. */
+  async reloadDetail() {
+    const id = this.id;
+    if (!id) return;
+    try {
+      const d = await api.node(id);
+      if (id === this.id) this.detail = d;
+    } catch {
+      // The detail shown stays; the next open reads it again.
+    }
+  }
+
   /** Whether the segment has entries not loaded yet, and none is on its way. */
   get canLoadMore(): boolean {
     return !this.moreLoading && !this.entriesLoading && this.first + this.entries.length < this.total;

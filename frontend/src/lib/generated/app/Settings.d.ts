@@ -6,4 +6,6 @@ export function Get():Promise<app.SettingsView>;
 
 export function SetLLM(arg1:app.LLMSettingsInput):Promise<app.SettingsView>;
 
+export function SetSummaries(arg1:app.SummarySettingsInput):Promise<app.SettingsView>;
+
 export function TestLLM():Promise<app.LLMTestResult>;
