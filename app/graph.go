@@ -90,7 +90,8 @@ func graphEdge(e graph.Edge) GraphEdge {
 	if len(md) == 0 {
 		md = nil
 	}
-	return GraphEdge{ID: e.ID, Source: e.SourceNodeID, Target: e.TargetNodeID, Type: e.Type, Metadata: md}
+	return GraphEdge{ID: e.ID, Source: e.SourceNodeID, Target: e.TargetNodeID, Type: e.Type, Metadata: md,
+		Confidence: e.Confidence, Similarity: e.Similarity, Rationale: e.Rationale, CreatedBy: string(e.CreatedBy)}
 }
 
 // clipRunes cuts s to n runes, marking the cut with "…".

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"rhizome/backend/graph"
 	"rhizome/backend/pisession"
@@ -33,6 +34,7 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 	jobs := make(chan *job, 1)
 	go readJobs(ctx, im.c.store, srcs, prog, jobs)
 	changed := false
+	var changedSessions []string
 	for j := range jobs {
 		fr := writeJob(ctx, im.c.store, j)
 		rep.Files = append(rep.Files, fr)
@@ -42,9 +44,11 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 		case statusImported:
 			t.Imported++
 			changed = true
+			changedSessions = append(changedSessions, fr.SessionID)
 		case statusAppended:
 			t.Appended++
 			changed = true
+			changedSessions = append(changedSessions, fr.SessionID)
 		case statusUnchanged:
 			t.Unchanged++
 		case statusFailed:
@@ -59,6 +63,13 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 		rep.Files = append(rep.Files, failed(newFileReport(s.path), s.path, cancelled(ctx, ctx.Err(), false)))
 		rep.Totals.Files++
 		rep.Totals.Failed++
+	}
+	if len(changedSessions) > 0 {
+		rel, err := im.relateSessions(ctx, changedSessions)
+		rep.Relations = rel
+		if err != nil {
+			rep.RelationsError = err.Error()
+		}
 	}
 	prog.done()
 	im.c.emitEvent("import:done", rep)
@@ -262,3 +273,21 @@ func (j *job) finishWrite() {
 var errReplayMismatch = errors.New("the bytes imported before no longer read as the entries stored from them")
 
 var errAborted = errors.New("import of the file abandoned")
+
+// relateSessions derives again the relations across sessions of the
+// projects of the sessions an import changed.
+func (im *Import) relateSessions(ctx context.Context, sessionIDs []string) (RelationsReport, error) {
+	var projects []string
+	for _, id := range sessionIDs {
+		sess, err := im.c.store.SessionByID(ctx, id)
+		if err != nil {
+			return RelationsReport{ByType: map[string]int{}}, fmt.Errorf("app: unable to derive relations: %w", err)
+		}
+		projects = append(projects, sess.Cwd)
+	}
+	rep, err := deriveRelations(ctx, im.c.store, projects)
+	if err != nil {
+		return rep, fmt.Errorf("app: unable to derive relations: %w", err)
+	}
+	return rep, nil
+}
