@@ -4,6 +4,7 @@
 //	rhizome import [--db PATH] [--json] PATH...
 //	rhizome search [--db PATH] [--json] QUERY
 //	rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
+//	rhizome export [--db PATH] [--project P] --format json|graphml|gexf|markdown OUT
 //
 // The library is one SQLite file, by default in the user's data directory
 // (see defaultDBPath); RHIZOME_DB or --db overrides it.
@@ -109,6 +110,8 @@ Usage:
   rhizome search [--db PATH] [--json] QUERY    search the library
   rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
                                             serve the app to a browser on loopback
+  rhizome export [--db PATH] [--project P] --format json|graphml|gexf|markdown OUT
+                                            write the graph for Gephi, yEd, Obsidian
 The library defaults to %s
 (RHIZOME_DB overrides it).
 `
@@ -126,6 +129,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runSearch(ctx, args[1:], stdout, stderr)
 	case "serve":
 		return runServe(ctx, args[1:], stdout, stderr)
+	case "export":
+		return runExport(ctx, args[1:], stdout, stderr)
 	case "window":
 		fl := flag.NewFlagSet("window", flag.ContinueOnError)
 		fl.SetOutput(stderr)
