@@ -138,7 +138,7 @@ func (im *Import) ChooseAndImport() (ImportReport, error) {
 }
 
 func emptyReport() ImportReport {
-	return ImportReport{Files: []FileReport{}, Relations: RelationsReport{ByType: map[string]int{}}}
+	return ImportReport{Files: []FileReport{}}
 }
 
 // FileReport statuses.

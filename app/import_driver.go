@@ -66,7 +66,7 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 	}
 	if len(changedSessions) > 0 {
 		rel, err := im.relateSessions(ctx, changedSessions)
-		rep.Relations = rel
+		rep.Relations = &rel
 		if err != nil {
 			rep.RelationsError = err.Error()
 		}

@@ -57,10 +57,10 @@ type ImportReport struct {
 	Files  []FileReport `json:"files"`
 	Totals ImportTotals `json:"totals"`
 	// Relations is what deriving the relations across sessions of the
-	// projects the import changed stored; RelationsError says why it
-	// failed (the import itself is kept).
-	Relations      RelationsReport `json:"relations"`
-	RelationsError string          `json:"relationsError,omitempty"`
+	// projects the import changed stored (nil when it changed none);
+	// RelationsError says why it failed (the import itself is kept).
+	Relations      *RelationsReport `json:"relations,omitempty"`
+	RelationsError string           `json:"relationsError,omitempty"`
 }
 
 // DroppedFile is a file's contents sent by the frontend (a browser File or a

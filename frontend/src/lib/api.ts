@@ -29,6 +29,7 @@ import type {
   GraphData,
   GraphFilter,
   ImportReport,
+  RelationsReport,
   LLMSettingsInput,
   LLMTestResult,
   LoomChoice,
@@ -444,6 +445,8 @@ export function createApi(getTransport: () => Transport) {
       return { nodes: list(g.nodes), edges: list(g.edges) };
     },
     node: async (id: string) => (await call('Graph', 'Node', id)) as NodeDetail,
+    /** Derives the offline relations across sessions of a project ("" for all) again. */
+    deriveRelations: async (project: string) => (await call('Graph', 'DeriveRelations', project)) as RelationsReport,
 
     search: async (q: string, limit: number) => list<SearchHit>(await call('Search', 'Query', q, limit)),
 

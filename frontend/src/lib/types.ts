@@ -46,6 +46,7 @@ export type GraphFilter = app.GraphFilter;
 export type GraphNode = app.GraphNode;
 export type GraphEdge = FromGo<app.GraphEdge>;
 export type GraphData = FromGo<app.GraphData>;
+export type RelationsReport = FromGo<app.RelationsReport>;
 export type BoundaryView = FromGo<app.BoundaryView>;
 export type NodeVersionInfo = app.NodeVersionInfo;
 

@@ -10,6 +10,7 @@ import type * as Settings from './app/Settings';
 /** The use cases of each area, bound to the window as window.go.app.<Area>.<Method> and served as POST /api/<Area>/<Method>. */
 export const methods = {
   Graph: [
+    'DeriveRelations',
     'Graph',
     'Node',
     'NodeDiff',

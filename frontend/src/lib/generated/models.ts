@@ -81,6 +81,10 @@ export namespace app {
 	    target: string;
 	    type: string;
 	    metadata?: Record<string, any>;
+	    confidence: number;
+	    similarity?: number;
+	    rationale?: string;
+	    createdBy: 'boundary' | 'daemon' | 'offline' | 'model' | 'user';
 	}
 	export interface GraphNode {
 	    id: string;
@@ -117,6 +121,13 @@ export namespace app {
 	    entries: number;
 	    phase: string;
 	}
+	export interface RelationsReport {
+	    projects: number;
+	    segments: number;
+	    edges: number;
+	    skipped: number;
+	    byType: Record<string, number>;
+	}
 	export interface ImportTotals {
 	    files: number;
 	    imported: number;
@@ -130,6 +141,8 @@ export namespace app {
 	export interface ImportReport {
 	    files: FileReport[];
 	    totals: ImportTotals;
+	    relations?: RelationsReport;
+	    relationsError?: string;
 	}
 	
 	export interface LLMSettings {
@@ -317,6 +330,7 @@ export namespace app {
 	    nodes: number;
 	    cost: number;
 	}
+	
 	export interface SearchHit {
 	    kind: string;
 	    nodeId: string;

@@ -14,6 +14,11 @@ const KEYS: Record<string, () => void> = {
   '[': () => graph.stepSegment(-1),
   ']': () => graph.stepSegment(1),
   L: () => graph.toggleLayout(),
+  f: () => graph.toggleFocus(),
+  F: () => graph.toggleFocus(),
+  '1': () => graph.setFocusDepth(1),
+  '2': () => graph.setFocusDepth(2),
+  '3': () => graph.setFocusDepth(3),
   i: () => pick(sessionIntake),
   I: () => pick(sessionIntake),
 };

@@ -41,6 +41,8 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['-'], what: 'Zoom out' },
       { keys: ['0'], what: 'Fit the graph' },
       { keys: ['Shift', 'L'], what: 'Switch layout: session lanes / ForceAtlas2' },
+      { keys: ['F'], what: 'Focus mode: the selected node and its neighbours only; again: the whole graph' },
+      { keys: ['1', '2', '3'], what: 'Focus depth: neighbours up to 1, 2 or 3 edges away', or: true },
       { keys: ['I'], what: 'Import session files' },
     ],
   },
