@@ -94,6 +94,7 @@ type App struct {
 	Search   *Search
 	Loom     *Loom
 	Settings *Settings
+	Analysis *Analysis
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
@@ -108,6 +109,7 @@ func New(st *store.Store, dbPath string) *App {
 		Search:   &Search{c: c},
 		Loom:     newLoom(c, settings),
 		Settings: settings,
+		Analysis: &Analysis{c: c, settings: settings},
 	}
 }
 
@@ -137,6 +139,7 @@ func (a *App) Areas() []Area {
 		{"Search", a.Search},
 		{"Loom", a.Loom},
 		{"Settings", a.Settings},
+		{"Analysis", a.Analysis},
 	}
 }
 

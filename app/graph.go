@@ -1,8 +1,10 @@
 package app
 
 import (
+	"encoding/json"
 	"unicode/utf8"
 
+	"rhizome/backend/analyze"
 	"rhizome/backend/graph"
 	"rhizome/store"
 )
@@ -81,6 +83,22 @@ func (g *Graph) Node(id string) (NodeDetail, error) {
 		d.Versions = append(d.Versions, NodeVersionInfo{
 			Version: v.Version, AnalyzedAt: v.AnalyzedAt, AnalyzerVersion: v.AnalyzerVersion, TriggerReason: v.TriggerReason,
 		})
+	}
+	analyses, err := g.c.store.NodeAnalyses(ctx, id)
+	if err != nil {
+		return NodeDetail{}, err
+	}
+	d.Analyses = make([]NodeAnalysisInfo, 0, len(analyses))
+	for _, r := range analyses {
+		info := NodeAnalysisInfo{At: r.At, Source: r.Source, AnalyzerVersion: r.AnalyzerVersion, TriggerReason: r.TriggerReason,
+			Version: r.Version, Calls: r.Calls, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, USD: r.USD}
+		if r.Failure != "" {
+			var f analyze.Failure
+			if err := json.Unmarshal([]byte(r.Failure), &f); err == nil {
+				info.Failure = &f
+			}
+		}
+		d.Analyses = append(d.Analyses, info)
 	}
 	return d, nil
 }

@@ -164,6 +164,9 @@ type NodeDetail struct {
 	Incoming    []GraphEdge       `json:"incoming"`
 	Outgoing    []GraphEdge       `json:"outgoing"`
 	Versions    []NodeVersionInfo `json:"versions"`
+	// Analyses are the model analyses of the node, oldest first: what each
+	// spent, the version it wrote, or why it failed (issue 9).
+	Analyses []NodeAnalysisInfo `json:"analyses"`
 }
 
 // NodeVersionInfo is one stored version of a node.

@@ -30,6 +30,9 @@ import type {
   GraphFilter,
   ImportReport,
   RelationsReport,
+  AnalysisEstimate,
+  AnalysisRequest,
+  AnalysisStatus,
   LLMSettingsInput,
   LLMTestResult,
   LoomChoice,
@@ -406,6 +409,8 @@ export function createApi(getTransport: () => Transport) {
       totals: rep.totals ?? {
         files: 0, imported: 0, unchanged: 0, appended: 0, failed: 0, entries: 0, segments: 0, malformed: 0,
       },
+      relations: rep.relations,
+      relationsError: rep.relationsError,
     };
   };
 
@@ -519,6 +524,18 @@ export function createApi(getTransport: () => Transport) {
     },
 
     /** The model configuration; the API key never comes back, only llm.apiKeySet. */
+    /** The model analyzer's queue (issue 9): estimate, budget, start, pause, resume, cancel. */
+    analysis: {
+      status: async () => (await call('Analysis', 'Status')) as AnalysisStatus,
+      /** Items: node ids, session ids or project paths; none: every node the model has not analysed. */
+      estimate: async (items: string[]) => (await call('Analysis', 'Estimate', items)) as AnalysisEstimate,
+      start: async (req: AnalysisRequest) => (await call('Analysis', 'Start', req)) as AnalysisStatus,
+      pause: async () => (await call('Analysis', 'Pause')) as AnalysisStatus,
+      resume: async () => (await call('Analysis', 'Resume')) as AnalysisStatus,
+      cancel: async () => (await call('Analysis', 'Cancel')) as AnalysisStatus,
+      setBudget: async (usd: number) => (await call('Analysis', 'SetBudget', usd)) as AnalysisStatus,
+    },
+
     settings: {
       get: async () => (await call('Settings', 'Get')) as SettingsView,
       /** apiKey "" keeps the stored key; clearApiKey forgets it. */

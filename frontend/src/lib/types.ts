@@ -47,6 +47,10 @@ export type GraphNode = app.GraphNode;
 export type GraphEdge = FromGo<app.GraphEdge>;
 export type GraphData = FromGo<app.GraphData>;
 export type RelationsReport = FromGo<app.RelationsReport>;
+export type AnalysisStatus = FromGo<app.AnalysisStatus>;
+export type AnalysisEstimate = FromGo<app.AnalysisEstimate>;
+export type AnalysisRequest = app.AnalysisRequest;
+export type NodeAnalysisInfo = FromGo<app.NodeAnalysisInfo>;
 export type BoundaryView = FromGo<app.BoundaryView>;
 export type NodeVersionInfo = app.NodeVersionInfo;
 
@@ -133,5 +137,6 @@ export interface EventPayloads {
   'loom:done': LoomGenerated;
   'loom:error': LoomGenerationError;
   'settings:changed': null;
+  'analysis:progress': AnalysisStatus;
 }
 export type EventName = keyof EventPayloads;
