@@ -5,6 +5,7 @@
 //	rhizome search [--db PATH] [--json] QUERY
 //	rhizome serve  [--db PATH] [--addr 127.0.0.1:0]
 //	rhizome export [--db PATH] [--project P] --format json|graphml|gexf|markdown OUT
+//	rhizome analyze [--db PATH] [--json] [--offline] [--base-url URL --model NAME] [--budget USD] [ITEM...]
 //
 // The library is one SQLite file, by default in the user's data directory
 // (see defaultDBPath); RHIZOME_DB or --db overrides it.
@@ -112,6 +113,8 @@ Usage:
                                             serve the app to a browser on loopback
   rhizome export [--db PATH] [--project P] --format json|graphml|gexf|markdown OUT
                                             write the graph for Gephi, yEd, Obsidian
+  rhizome analyze [--db PATH] [--json] [--offline] [--base-url URL --model NAME] [--budget USD] [ITEM...]
+                                            analyse segments with a model (or offline)
 The library defaults to %s
 (RHIZOME_DB overrides it).
 `
@@ -131,6 +134,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runServe(ctx, args[1:], stdout, stderr)
 	case "export":
 		return runExport(ctx, args[1:], stdout, stderr)
+	case "analyze":
+		return runAnalyze(ctx, args[1:], stdout, stderr)
 	case "window":
 		fl := flag.NewFlagSet("window", flag.ContinueOnError)
 		fl.SetOutput(stderr)

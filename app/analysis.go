@@ -549,6 +549,12 @@ func (a *Analysis) analyseOne(ctx context.Context, item store.QueuedAnalysis, r 
 	now := time.Now().UTC()
 
 	if r.offline {
+		if lastSource != analyze.SourceOffline && !item.Manual {
+			// A model's analysis is not replaced by the offline rules
+			// unless the user asks (--again).
+			out.Result = "current"
+			return out, a.dequeue(ctx, item.NodeID)
+		}
 		node := analyze.Analyze(in, entries, now)
 		state := analyze.AnalysisState{AnalyzerVersion: node.Metadata.AnalyzerVersion, Source: analyze.SourceOffline,
 			EntryCount: node.Source.Segment.EntryCount, EndEntryID: node.Source.Segment.EndEntryID}
@@ -775,4 +781,38 @@ func RunAnalysis(ctx context.Context, a *App, items []string, manual, offline bo
 		rep.Status.Model = modelName(provider, model)
 	}
 	return rep, err
+}
+
+// AnalysisModel is the model the command line analyses with: the
+// configured one, or, when model is given, that model of provider at
+// baseURL (the configured API key is used when the provider is the
+// configured one, else apiKey). It is not a bound use case.
+func AnalysisModel(a *App, provider, baseURL, model, apiKey string) (llm.Provider, llm.Config, error) {
+	if model == "" {
+		return a.Settings.llmProvider()
+	}
+	stored, err := a.Settings.loadLLM()
+	if err != nil {
+		return nil, llm.Config{}, err
+	}
+	cfg := llm.Config{Provider: provider, BaseURL: baseURL, Model: model}
+	switch {
+	case apiKey != "":
+		cfg.APIKey = llm.NewSecret(apiKey)
+	case stored.Provider == provider && stored.APIKey.IsSet():
+		cfg.APIKey = stored.APIKey
+	}
+	client, err := llm.New(cfg)
+	if err != nil {
+		return nil, llm.Config{}, fmt.Errorf("app: the model %s/%s at %s: %w", provider, model, baseURL, err)
+	}
+	return client, cfg, nil
+}
+
+// EstimateAnalysis is Analysis.Estimate for the command line's model.
+func EstimateAnalysis(ctx context.Context, a *App, items []string, offline bool, cfg llm.Config) (AnalysisEstimate, error) {
+	if offline {
+		return AnalysisEstimate{}, nil
+	}
+	return a.Analysis.estimate(ctx, items, cfg.Provider, cfg.Model, cfg.BaseURL)
 }
