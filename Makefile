@@ -78,6 +78,7 @@ bench: build
 	go run ./build/bench --bin $(BIN) --mb $${BENCH_MB:-300}
 	go test -run '^$$' -bench . -benchmem ./backend/...
 	go test -run '^$$' -bench 'KeywordSearch|HybridSearch' -benchtime 1x -timeout 60m -v ./store
+	go test -run '^$$' -bench 'DeriveRelationsStored10k|BaselineReadRelationSegments10k' -benchtime 1x -v ./app
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html
