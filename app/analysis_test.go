@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"rhizome/backend/analyze"
 	"rhizome/backend/llm"
 	"rhizome/backend/llm/llmtest"
 	"rhizome/backend/pisession/pitest"
@@ -308,5 +309,31 @@ func TestAnalysisEstimateAndBudget(t *testing.T) {
 	all, err := f.Analysis.estimate(context.Background(), nil, "openai", "gpt-4o-mini", "https://api.openai.com/v1")
 	if err != nil || all.Estimate.Segments != 10 {
 		t.Errorf("every node: %v %+v", err, all.Estimate)
+	}
+}
+
+// A budget too small for the next call: no request is sent, the node stays
+// queued, the queue is paused with the reason, and the estimate said it
+// passes the budget.
+func TestAnalysisBudgetStopsBeforeTheCall(t *testing.T) {
+	f := newAnalysisFixture(t, llm.ProviderOpenAI) // gpt-4o-mini has a price, even on loopback
+	if _, err := f.Analysis.SetBudget(0.0001); err != nil {
+		t.Fatal(err)
+	}
+	est, err := f.Analysis.estimate(context.Background(), []string{f.node}, f.provider, f.model, f.base)
+	if err != nil || !est.OverBudget {
+		t.Errorf("estimate %v %+v", err, est)
+	}
+	f.script(llmtest.Reply{Text: cannedAnalysis(t)})
+	rep, err := RunAnalysis(context.Background(), f.App, []string{f.node}, false, false, f.client, f.provider, f.model, f.base, 0, nil)
+	if !errors.Is(err, analyze.ErrBudgetExceeded) || rep.Nodes[0].Result != "deferred" {
+		t.Fatalf("%v %+v", err, rep.Nodes)
+	}
+	if f.oa.Requests() != 0 {
+		t.Errorf("%d requests sent past the budget", f.oa.Requests())
+	}
+	st, _ := f.Analysis.Status()
+	if st.State != "paused" || st.Queued != 1 || !strings.Contains(st.Message, "budget") {
+		t.Errorf("status %+v", st)
 	}
 }
