@@ -187,6 +187,9 @@ func (a *Analysis) Status() (AnalysisStatus, error) {
 	if _, cfg, err := a.settings.llmProvider(); err == nil {
 		st.Model = modelName(cfg.Provider, cfg.Model)
 	}
+	if !running {
+		st.Current = ""
+	}
 	switch {
 	case running:
 		st.State = "running"

@@ -85,8 +85,16 @@ test('Force layout with relations, legend filter and focus mode', async () => {
     await page.waitForTimeout(200);
     const d2 = await nodeCount();
     assert.ok(d2 >= d1, `depth 2 shows ${d2}, depth 1 ${d1}`);
-    await page.click('[data-testid=zoom-fit]');
     await page.waitForTimeout(800);
+    // The camera frames the neighbourhood: every focused node is drawn inside the canvas.
+    const canvas = await page.locator('[data-testid=graph-canvas]').boundingBox();
+    const ids = neighbours(graph, hub, 2);
+    assert.equal(ids.size, d2);
+    const pos = await page.evaluate((list) => list.map((id) => window.__rhizome.nodePosition(id)), [...ids]);
+    for (const p of pos) {
+      assert.ok(p && p.x >= canvas.x && p.x <= canvas.x + canvas.width && p.y >= canvas.y && p.y <= canvas.y + canvas.height,
+        `a focused node at ${JSON.stringify(p)} is outside the canvas ${JSON.stringify(canvas)}`);
+    }
     await shot(page, 'relations-focus-depth2');
     await page.locator('body').press('f');
     await page.waitForFunction((n) => document.querySelector('[data-testid=node-count]')?.textContent?.trim() === String(n), graph.nodes.length);
@@ -100,6 +108,25 @@ test('Force layout with relations, legend filter and focus mode', async () => {
     await browser.close();
   }
 });
+
+/** The ids within depth edges of id, both directions (as focus mode walks). */
+function neighbours(g, id, depth) {
+  const seen = new Set([id]);
+  let frontier = [id];
+  for (let d = 0; d < depth; d++) {
+    const next = [];
+    for (const e of g.edges) {
+      for (const [a, b] of [[e.source, e.target], [e.target, e.source]]) {
+        if (frontier.includes(a) && !seen.has(b)) {
+          seen.add(b);
+          next.push(b);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return seen;
+}
 
 /** The node with the most edges. */
 function mostConnected(g) {
