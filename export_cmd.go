@@ -35,6 +35,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	out := fl.Arg(0)
 	switch *format {
 	case "json", "graphml", "gexf", "markdown":
+	case "memobrain":
+		// The MemoBrain export (issue 9's reasoning graphs) writes from its
+		// own file: replace this case with its call.
+		fmt.Fprintln(stderr, "rhizome export: --format memobrain is not in this build")
+		return 2
 	case "":
 		fmt.Fprintf(stderr, "rhizome export: --format is required: %s\n", exportFormats)
 		return 2
