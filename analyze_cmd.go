@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -54,8 +55,12 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		key := os.Getenv("RHIZOME_API_KEY")
 		var err error
 		client, cfg, err = app.AnalysisModel(a, *provider, *baseURL, *model, key)
+		if errors.Is(err, app.ErrNoModel) {
+			fmt.Fprintln(stderr, "rhizome analyze: no model configured: set one in Settings, name one with --base-url and --model, or use --offline")
+			return 1
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "rhizome analyze: %v (configure a model in Settings, name one with --base-url and --model, or use --offline)\n", err)
+			fmt.Fprintf(stderr, "rhizome analyze: %v\n", err)
 			return 1
 		}
 		est, err := app.EstimateAnalysis(ctx, a, fl.Args(), false, cfg)

@@ -97,6 +97,13 @@ func TestAnalyzeCommand(t *testing.T) {
 	if !strings.Contains(stdout.String(), "0 analysed, 2 current") {
 		t.Errorf("offline: %s", stdout.String())
 	}
+	empty := filepath.Join(dir, "empty.db")
+	stdout.Reset()
+	stderr.Reset()
+	if code := run(context.Background(), []string{"analyze", "--db", empty}, &stdout, &stderr); code != 1 ||
+		!strings.Contains(stderr.String(), "no model configured: set one in Settings") {
+		t.Errorf("no model: %d %s", code, stderr.String())
+	}
 	analyze(2, "--base-url", base)
 	if !strings.Contains(stderr.String(), "--base-url needs --model") {
 		t.Errorf("usage: %s", stderr.String())
