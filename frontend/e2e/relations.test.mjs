@@ -109,6 +109,22 @@ test('Force layout with relations, legend filter and focus mode', async () => {
   }
 });
 
+test('dark theme: relations, the legend and the analyzer panel without a model', async () => {
+  const { browser, page, problems } = await openPage(serve.url, { width: 1024, height: 700, colorScheme: 'dark' });
+  try {
+    await waitNodeCount(page, graph.nodes.length);
+    await page.click('[data-testid=analysis-button]');
+    await page.waitForSelector('[data-testid=analysis-panel]');
+    const text = await page.locator('[data-testid=analysis-panel]').textContent();
+    assert.match(text, /none — open Settings/);
+    assert.ok(await page.locator('[data-testid=analysis-estimate]').isDisabled(), 'estimate offered without a model');
+    await shot(page, 'relations-dark-analyzer-1024');
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 /** The ids within depth edges of id, both directions (as focus mode walks). */
 function neighbours(g, id, depth) {
   const seen = new Set([id]);

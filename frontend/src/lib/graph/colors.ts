@@ -105,16 +105,19 @@ const EDGE_COLORS: Record<string, string> = {
  */
 export function edgeStyle(type: string): EdgeStyle {
   const structural = type === 'continuation';
+  // Relations across sessions are many: thinner, so the sessions' own
+  // edges still read through them.
+  const relation = (RELATION_TYPES as readonly string[]).includes(type);
   return {
     color: EDGE_COLORS[type] ?? EXTRA[hash(type) % EXTRA.length],
     program: structural ? 'arrow' : 'curved',
-    size: structural ? 1.5 : 2,
+    size: structural ? 1.5 : relation ? 1.2 : 2,
   };
 }
 
 /**
  * An edge's colour with its confidence (0 to 1) as opacity: a sure edge is
- * drawn whole, a weak one faint but never invisible (alpha 0.2 to 1).
+ * drawn whole, a weak one faint but never invisible (alpha 0.2 + 0.8·c).
  */
 export function edgeColor(type: string, confidence: number | undefined): string {
   const base = edgeStyle(type).color;
