@@ -337,3 +337,45 @@ func TestAnalysisBudgetStopsBeforeTheCall(t *testing.T) {
 		t.Errorf("status %+v", st)
 	}
 }
+
+// Cancel while a node is being analysed: the request is abandoned, the
+// queue is emptied, no version and no failure is written, and the status
+// says idle, cancelled.
+func TestAnalysisCancelWhileRunning(t *testing.T) {
+	f := newAnalysisFixture(t, llm.ProviderOpenAI)
+	f.oa.ChunkDelay = 50 * time.Millisecond // a slow model: the cancel lands mid-answer
+	if _, err := f.Settings.SetLLM(LLMSettingsInput{Provider: "openai", BaseURL: f.base, Model: f.model, APIKey: "sk-test"}); err != nil {
+		t.Fatal(err)
+	}
+	f.script(llmtest.Reply{Text: cannedAnalysis(t)}, llmtest.Reply{Text: cannedAnalysis(t)})
+	st, err := f.Analysis.Start(AnalysisRequest{Items: []string{"d703a1a9-1b7b-4fb1-b512-c9738b1fe617"}})
+	if err != nil || st.State != "running" || st.Queued != 2 {
+		t.Fatalf("start: %v %+v", err, st)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for f.oa.Requests() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := f.Analysis.Cancel(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		st, _ = f.Analysis.Status()
+		if st.State != "running" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if st.State != "idle" || st.Queued != 0 || st.Done != 0 || !strings.Contains(st.Message, "cancel") {
+		t.Errorf("after cancel: %+v", st)
+	}
+	d, _ := f.Graph.Node(f.node)
+	if d.Node.Version != 1 {
+		t.Errorf("a cancelled analysis wrote version %d", d.Node.Version)
+	}
+	for _, a := range d.Analyses {
+		if a.Failure != nil || a.Version != 0 {
+			t.Errorf("a cancelled analysis recorded %+v", a)
+		}
+	}
+}
