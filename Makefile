@@ -83,6 +83,7 @@ bench: build
 	go test -run '^$$' -bench . -benchmem ./backend/...
 	go test -run '^$$' -bench 'KeywordSearch|HybridSearch|Backlinks|ItemSearch' -benchtime 1x -timeout 60m -v ./store
 	go test -run '^$$' -bench 'Reasoning' -benchmem ./app/
+	go test -run '^$$' -bench 'DeriveRelationsStored10k|BaselineReadRelationSegments10k' -benchtime 1x -v ./app
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html

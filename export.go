@@ -22,10 +22,10 @@ type exportFormat struct {
 	export func(a *app.App, it link.Item) ([]byte, error)
 }
 
-// exportFormats are the formats of `rhizome export --format`, by name.
+// itemFormats are the formats of `rhizome export --format`, by name.
 // Formats of other items (the knowledge graph as json, graphml, gexf,
 // markdown) are further entries.
-var exportFormats = map[string]exportFormat{
+var itemFormats = map[string]exportFormat{
 	"memobrain": {
 		kinds: []link.Kind{link.KindReasoning},
 		what:  "a reasoning graph (rhizome:reasoning/<id>)",
@@ -36,22 +36,22 @@ var exportFormats = map[string]exportFormat{
 	},
 }
 
-// formatNames lists the export formats, sorted, for messages.
-func formatNames() string {
-	names := make([]string, 0, len(exportFormats))
-	for n := range exportFormats {
+// itemFormatNames lists the export formats, sorted, for messages.
+func itemFormatNames() string {
+	names := make([]string, 0, len(itemFormats))
+	for n := range itemFormats {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
 }
 
-// defaultFormat is the format an item exports in when --format is not
+// itemDefaultFormat is the format an item exports in when --format is not
 // given: the first (by name) that exports its kind.
-func defaultFormat(k link.Kind) string {
-	names := strings.Split(formatNames(), ", ")
+func itemDefaultFormat(k link.Kind) string {
+	names := strings.Split(itemFormatNames(), ", ")
 	for _, n := range names {
-		for _, fk := range exportFormats[n].kinds {
+		for _, fk := range itemFormats[n].kinds {
 			if fk == k {
 				return n
 			}
@@ -60,16 +60,16 @@ func defaultFormat(k link.Kind) string {
 	return ""
 }
 
-// runExport is `rhizome export [--db PATH] [--format F] ITEM OUT`: it writes
+// runExportItem is `rhizome export [--db PATH] [--format F] ITEM OUT` (runExport hands it an item to write): it writes
 // the library's item ITEM (a rhizome: URI, or a bare id of the format's
 // kind) in format F to the file OUT, atomically ("-": standard output).
 // Exit status 2 for a wrong command line (a format, an item the format does
 // not export), 1 when the export fails (an item not in the library).
-func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runExportItem(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("export", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	db := fl.String("db", defaultDBPath(), "library file")
-	format := fl.String("format", "", "what to write: "+formatNames()+" (default: the item's own)")
+	format := fl.String("format", "", "what to write: "+itemFormatNames()+" (default: the item's own)")
 	if err := fl.Parse(reorder(args, "db", "format")); err != nil {
 		return 2
 	}
@@ -88,18 +88,18 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	name := *format
 	if name == "" {
-		name = defaultFormat(it.Kind)
+		name = itemDefaultFormat(it.Kind)
 		if it.Kind == "" {
 			name = "memobrain" // a bare id: a reasoning graph's
 		}
 		if name == "" {
-			fmt.Fprintf(stderr, "rhizome export: no format exports %s (formats: %s)\n", ref, formatNames())
+			fmt.Fprintf(stderr, "rhizome export: no format exports %s (formats: %s)\n", ref, itemFormatNames())
 			return 2
 		}
 	}
-	f, ok := exportFormats[name]
+	f, ok := itemFormats[name]
 	if !ok {
-		fmt.Fprintf(stderr, "rhizome export: unknown format %q (want %s)\n", name, formatNames())
+		fmt.Fprintf(stderr, "rhizome export: unknown format %q (want %s)\n", name, itemFormatNames())
 		return 2
 	}
 	if it.Kind == "" {

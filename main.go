@@ -3,7 +3,8 @@
 //	rhizome                          open the window on the library
 //	rhizome import [--db PATH] [--json] PATH...
 //	rhizome search [--db PATH] [--json] QUERY
-//	rhizome export [--db PATH] --format memobrain ITEM OUT
+//	rhizome export [--db PATH] [--project P] --format json|graphml|gexf|markdown|memobrain [ITEM] OUT
+//	rhizome analyze [--db PATH] [--json] [--offline] [--base-url URL --model NAME] [--budget USD] [ITEM...]
 //	rhizome serve  [--db PATH] [--addr 127.0.0.1:0] [--base-url URL --model NAME]
 //	rhizome summarize [--db PATH] [--json] [--offline] [--base-url URL --model NAME] [ITEM...]
 //	rhizome link   [--db PATH] [--type TYPE] [--note TEXT] [--json] FROM TO
@@ -124,9 +125,13 @@ Usage:
   rhizome summarize [--db PATH] [--json] [--offline] [--base-url URL --model NAME] [ITEM...]
                                             make the missing and stale summaries (or those of
                                             the items named: rhizome:session/<id>, ...) and print them
+  rhizome export [--db PATH] [--project P] --format json|graphml|gexf|markdown OUT
+                                            write the graph for Gephi, yEd, Obsidian
   rhizome export [--db PATH] --format memobrain ITEM OUT
-                                            write an item (rhizome:reasoning/<id>) to
-                                            a file (- for standard output)
+                                            write a reasoning graph (rhizome:reasoning/<id>)
+                                            to a file (- for standard output)
+  rhizome analyze [--db PATH] [--json] [--offline] [--base-url URL --model NAME] [--budget USD] [ITEM...]
+                                            analyse segments with a model (or offline)
   rhizome link   [--db PATH] [--type TYPE] [--note TEXT] [--json] FROM TO
                                             link two items (URIs: rhizome:node/<id>, ...)
   rhizome links  [--db PATH] [--json] ITEM  the links from and to an item (--types: the types)
@@ -163,6 +168,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runMCP(ctx, args[1:], stdout, stderr)
 	case "summarize":
 		return runSummarize(ctx, args[1:], stdout, stderr)
+	case "analyze":
+		return runAnalyze(ctx, args[1:], stdout, stderr)
 	case "window":
 		fl := flag.NewFlagSet("window", flag.ContinueOnError)
 		fl.SetOutput(stderr)

@@ -34,10 +34,19 @@ func useCases(a *app.App) map[string]method {
 		"Library.SegmentEntries": call3(lib.SegmentEntries),
 		"Library.Stats":          call0(lib.Stats),
 
-		"Graph.Graph":        call1(g.Graph),
-		"Graph.Node":         call1(g.Node),
-		"Graph.NodeVersions": call1(g.NodeVersions),
-		"Graph.NodeDiff":     call3(g.NodeDiff),
+		"Graph.Graph":           call1(g.Graph),
+		"Graph.Node":            call1(g.Node),
+		"Graph.NodeVersions":    call1(g.NodeVersions),
+		"Graph.NodeDiff":        call3(g.NodeDiff),
+		"Graph.DeriveRelations": call1(g.DeriveRelations),
+
+		"Analysis.Status":    call0(a.Analysis.Status),
+		"Analysis.Estimate":  call1(a.Analysis.Estimate),
+		"Analysis.Start":     call1(a.Analysis.Start),
+		"Analysis.Pause":     call0(a.Analysis.Pause),
+		"Analysis.Resume":    call0(a.Analysis.Resume),
+		"Analysis.Cancel":    call0(a.Analysis.Cancel),
+		"Analysis.SetBudget": call1(a.Analysis.SetBudget),
 
 		"Search.Query": call2(a.Search.Query),
 		"Search.Items": call3(a.Search.Items),

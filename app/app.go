@@ -124,6 +124,7 @@ type App struct {
 	Marks     *Marks
 	Knowledge *Knowledge
 	Summaries *Summaries
+	Analysis  *Analysis
 
 	// Agent is what an agent may do through `rhizome mcp` (not bound to the
 	// window).
@@ -153,6 +154,7 @@ func New(st *store.Store, dbPath string) *App {
 		Knowledge: kn,
 		Agent:     &Agent{c: c, k: kn},
 		Summaries: &Summaries{c: c},
+		Analysis:  &Analysis{c: c, settings: settings},
 	}
 }
 
@@ -194,6 +196,7 @@ func (a *App) Areas() []Area {
 		{"Marks", a.Marks},
 		{"Knowledge", a.Knowledge},
 		{"Summaries", a.Summaries},
+		{"Analysis", a.Analysis},
 	}
 }
 

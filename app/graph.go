@@ -1,8 +1,10 @@
 package app
 
 import (
+	"encoding/json"
 	"unicode/utf8"
 
+	"rhizome/backend/analyze"
 	"rhizome/backend/graph"
 	"rhizome/store"
 )
@@ -103,6 +105,22 @@ func (g *Graph) Node(id string) (NodeDetail, error) {
 			Version: v.Version, AnalyzedAt: v.AnalyzedAt, AnalyzerVersion: v.AnalyzerVersion, TriggerReason: v.TriggerReason,
 		})
 	}
+	analyses, err := g.c.store.NodeAnalyses(ctx, id)
+	if err != nil {
+		return NodeDetail{}, err
+	}
+	d.Analyses = make([]NodeAnalysisInfo, 0, len(analyses))
+	for _, r := range analyses {
+		info := NodeAnalysisInfo{At: r.At, Source: r.Source, AnalyzerVersion: r.AnalyzerVersion, TriggerReason: r.TriggerReason,
+			Version: r.Version, Calls: r.Calls, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, USD: r.USD}
+		if r.Failure != "" {
+			var f analyze.Failure
+			if err := json.Unmarshal([]byte(r.Failure), &f); err == nil {
+				info.Failure = &f
+			}
+		}
+		d.Analyses = append(d.Analyses, info)
+	}
 	return d, nil
 }
 
@@ -111,7 +129,8 @@ func graphEdge(e graph.Edge) GraphEdge {
 	if len(md) == 0 {
 		md = nil
 	}
-	return GraphEdge{ID: e.ID, Source: e.SourceNodeID, Target: e.TargetNodeID, Type: e.Type, Metadata: md}
+	return GraphEdge{ID: e.ID, Source: e.SourceNodeID, Target: e.TargetNodeID, Type: e.Type, Metadata: md,
+		Confidence: e.Confidence, Similarity: e.Similarity, Rationale: e.Rationale, CreatedBy: string(e.CreatedBy)}
 }
 
 // clipRunes cuts s to n runes, marking the cut with "…".

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"rhizome/backend/graph"
 	"rhizome/backend/knowledge"
@@ -37,6 +38,7 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 	go readJobs(ctx, im.c.store, srcs, prog, jobs)
 	changed := false
 	modelSummaries := im.c.summaries.modelOn()
+	var changedSessions []string
 	for j := range jobs {
 		j.modelSummaries = modelSummaries
 		fr := writeJob(ctx, im.c.store, j)
@@ -47,9 +49,11 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 		case statusImported:
 			t.Imported++
 			changed = true
+			changedSessions = append(changedSessions, fr.SessionID)
 		case statusAppended:
 			t.Appended++
 			changed = true
+			changedSessions = append(changedSessions, fr.SessionID)
 		case statusUnchanged:
 			t.Unchanged++
 		case statusFailed:
@@ -67,6 +71,13 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 	}
 	if im.importReasoning(ctx, reasoning, &rep) {
 		changed = true
+	}
+	if len(changedSessions) > 0 {
+		rel, err := im.relateSessions(ctx, changedSessions)
+		rep.Relations = &rel
+		if err != nil {
+			rep.RelationsError = err.Error()
+		}
 	}
 	prog.done()
 	im.c.emitEvent("import:done", rep)
@@ -278,3 +289,21 @@ func (j *job) finishWrite() {
 var errReplayMismatch = errors.New("the bytes imported before no longer read as the entries stored from them")
 
 var errAborted = errors.New("import of the file abandoned")
+
+// relateSessions derives again the relations across sessions of the
+// projects of the sessions an import changed.
+func (im *Import) relateSessions(ctx context.Context, sessionIDs []string) (RelationsReport, error) {
+	var projects []string
+	for _, id := range sessionIDs {
+		sess, err := im.c.store.SessionByID(ctx, id)
+		if err != nil {
+			return RelationsReport{ByType: map[string]int{}}, fmt.Errorf("app: unable to derive relations: %w", err)
+		}
+		projects = append(projects, sess.Cwd)
+	}
+	rep, err := deriveRelations(ctx, im.c.store, projects)
+	if err != nil {
+		return rep, fmt.Errorf("app: unable to derive relations: %w", err)
+	}
+	return rep, nil
+}

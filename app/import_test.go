@@ -258,7 +258,7 @@ func TestImportRealSessions(t *testing.T) {
 		if !reflect.DeepEqual(fr.EdgesByType, byType) {
 			t.Errorf("%s: edgesByType %v, want %v", name, fr.EdgesByType, byType)
 		}
-		r, err = db.Query(`SELECT id, source_id, target_id, type FROM edges WHERE source_id IN (SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE s.id = ?)`, s.Header.ID)
+		r, err = db.Query(`SELECT id, source_id, target_id, type FROM edges WHERE created_by = 'boundary' AND source_id IN (SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE s.id = ?)`, s.Header.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

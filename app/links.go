@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"rhizome/backend/graph"
 	"rhizome/backend/link"
 	"rhizome/store"
 )
@@ -357,7 +358,8 @@ func (c *core) userLinkEdges(ctx context.Context, nodes []GraphNode) ([]GraphEdg
 		if lk.Note != "" {
 			md["note"] = lk.Note
 		}
-		out = append(out, GraphEdge{ID: "link:" + lk.ID, Source: lk.Source.ID, Target: lk.Target.ID, Type: LinkEdgeType, Metadata: md})
+		out = append(out, GraphEdge{ID: "link:" + lk.ID, Source: lk.Source.ID, Target: lk.Target.ID, Type: LinkEdgeType, Metadata: md,
+			Confidence: 1, CreatedBy: string(graph.CreatedByUser)})
 	}
 	return out, nil
 }

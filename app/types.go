@@ -59,6 +59,11 @@ type ImportTotals struct {
 type ImportReport struct {
 	Files  []FileReport `json:"files"`
 	Totals ImportTotals `json:"totals"`
+	// Relations is what deriving the relations across sessions of the
+	// projects the import changed stored (nil when it changed none);
+	// RelationsError says why it failed (the import itself is kept).
+	Relations      *RelationsReport `json:"relations,omitempty"`
+	RelationsError string           `json:"relationsError,omitempty"`
 }
 
 // DroppedFile is a file's contents sent by the frontend (a browser File or a
@@ -149,8 +154,14 @@ type GraphEdge struct {
 	ID       string         `json:"id"`
 	Source   string         `json:"source"`
 	Target   string         `json:"target"`
-	Type     string         `json:"type"`
+	Type     string         `json:"type"` // a structural type (continuation, fork, ...) or a relation (RELATES_TO, ...)
 	Metadata map[string]any `json:"metadata,omitempty"`
+	// Confidence is 0 to 1 (a boundary edge: 1); the view draws it as
+	// opacity.
+	Confidence float64  `json:"confidence"`
+	Similarity *float64 `json:"similarity,omitempty"`
+	Rationale  string   `json:"rationale,omitempty"`
+	CreatedBy  string   `json:"createdBy" ts_type:"'boundary' | 'daemon' | 'offline' | 'model' | 'user'"`
 }
 
 // GraphData is the graph view's content.
@@ -173,6 +184,9 @@ type NodeDetail struct {
 	Incoming   []GraphEdge       `json:"incoming"`
 	Outgoing   []GraphEdge       `json:"outgoing"`
 	Versions   []NodeVersionInfo `json:"versions"`
+	// Analyses are the model analyses of the node, oldest first: what each
+	// spent, the version it wrote, or why it failed (issue 9).
+	Analyses []NodeAnalysisInfo `json:"analyses"`
 }
 
 // NodeVersionInfo is one stored version of a node.

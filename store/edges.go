@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"rhizome/backend/graph"
@@ -20,13 +22,20 @@ func EdgeID(source, target, typ string) string {
 }
 
 // PutEdge stores e, replacing a stored edge with the same id (whose creation
-// time is kept). An empty e.ID is set to EdgeID, an empty CreatedAt to now.
+// time is kept). An empty e.ID is set to EdgeID, an empty CreatedAt to now;
+// a boundary edge's zero Confidence is set to 1 (a boundary is certain).
 func (t *Tx) PutEdge(e *graph.Edge) error {
 	if e.ID == "" {
 		e.ID = EdgeID(e.SourceNodeID, e.TargetNodeID, e.Type)
 	}
 	if e.CreatedAt == "" {
 		e.CreatedAt = isoTime(time.Now())
+	}
+	if e.Confidence == 0 && e.CreatedBy == graph.CreatedByBoundary {
+		e.Confidence = 1
+	}
+	if e.Confidence < 0 || e.Confidence > 1 || math.IsNaN(e.Confidence) {
+		return fmt.Errorf("store: unable to save edge %s: confidence %v is not between 0 and 1", e.ID, e.Confidence)
 	}
 	md := e.Metadata
 	if md == nil {
@@ -36,10 +45,13 @@ func (t *Tx) PutEdge(e *graph.Edge) error {
 	if err != nil {
 		return fmt.Errorf("store: unable to encode the metadata of edge %s: %w", e.ID, err)
 	}
-	_, err = t.tx.ExecContext(t.ctx, `INSERT INTO edges (id, source_id, target_id, type, metadata, created_at, created_by)
-	VALUES (?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT (id) DO UPDATE SET metadata = excluded.metadata, created_by = excluded.created_by`,
-		e.ID, e.SourceNodeID, e.TargetNodeID, e.Type, string(b), e.CreatedAt, string(e.CreatedBy))
+	_, err = t.tx.ExecContext(t.ctx, `INSERT INTO edges (id, source_id, target_id, type, metadata, created_at, created_by,
+		confidence, similarity, rationale)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (id) DO UPDATE SET metadata = excluded.metadata, created_by = excluded.created_by,
+		confidence = excluded.confidence, similarity = excluded.similarity, rationale = excluded.rationale`,
+		e.ID, e.SourceNodeID, e.TargetNodeID, e.Type, string(b), e.CreatedAt, string(e.CreatedBy),
+		e.Confidence, e.Similarity, e.Rationale)
 	if err != nil {
 		return fmt.Errorf("store: unable to save edge %s (%s -> %s, %s): %w", e.ID, e.SourceNodeID, e.TargetNodeID, e.Type, err)
 	}
@@ -64,10 +76,16 @@ func scanEdges(rows interface {
 	for rows.Next() {
 		var e graph.Edge
 		var md, by string
-		if err := rows.Scan(&e.ID, &e.SourceNodeID, &e.TargetNodeID, &e.Type, &md, &e.CreatedAt, &by); err != nil {
+		var sim sql.NullFloat64
+		if err := rows.Scan(&e.ID, &e.SourceNodeID, &e.TargetNodeID, &e.Type, &md, &e.CreatedAt, &by,
+			&e.Confidence, &sim, &e.Rationale); err != nil {
 			return nil, err
 		}
 		e.CreatedBy = graph.EdgeCreator(by)
+		if sim.Valid {
+			v := sim.Float64
+			e.Similarity = &v
+		}
 		if err := json.Unmarshal([]byte(md), &e.Metadata); err != nil {
 			return nil, fmt.Errorf("edge %s: metadata: %w", e.ID, err)
 		}
@@ -76,7 +94,7 @@ func scanEdges(rows interface {
 	return out, rows.Err()
 }
 
-const edgeColumns = `id, source_id, target_id, type, metadata, created_at, created_by`
+const edgeColumns = `id, source_id, target_id, type, metadata, created_at, created_by, confidence, similarity, rationale`
 
 // Edges lists every edge, by creation time.
 func (s *Store) Edges(ctx context.Context) ([]graph.Edge, error) {
@@ -111,12 +129,14 @@ func (s *Store) NodeEdges(ctx context.Context, id string) (incoming, outgoing []
 	return incoming, outgoing, nil
 }
 
-// SessionEdgeCounts counts the edges touching the nodes of the session
-// sessionPK (into or out of them) by type.
+// SessionEdgeCounts counts the structural edges (created_by "boundary")
+// touching the nodes of the session sessionPK (into or out of them) by type.
+// The relations across sessions (offline, model, user) are not counted:
+// they are derived after the import, for the whole project.
 func (t *Tx) SessionEdgeCounts(sessionPK int64) (map[string]int, error) {
 	rows, err := t.tx.QueryContext(t.ctx, `SELECT type, count(*) FROM edges
-		WHERE source_id IN (SELECT id FROM nodes WHERE session_pk = ?1)
-		   OR target_id IN (SELECT id FROM nodes WHERE session_pk = ?1)
+		WHERE created_by = 'boundary' AND (source_id IN (SELECT id FROM nodes WHERE session_pk = ?1)
+		   OR target_id IN (SELECT id FROM nodes WHERE session_pk = ?1))
 		GROUP BY type`, sessionPK)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to count the edges of session %d: %w", sessionPK, err)

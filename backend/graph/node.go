@@ -207,6 +207,10 @@ const (
 	CreatedByBoundary EdgeCreator = "boundary"
 	CreatedByDaemon   EdgeCreator = "daemon"
 	CreatedByUser     EdgeCreator = "user"
+	// CreatedByOffline: derived offline across sessions (backend/relate).
+	CreatedByOffline EdgeCreator = "offline"
+	// CreatedByModel: proposed by the model analyzer (backend/analyze).
+	CreatedByModel EdgeCreator = "model"
 )
 
 // Edge types of the spec: structural, then semantic.
@@ -235,4 +239,12 @@ type Edge struct {
 	Metadata     map[string]any `json:"metadata"`
 	CreatedAt    string         `json:"createdAt"` // ISO 8601
 	CreatedBy    EdgeCreator    `json:"createdBy"`
+	// Confidence is how sure the maker is of the edge, 0 to 1; a boundary
+	// edge is certain (1). Issue 9, "Relations across sessions".
+	Confidence float64 `json:"confidence"`
+	// Similarity is the measured similarity of the two ends (0 to 1) when
+	// the edge comes from one (shared files); nil otherwise.
+	Similarity *float64 `json:"similarity,omitempty"`
+	// Rationale says why the edge exists, in words a person can check.
+	Rationale string `json:"rationale,omitempty"`
 }

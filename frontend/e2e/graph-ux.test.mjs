@@ -262,8 +262,11 @@ describe('at 1024x700 and 1280x900', () => {
       await tip.waitFor({ timeout: 5000 });
       const text = await tip.textContent();
       await shot(page, 'ux-9d-edge-hover-1024');
-      assert.match(text, new RegExp(m.e.type.replace(/_/g, '[ _]')));
-      assert.match(text, /boundar/i);
+      assert.match(text, new RegExp(m.e.type.replace(/_/g, '[ _]'), 'i'));
+      // A structural edge names its boundary; a relation across sessions
+      // (issue 9) its maker and confidence.
+      if (m.e.createdBy === 'boundary') assert.match(text, /boundar/i);
+      else assert.match(text, /relation across sessions, made by .*; confidence \d+%/);
       for (const b of m.e.metadata?.boundaries ?? []) assert.match(text, new RegExp(b.replace(/_/g, '[ _]')));
       assert.deepEqual(problems, []);
     } finally {

@@ -41,6 +41,10 @@ import type {
   KnowledgeInput,
   KnowledgeItem,
   KnowledgeReextract,
+  RelationsReport,
+  AnalysisEstimate,
+  AnalysisRequest,
+  AnalysisStatus,
   LLMSettingsInput,
   LLMTestResult,
   LoomChoice,
@@ -510,6 +514,8 @@ export function createApi(getTransport: () => Transport) {
       totals: rep.totals ?? {
         files: 0, imported: 0, unchanged: 0, appended: 0, failed: 0, entries: 0, segments: 0, malformed: 0,
       },
+      relations: rep.relations,
+      relationsError: rep.relationsError,
     };
   };
 
@@ -549,6 +555,8 @@ export function createApi(getTransport: () => Transport) {
       return { nodes: list(g.nodes), edges: list(g.edges) };
     },
     node: async (id: string) => (await call('Graph', 'Node', id)) as NodeDetail,
+    /** Derives the offline relations across sessions of a project ("" for all) again. */
+    deriveRelations: async (project: string) => (await call('Graph', 'DeriveRelations', project)) as RelationsReport,
 
     search: async (q: string, limit: number) => list<SearchHit>(await call('Search', 'Query', q, limit)),
     /**
@@ -741,6 +749,18 @@ export function createApi(getTransport: () => Transport) {
     },
 
     /** The model configuration; the API key never comes back, only llm.apiKeySet. */
+    /** The model analyzer's queue (issue 9): estimate, budget, start, pause, resume, cancel. */
+    analysis: {
+      status: async () => (await call('Analysis', 'Status')) as AnalysisStatus,
+      /** Items: node ids, session ids or project paths; none: every node the model has not analysed. */
+      estimate: async (items: string[]) => (await call('Analysis', 'Estimate', items)) as AnalysisEstimate,
+      start: async (req: AnalysisRequest) => (await call('Analysis', 'Start', req)) as AnalysisStatus,
+      pause: async () => (await call('Analysis', 'Pause')) as AnalysisStatus,
+      resume: async () => (await call('Analysis', 'Resume')) as AnalysisStatus,
+      cancel: async () => (await call('Analysis', 'Cancel')) as AnalysisStatus,
+      setBudget: async (usd: number) => (await call('Analysis', 'SetBudget', usd)) as AnalysisStatus,
+    },
+
     settings: {
       get: async () => (await call('Settings', 'Get')) as SettingsView,
       /** apiKey "" keeps the stored key; clearApiKey forgets it. */

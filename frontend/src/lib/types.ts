@@ -46,6 +46,11 @@ export type GraphFilter = app.GraphFilter;
 export type GraphNode = app.GraphNode;
 export type GraphEdge = FromGo<app.GraphEdge>;
 export type GraphData = FromGo<app.GraphData>;
+export type RelationsReport = FromGo<app.RelationsReport>;
+export type AnalysisStatus = FromGo<app.AnalysisStatus>;
+export type AnalysisEstimate = FromGo<app.AnalysisEstimate>;
+export type AnalysisRequest = app.AnalysisRequest;
+export type NodeAnalysisInfo = FromGo<app.NodeAnalysisInfo>;
 export type BoundaryView = FromGo<app.BoundaryView>;
 export type NodeVersionInfo = app.NodeVersionInfo;
 
@@ -228,5 +233,6 @@ export interface EventPayloads {
   'notes:changed': LinksChanged;
   'summary:progress': SummaryQueueStatus;
   'summary:updated': SummariesUpdated;
+  'analysis:progress': AnalysisStatus;
 }
 export type EventName = keyof EventPayloads;

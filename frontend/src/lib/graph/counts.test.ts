@@ -8,15 +8,18 @@ const node = (id: string, type: string): GraphNode => ({
 const data: GraphData = {
   nodes: [node('a', 'coding'), node('b', 'coding'), node('c', 'debugging'), node('d', 'qa')],
   edges: [
-    { id: 'ab', source: 'a', target: 'b', type: 'continuation' },
-    { id: 'bc', source: 'b', target: 'c', type: 'resume' },
-    { id: 'cd', source: 'c', target: 'd', type: 'continuation' },
-    { id: 'ax', source: 'a', target: 'x', type: 'semantic' }, // x is not drawn
-    { id: 'ab', source: 'a', target: 'b', type: 'continuation' }, // the same edge again
+    { id: 'ab', source: 'a', target: 'b', type: 'continuation', confidence: 1, createdBy: 'boundary' },
+    { id: 'bc', source: 'b', target: 'c', type: 'resume', confidence: 1, createdBy: 'boundary' },
+    { id: 'cd', source: 'c', target: 'd', type: 'continuation', confidence: 1, createdBy: 'boundary' },
+    { id: 'ax', source: 'a', target: 'x', type: 'semantic', confidence: 1, createdBy: 'boundary' }, // x is not drawn
+    { id: 'ab', source: 'a', target: 'b', type: 'continuation', confidence: 1, createdBy: 'boundary' }, // the same edge again
   ],
 };
 
 describe('visibleCounts: what the graph draws', () => {
+  it('counts only the focused neighbourhood in focus mode', () => {
+    expect(visibleCounts(data, new Set(), new Set(), new Set(['b', 'c']))).toEqual({ nodes: 2, edges: 1 });
+  });
   it('counts drawn nodes and edges only', () => {
     expect(visibleCounts(data, new Set(), new Set())).toEqual({ nodes: 4, edges: 3 });
   });

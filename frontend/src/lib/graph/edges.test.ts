@@ -3,14 +3,14 @@ import { describeEdge } from './edges';
 
 describe('describeEdge: what an edge tooltip says', () => {
   it('names the type and the boundary with its details', () => {
-    const d = describeEdge({ id: 'e', source: 'a', target: 'b', type: 'resume', metadata: { boundaries: ['resume'], gapMinutes: 28.1, previousEntryId: 'x' } });
+    const d = describeEdge({ id: 'e', source: 'a', target: 'b', type: 'resume', confidence: 1, createdBy: 'boundary', metadata: { boundaries: ['resume'], gapMinutes: 28.1, previousEntryId: 'x' } });
     expect(d.type).toBe('resume');
     expect(d.boundary).toBe('Boundary: resume');
     expect(d.details).toContain('28 min gap');
   });
   it('lists several boundaries, and what a compaction kept', () => {
     const d = describeEdge({
-      id: 'e', source: 'a', target: 'b', type: 'compaction',
+      id: 'e', source: 'a', target: 'b', type: 'compaction', confidence: 1, createdBy: 'boundary',
       metadata: { boundaries: ['compaction', 'resume'], gapMinutes: 14.9, tokensBefore: 131140, summary: '# long' },
     });
     expect(d.boundary).toBe('Boundaries: compaction, resume');
@@ -18,20 +18,30 @@ describe('describeEdge: what an edge tooltip says', () => {
     expect(d.details).toContain('15 min gap');
   });
   it('says so for an edge that is no boundary', () => {
-    const d = describeEdge({ id: 'e', source: 'a', target: 'b', type: 'semantic', metadata: null });
+    const d = describeEdge({ id: 'e', source: 'a', target: 'b', type: 'semantic', confidence: 1, createdBy: 'daemon', metadata: null });
     expect(d.type).toBe('semantic');
     expect(d.boundary).toBe('No boundary: a link between segments');
-    const c = describeEdge({ id: 'e', source: 'a', target: 'b', type: 'tree_jump' });
+    const c = describeEdge({ id: 'e', source: 'a', target: 'b', type: 'tree_jump', confidence: 1, createdBy: 'boundary' });
     expect(c.type).toBe('tree jump');
     expect(c.boundary).toBe('Boundary: tree jump');
   });
   it('says what a link a person made is: its relation and its note', () => {
     const d = describeEdge({
-      id: 'link:01J', source: 'a', target: 'b', type: 'link',
+      id: 'link:01J', source: 'a', target: 'b', type: 'link', confidence: 1, createdBy: 'user',
       metadata: { linkId: '01J', relation: 'LEADS_TO', label: 'led to', createdBy: 'user', note: 'the fix came from here' },
     });
     expect(d.type).toBe('link: led to');
     expect(d.boundary).toBe('Made by you (LEADS_TO)');
     expect(d.details).toEqual(['the fix came from here']);
+  });
+
+  it('says who made a relation across sessions, how sure, and why', () => {
+    const d = describeEdge({
+      id: 'e', source: 'a', target: 'b', type: 'RELATES_TO', confidence: 0.476, similarity: 0.6, createdBy: 'offline',
+      rationale: 'both touch src/server.ts',
+    });
+    expect(d.type).toBe('relates to');
+    expect(d.boundary).toBe('A relation across sessions, made by the offline rules; confidence 48%');
+    expect(d.details).toEqual(['both touch src/server.ts', 'similarity 0.60']);
   });
 });

@@ -16,7 +16,15 @@ export interface EdgeDescription {
   details: string[];
 }
 
-const words = (s: string) => s.replace(/_/g, ' ');
+const words = (s: string) => (/^[A-Z_]+$/.test(s) ? s.toLowerCase() : s).replace(/_/g, ' ');
+
+/** Who made an edge, in words. */
+const MAKERS: Record<string, string> = {
+  offline: 'the offline rules',
+  model: 'the model analyzer',
+  user: 'you',
+  daemon: 'the analyzer',
+};
 
 /** The edge type of a link a person (or a model) made between two nodes (Links). */
 export const LINK_EDGE = 'link';
@@ -35,10 +43,15 @@ export function describeEdge(e: GraphEdge): EdgeDescription {
   }
   let boundaries = Array.isArray(m.boundaries) ? m.boundaries.filter((b): b is string => typeof b === 'string') : [];
   if (!boundaries.length && BOUNDARY_TYPES.has(e.type)) boundaries = [e.type];
-  const boundary = boundaries.length
-    ? `${boundaries.length > 1 ? 'Boundaries' : 'Boundary'}: ${boundaries.map(words).join(', ')}`
-    : 'No boundary: a link between segments';
+  const relation = e.createdBy === 'offline' || e.createdBy === 'model' || e.createdBy === 'user';
+  const boundary = relation
+    ? `A relation across sessions, made by ${MAKERS[e.createdBy] ?? e.createdBy}; confidence ${Math.round((e.confidence ?? 0) * 100)}%`
+    : boundaries.length
+      ? `${boundaries.length > 1 ? 'Boundaries' : 'Boundary'}: ${boundaries.map(words).join(', ')}`
+      : 'No boundary: a link between segments';
   const details: string[] = [];
+  if (relation && e.rationale) details.push(e.rationale);
+  if (relation && typeof e.similarity === 'number') details.push(`similarity ${e.similarity.toFixed(2)}`);
   if (typeof m.gapMinutes === 'number' && m.gapMinutes > 0) details.push(`${Math.round(m.gapMinutes)} min gap`);
   if (typeof m.tokensBefore === 'number' && m.tokensBefore > 0) details.push(`${formatTokens(m.tokensBefore)} tokens before`);
   return { type: words(e.type), boundary, details };

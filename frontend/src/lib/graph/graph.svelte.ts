@@ -12,6 +12,7 @@ import { timeline } from '../timeline/timeline.svelte';
 import { toasts } from '../toasts/toasts.svelte';
 import type { GraphData } from '../types';
 import { views } from '../views/views.svelte';
+import { neighbourhood } from './focus';
 
 export type LayoutMode = 'lanes' | 'force';
 
@@ -43,6 +44,13 @@ class KnowledgeGraph {
   controls: GraphControls | null = null;
   /** A node to center once the graph holding it is drawn. */
   pendingCenter: string | null = null;
+
+  /** Focus mode: only this node and its neighbourhood to depth edges are drawn; null: the whole graph. */
+  focus = $state<{ id: string; depth: number } | null>(null);
+  /** The ids focus mode draws; null when it is off. */
+  focusSet = $derived(
+    this.focus ? neighbourhood(this.data.edges ?? [], this.focus.id, this.focus.depth, this.hiddenEdgeTypes) : null,
+  );
 
   /** Graph nodes by id. */
   nodeById = $derived(new Map((this.data.nodes ?? []).map((n) => [n.id, n])));
@@ -109,6 +117,29 @@ class KnowledgeGraph {
 
   toggleLayout() {
     this.layout = this.layout === 'lanes' ? 'force' : 'lanes';
+  }
+
+  // ---- focus mode ----
+
+  /** Focuses on the selected node (else the keyboard's), depth 1; again: the whole graph. */
+  toggleFocus() {
+    if (this.focus) {
+      this.focus = null;
+      return;
+    }
+    const id = this.selected ?? this.cursor;
+    if (id && this.nodeById.has(id)) this.focus = { id, depth: 1 };
+    else toasts.fail('Select a node to focus on (F)');
+  }
+
+  /** Sets focus mode's depth (1 to 3); focuses on the selected node when it is off. */
+  setFocusDepth(depth: number) {
+    const d = Math.min(3, Math.max(1, Math.round(depth)));
+    if (this.focus) this.focus = { ...this.focus, depth: d };
+    else {
+      const id = this.selected ?? this.cursor;
+      if (id && this.nodeById.has(id)) this.focus = { id, depth: d };
+    }
   }
 
   // ---- the selection ----

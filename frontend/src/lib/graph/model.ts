@@ -4,7 +4,7 @@
 
 import Graph from 'graphology';
 import type { GraphData } from '../types';
-import { edgeStyle, nodeColor } from './colors';
+import { edgeColor, edgeStyle, nodeColor } from './colors';
 import { laneLayout, type LaneLayout } from './layout';
 
 export type NodeAttrs = {
@@ -16,7 +16,7 @@ export type NodeAttrs = {
   kind: string;
   sessionId: string;
 };
-export type EdgeAttrs = { size: number; color: string; type: string; kind: string; curvature: number };
+export type EdgeAttrs = { size: number; color: string; type: string; kind: string; curvature: number; confidence: number };
 
 export type Model = Graph<NodeAttrs, EdgeAttrs>;
 
@@ -59,10 +59,11 @@ export function fillModel(model: Model, data: GraphData): LaneLayout {
     const sameLane = model.getNodeAttribute(e.source, 'sessionId') === model.getNodeAttribute(e.target, 'sessionId');
     model.addEdgeWithKey(e.id, e.source, e.target, {
       size: order > 3000 ? st.size * 0.7 : st.size,
-      color: st.color,
+      color: edgeColor(e.type, e.confidence),
       type: st.program,
       kind: e.type,
       curvature: sameLane ? 0.12 : 0.3,
+      confidence: e.confidence ?? 1,
     });
   }
   return layout;

@@ -25,7 +25,7 @@ type EdgeDrawn = Partial<EdgeDisplayData> & EdgeAttrs;
 export function nodeReducer(em: Emphasis) {
   return (id: string, attrs: NodeAttrs): NodeDrawn => {
     const res: NodeDrawn = { ...attrs };
-    if (graph.hiddenNodeTypes.has(attrs.kind)) {
+    if (graph.hiddenNodeTypes.has(attrs.kind) || (graph.focusSet && !graph.focusSet.has(id))) {
       res.hidden = true;
       return res;
     }
@@ -53,8 +53,10 @@ export function edgeReducer(model: Model, em: Emphasis) {
     const sel = graph.selected;
     const hovered = em.hovered;
     const hiddenNodes = graph.hiddenNodeTypes;
-    if (!sel && !hovered && hiddenNodes.size === 0) return attrs;
+    const focus = graph.focusSet;
+    if (!sel && !hovered && hiddenNodes.size === 0 && !focus) return attrs;
     const [s, t] = model.extremities(id);
+    if (focus && (!focus.has(s) || !focus.has(t))) return { ...attrs, hidden: true };
     if (hiddenNodes.size > 0 && (hiddenNodes.has(model.getNodeAttribute(s, 'kind')) || hiddenNodes.has(model.getNodeAttribute(t, 'kind')))) {
       return { ...attrs, hidden: true };
     }

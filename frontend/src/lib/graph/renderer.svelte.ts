@@ -218,7 +218,12 @@ export class GraphRenderer implements CursorHost {
     return {
       zoomIn: () => s.getCamera().animatedZoom({ duration: 200 }),
       zoomOut: () => s.getCamera().animatedUnzoom({ duration: 200 }),
-      fit: () => s.getCamera().animatedReset({ duration: 300 }),
+      fit: () => {
+        // In focus mode: the focused neighbourhood; else the whole graph.
+        const focus = graph.focusSet;
+        if (focus && focus.size > 0) fitNodes(s, focus);
+        else s.getCamera().animatedReset({ duration: 300 });
+      },
       center: (id) => this.center(id),
       screenPosition: (id) => {
         if (!this.model.hasNode(id)) return null;
@@ -331,4 +336,23 @@ export class GraphRenderer implements CursorHost {
     }
     this.laneLabels = placeLaneLabels(s, this.lanes, library.sessionById);
   }
+}
+
+/**
+ * Moves the camera onto ids (their display positions' bounding box, with a
+ * margin); the whole graph's extent is ratio 1.
+ */
+function fitNodes(s: GraphSigma, ids: Iterable<string>) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const id of ids) {
+    const d = s.getNodeDisplayData(id);
+    if (!d) continue;
+    x0 = Math.min(x0, d.x);
+    y0 = Math.min(y0, d.y);
+    x1 = Math.max(x1, d.x);
+    y1 = Math.max(y1, d.y);
+  }
+  if (!Number.isFinite(x0)) return;
+  const ratio = Math.min(1, Math.max(0.15, 1.3 * Math.max(x1 - x0, y1 - y0)));
+  s.getCamera().animate({ x: (x0 + x1) / 2, y: (y0 + y1) / 2, ratio, angle: 0 }, { duration: 300 });
 }

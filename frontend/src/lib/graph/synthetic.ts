@@ -43,7 +43,7 @@ export function syntheticGraph(n: number, seed = 1): GraphData {
         entries: 1 + Math.floor(rand() * 40),
       });
       if (i > 0) {
-        edges.push({ id: `e${edges.length}`, source: nodes[nodes.length - 2].id, target: id, type: 'continuation' });
+        edges.push({ id: `e${edges.length}`, source: nodes[nodes.length - 2].id, target: id, type: 'continuation', confidence: 1, createdBy: 'boundary' });
       }
     }
     session++;
@@ -53,7 +53,7 @@ export function syntheticGraph(n: number, seed = 1): GraphData {
     const a = nodes[Math.floor(rand() * nodes.length)].id;
     const b = nodes[Math.floor(rand() * nodes.length)].id;
     if (a === b) continue;
-    edges.push({ id: `e${edges.length}`, source: a, target: b, type: EDGE_TYPES[1 + Math.floor(rand() * (EDGE_TYPES.length - 1))] });
+    edges.push({ id: `e${edges.length}`, source: a, target: b, type: EDGE_TYPES[1 + Math.floor(rand() * (EDGE_TYPES.length - 1))], confidence: rand(), createdBy: 'offline' });
   }
   return { nodes, edges };
 }

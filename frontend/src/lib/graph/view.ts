@@ -2,7 +2,7 @@
 
 import type { ViewSpec } from '../views/views.svelte';
 import { sessionIntake } from '../import/imports.svelte';
-import ImportButton from '../import/ImportButton.svelte';
+import GraphActions from '../analysis/GraphActions.svelte';
 import LibraryStats from '../library/LibraryStats.svelte';
 import Sidebar from '../library/Sidebar.svelte';
 import GraphPane from './GraphPane.svelte';
@@ -19,7 +19,7 @@ export const graphView: ViewSpec = {
   side: Sidebar,
   main: GraphPane,
   status: LibraryStats,
-  actions: ImportButton,
+  actions: GraphActions,
   intake: sessionIntake,
   keepMounted: true,
   panel: SelectedNode,

@@ -46,6 +46,8 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['0'], what: 'Fit the graph' },
       { keys: ['Shift', 'L'], what: 'Switch layout: session lanes / ForceAtlas2' },
       { keys: ['E'], what: 'Edit the summary of the open node (else the title of the session shown); Ctrl+Enter saves' },
+      { keys: ['F'], what: 'Focus mode: the selected node and its neighbours only; again: the whole graph' },
+      { keys: ['1', '2', '3'], what: 'Focus depth: neighbours up to 1, 2 or 3 edges away', or: true },
       { keys: ['I'], what: 'Import session files' },
     ],
   },

@@ -3,6 +3,8 @@
 import {app} from '../models';
 import {graph} from '../models';
 
+export function DeriveRelations(arg1:string):Promise<app.RelationsReport>;
+
 export function Graph(arg1:app.GraphFilter):Promise<app.GraphData>;
 
 export function Node(arg1:string):Promise<app.NodeDetail>;
