@@ -164,7 +164,7 @@ func newFileReport(p string) FileReport {
 // (format, version, session id), counts are zeroed as nothing was stored.
 func failed(fr FileReport, p string, err error) FileReport {
 	out := newFileReport(fr.Path)
-	out.Version, out.SessionID = fr.Version, fr.SessionID
+	out.Version, out.SessionID, out.Format = fr.Version, fr.SessionID, fr.Format
 	out.Status = statusFailed
 	msg := err.Error()
 	if !strings.Contains(msg, p) {

@@ -46,7 +46,7 @@ func searchText(role, text string) string {
 const entryBatch = 64
 
 // entryColumns are the columns InsertEntry writes, in order.
-const entryColumns = 13
+const entryColumns = 17
 
 // indexChunkBytes is how much new searchable text (bytes) is collected before
 // it is added to the full-text index in one statement; see entryWriter.index.
@@ -83,7 +83,7 @@ func newEntryWriter(ctx context.Context, tx *sql.Tx) (*entryWriter, error) {
 	}
 	row := "(" + strings.Repeat("?, ", entryColumns-1) + "?)"
 	insert := `INSERT INTO entries (pk, session_pk, seq, entry_id, parent_id, type, role, timestamp, line,
-		byte_offset, target_id, text, raw) VALUES `
+		byte_offset, target_id, text, raw, meta, turn_id, dedupe_key, subagent_id) VALUES `
 	one, err := tx.PrepareContext(ctx, insert+row)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to prepare the entry insert: %w", err)
@@ -97,12 +97,22 @@ func newEntryWriter(ctx context.Context, tx *sql.Tx) (*entryWriter, error) {
 		nextPK: last + 1, indexedTo: last}, nil
 }
 
+// EntryExtra is what an entry is stored with beside its object: Meta, what
+// its reader derived from other lines (a JSON object, nil for nothing; see
+// migrations/0030_formats_archive.sql), and DedupeKey, the key its copies in
+// other files share ("" for none).
+type EntryExtra struct {
+	Meta      []byte
+	DedupeKey string
+}
+
 // InsertEntry stores one entry of the session sessionPK with its searchable
-// text (cut to MaxSearchText, tool output to MaxToolOutputText). Entries are
-// written in batches (a query of the transaction sees them all) and added to
-// the full-text index by chunks; Commit writes and indexes the rest. e.Raw is
-// read when the batch is written: it must not change until then.
-func (t *Tx) InsertEntry(sessionPK int64, e *pisession.Entry, text string) error {
+// text (cut to MaxSearchText, tool output to MaxToolOutputText) and extra.
+// Entries are written in batches (a query of the transaction sees them all)
+// and added to the full-text index by chunks; Commit writes and indexes the
+// rest. e.Raw and extra.Meta are read when the batch is written: they must
+// not change until then.
+func (t *Tx) InsertEntry(sessionPK int64, e *pisession.Entry, text string, extra EntryExtra) error {
 	if t.entries == nil {
 		w, err := newEntryWriter(t.ctx, t.tx)
 		if err != nil {
@@ -110,17 +120,17 @@ func (t *Tx) InsertEntry(sessionPK int64, e *pisession.Entry, text string) error
 		}
 		t.entries = w
 	}
-	return t.entries.add(sessionPK, e, text)
+	return t.entries.add(sessionPK, e, text, extra)
 }
 
-func (w *entryWriter) add(sessionPK int64, e *pisession.Entry, text string) error {
+func (w *entryWriter) add(sessionPK int64, e *pisession.Entry, text string, extra EntryExtra) error {
 	var role string
 	if e.Message != nil {
 		role = e.Message.Role
 	}
 	text = searchText(role, text)
 	w.args = append(w.args, w.nextPK, sessionPK, e.Seq, e.ID, e.ParentID, e.Type, role, isoTime(e.Timestamp),
-		e.Line, e.Offset, e.TargetID, text, bytesString(e.Raw))
+		e.Line, e.Offset, e.TargetID, text, bytesString(e.Raw), bytesString(extra.Meta), e.TurnID, extra.DedupeKey, e.SubagentID)
 	w.nextPK++
 	w.rows++
 	w.handed++

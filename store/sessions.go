@@ -38,6 +38,25 @@ type Session struct {
 	ImportedAt     string
 	UpdatedAt      string
 
+	// Format is the file's format: "pi", "claude-code" or "codex".
+	Format string
+	// Resume is what an import needs to go on from ImportedBytes when the
+	// file grows (JSON, the app's; nil: read the file again from its
+	// start).
+	Resume json.RawMessage
+	// ImportedProbe is a hash of samples of the imported prefix (the app's
+	// fileProbe): a grown file whose prefix gives the same is appended to.
+	ImportedProbe string
+	// AgentID is the sub-agent whose conversation the file records (Claude
+	// Code agentId, Codex sub-agent thread); ParentSession then names the
+	// session that spawned it.
+	AgentID string
+	// SourceDeletedAt is when the file was found gone (ISO 8601), "" while
+	// it is there: the library keeps the session either way.
+	SourceDeletedAt string
+	// Meta is what the format's metadata lines say (JSON object, the app's).
+	Meta json.RawMessage
+
 	// Filled by Sessions and SessionByID from the session's nodes.
 	Segments int
 	Cost     float64 // USD
@@ -48,6 +67,7 @@ const sessionColumns = `s.pk, s.id, s.path, s.file_name, s.cwd, s.version, s.tim
 	s.parent_session, s.parent_file_name, s.parent_uuid, s.name, s.is_new_project,
 	s.imported_bytes, s.imported_sha256, s.file_bytes, s.file_sha256, s.lines, s.entries,
 	s.entries_by_type, s.pending_tail, s.malformed, s.imported_at, s.updated_at,
+	s.format, s.resume, s.imported_probe, s.agent_id, s.source_deleted_at, s.meta,
 	(SELECT count(*) FROM segments g WHERE g.session_pk = s.pk),
 	(SELECT coalesce(sum(n.cost), 0) FROM nodes n WHERE n.session_pk = s.pk),
 	(SELECT coalesce(sum(n.tokens), 0) FROM nodes n WHERE n.session_pk = s.pk)`
@@ -56,17 +76,22 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanSession(r scanner) (*Session, error) {
 	var s Session
-	var header, byType string
+	var header, byType, resume, meta string
 	var isNew, pending int
 	err := r.Scan(&s.PK, &s.ID, &s.Path, &s.FileName, &s.Cwd, &s.Version, &s.Timestamp, &header,
 		&s.ParentSession, &s.ParentFileName, &s.ParentUUID, &s.Name, &isNew,
 		&s.ImportedBytes, &s.ImportedSHA256, &s.FileBytes, &s.FileSHA256, &s.Lines, &s.Entries,
 		&byType, &pending, &s.Malformed, &s.ImportedAt, &s.UpdatedAt,
+		&s.Format, &resume, &s.ImportedProbe, &s.AgentID, &s.SourceDeletedAt, &meta,
 		&s.Segments, &s.Cost, &s.Tokens)
 	if err != nil {
 		return nil, err
 	}
 	s.Header = json.RawMessage(header)
+	if resume != "" {
+		s.Resume = json.RawMessage(resume)
+	}
+	s.Meta = json.RawMessage(meta)
 	s.IsNewProject, s.PendingTail = isNew != 0, pending != 0
 	s.EntriesByType = map[string]int{}
 	if err := json.Unmarshal([]byte(byType), &s.EntriesByType); err != nil {
@@ -142,11 +167,22 @@ func (t *Tx) PutSession(sess *Session) error {
 	if header == "" {
 		header = "{}"
 	}
+	format := sess.Format
+	if format == "" {
+		format = "pi"
+	}
+	meta := string(sess.Meta)
+	if meta == "" {
+		meta = "{}"
+	}
 	err = t.tx.QueryRowContext(t.ctx, `INSERT INTO sessions (id, path, file_name, cwd, version, timestamp, header,
 		parent_session, parent_file_name, parent_uuid, name, is_new_project, imported_bytes, imported_sha256,
-		file_bytes, file_sha256, lines, entries, entries_by_type, pending_tail, malformed, imported_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		file_bytes, file_sha256, lines, entries, entries_by_type, pending_tail, malformed, imported_at, updated_at,
+		format, resume, imported_probe, agent_id, source_deleted_at, meta)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (id) DO UPDATE SET path = excluded.path, file_name = excluded.file_name, cwd = excluded.cwd,
+		format = excluded.format, resume = excluded.resume, imported_probe = excluded.imported_probe,
+		agent_id = excluded.agent_id, source_deleted_at = excluded.source_deleted_at, meta = excluded.meta,
 		version = excluded.version, timestamp = excluded.timestamp, header = excluded.header,
 		parent_session = excluded.parent_session, parent_file_name = excluded.parent_file_name,
 		parent_uuid = excluded.parent_uuid, name = excluded.name, is_new_project = excluded.is_new_project,
@@ -158,7 +194,8 @@ func (t *Tx) PutSession(sess *Session) error {
 		sess.ID, sess.Path, sess.FileName, sess.Cwd, sess.Version, sess.Timestamp, header,
 		sess.ParentSession, sess.ParentFileName, sess.ParentUUID, sess.Name, boolInt(sess.IsNewProject),
 		sess.ImportedBytes, sess.ImportedSHA256, sess.FileBytes, sess.FileSHA256, sess.Lines, sess.Entries,
-		string(bt), boolInt(sess.PendingTail), sess.Malformed, now, now).Scan(&sess.PK, &sess.ImportedAt, &sess.UpdatedAt)
+		string(bt), boolInt(sess.PendingTail), sess.Malformed, now, now,
+		format, string(sess.Resume), sess.ImportedProbe, sess.AgentID, sess.SourceDeletedAt, meta).Scan(&sess.PK, &sess.ImportedAt, &sess.UpdatedAt)
 	if err != nil {
 		return fmt.Errorf("store: unable to save session %s: %w", sess.ID, err)
 	}
@@ -166,7 +203,7 @@ func (t *Tx) PutSession(sess *Session) error {
 }
 
 // ClearSession deletes what an import of the session wrote (entries, import
-// problems, segments and the structural edges of its nodes) so that it can
+// problems, gaps, segments and the structural edges of its nodes) so that it can
 // be imported again from scratch. The session row and its nodes (with their
 // versions) stay, detached from their segments: PutNode re-attaches and bumps
 // the version of those made again, DeleteDetachedNodes removes the others.
@@ -177,6 +214,7 @@ func (t *Tx) ClearSession(pk int64) error {
 	for _, q := range []string{
 		`DELETE FROM entries WHERE session_pk = ?`,
 		`DELETE FROM import_problems WHERE session_pk = ?`,
+		`DELETE FROM session_gaps WHERE session_pk = ?`,
 		`DELETE FROM segments WHERE session_pk = ?`,
 		`DELETE FROM edges WHERE created_by = 'boundary' AND (
 			source_id IN (SELECT id FROM nodes WHERE session_pk = ?1) OR
@@ -254,4 +292,14 @@ func (t *Tx) ForkChildren(parent *Session) ([]Session, error) {
 		return nil, fmt.Errorf("store: unable to list the forks of session %s: %w", parent.ID, err)
 	}
 	return out, nil
+}
+
+// MoveSession records that the session's file (the same bytes) is now at
+// path, and there: its source is no longer deleted.
+func (t *Tx) MoveSession(pk int64, path, fileName string) error {
+	if _, err := t.tx.ExecContext(t.ctx, `UPDATE sessions SET path = ?, file_name = ?, source_deleted_at = '' WHERE pk = ?`,
+		path, fileName, pk); err != nil {
+		return fmt.Errorf("store: unable to move session %d to %s: %w", pk, path, err)
+	}
+	return nil
 }
