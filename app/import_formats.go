@@ -352,3 +352,55 @@ func sortedKeys(m map[string]bool) []string {
 func isSubagentFile(h *pisession.Header) bool {
 	return h.AgentID != "" && strings.HasPrefix(h.ID, "agent-")
 }
+
+// decodeStored decodes entries stored from a file of format, as its reader
+// read them at import (see pisession.DecodeStored): header is the stored
+// header (pi's header line; the header a Claude Code or Codex reader made),
+// the first of raws the entry with Seq firstSeq. What the reader derived
+// from other lines (a result's tool name, a rewind, a copy) is not in the
+// objects: the import stored it beside them (entryMeta; see entryView).
+func decodeStored(format string, header []byte, file string, firstSeq int, raws [][]byte) ([]*pisession.Entry, error) {
+	if format == formatPi || format == "" {
+		return pisession.DecodeStored(header, file, firstSeq, raws)
+	}
+	var hdr pisession.Header
+	if err := json.Unmarshal(header, &hdr); err != nil {
+		return nil, fmt.Errorf("the stored header of %s: %w", file, err)
+	}
+	var buf bytes.Buffer
+	for _, r := range raws {
+		buf.Write(r)
+		buf.WriteByte('\n')
+	}
+	var rd sessionReader
+	if format == formatClaudeCode {
+		rd = &claudeReader{Reader: claudecode.NewReaderAt(&buf, file, claudecode.State{Header: hdr, Seq: firstSeq})}
+	} else {
+		rd = &codexReader{Reader: codex.NewReaderAt(&buf, file, codex.State{Header: hdr, Seq: firstSeq})}
+	}
+	out := make([]*pisession.Entry, 0, len(raws))
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("unable to decode the stored entries of %s from %d: %w", file, firstSeq, err)
+		}
+		out = append(out, e)
+	}
+	if len(out) != len(raws) {
+		return nil, fmt.Errorf("unable to decode the stored entries of %s from %d: %d objects gave %d entries", file, firstSeq, len(raws), len(out))
+	}
+	return out, nil
+}
+
+// storedMeta is what the import kept beside an entry (entryMeta), with
+// rolledBack, which a later rollback sets.
+type storedMeta struct {
+	Rewind      bool   `json:"rewind"`
+	DuplicateOf string `json:"duplicateOf"`
+	Replayed    bool   `json:"replayed"`
+	RolledBack  bool   `json:"rolledBack"`
+	ToolName    string `json:"toolName"`
+}

@@ -179,7 +179,7 @@ func (t *Tx) SubagentSpawn(sessionID, agentID string) (sessionPK int64, seq int,
 	}
 	err = t.tx.QueryRowContext(t.ctx, `SELECT e.session_pk, e.seq FROM entries e INDEXED BY entries_subagent_id
 		JOIN sessions s ON s.pk = e.session_pk
-		WHERE e.subagent_id = ? AND s.id = ? ORDER BY e.seq LIMIT 1`, agentID, sessionID).Scan(&sessionPK, &seq)
+		WHERE e.subagent_id = ? AND e.subagent_id <> '' AND s.id = ? ORDER BY e.seq LIMIT 1`, agentID, sessionID).Scan(&sessionPK, &seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, fmt.Errorf("store: no entry of session %s spawned sub-agent %s: %w", sessionID, agentID, ErrNotFound)
 	}
@@ -381,4 +381,20 @@ func (s *Store) MarkSourceDeleted(ctx context.Context, path string, deleted bool
 	}
 	n, _ := res.RowsAffected()
 	return int(n), nil
+}
+
+// SubagentFirstNode returns the id of the first node of the transcript of
+// sub-agent agentID spawned by the session with id parentID; the error
+// wraps ErrNotFound when the library does not hold it.
+func (s *Store) SubagentFirstNode(ctx context.Context, parentID, agentID string) (string, error) {
+	var id string
+	err := s.db.QueryRowContext(ctx, `SELECT n.id FROM sessions s JOIN nodes n ON n.session_pk = s.pk AND n.segment_idx = 0
+		WHERE s.agent_id = ? AND s.parent_session = ? ORDER BY s.pk LIMIT 1`, agentID, parentID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("store: no transcript of sub-agent %s: %w", agentID, ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: unable to find the transcript of sub-agent %s: %w", agentID, err)
+	}
+	return id, nil
 }

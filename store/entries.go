@@ -231,6 +231,7 @@ type EntryRecord struct {
 	Role      string
 	Timestamp string
 	Raw       []byte // the object as in the file
+	Meta      []byte // what the reader derived from other lines (JSON), nil for nothing
 }
 
 // EntryLabel is a label entry: Label names the entry TargetID.
@@ -249,7 +250,7 @@ type SegmentPage struct {
 }
 
 // segmentPageQuery reads entries first..last (seq, inclusive) of a session.
-const segmentPageQuery = `SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw
+const segmentPageQuery = `SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw, meta
 	FROM entries WHERE session_pk = ? AND seq BETWEEN ? AND ? ORDER BY seq`
 
 // segmentLabelsQuery reads the labels of a session naming one of a JSON
@@ -294,11 +295,14 @@ func (s *Store) SegmentEntries(ctx context.Context, nodeID string, offset, limit
 	var ids []string
 	for rows.Next() {
 		var e EntryRecord
-		var raw string
-		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw); err != nil {
+		var raw, meta string
+		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw, &meta); err != nil {
 			return page, fmt.Errorf("store: unable to read an entry of node %s: %w", nodeID, err)
 		}
 		e.Raw = []byte(raw)
+		if meta != "" {
+			e.Meta = []byte(meta)
+		}
 		if e.ID != "" {
 			ids = append(ids, e.ID)
 		}
