@@ -152,7 +152,6 @@ const (
 func newFileReport(p string) FileReport {
 	return FileReport{
 		Path:             p,
-		Format:           "pi",
 		EntriesByType:    map[string]int{},
 		MalformedLines:   []LineProblem{},
 		BoundariesByType: map[string]int{},

@@ -200,9 +200,15 @@ func detectFormat(f io.ReaderAt, size int64) (string, error) {
 	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
 		return "", fmt.Errorf("read: %w", err)
 	}
-	if int64(len(head)) == sessionformat.HeadBytes && bytes.IndexByte(head, '\n') < 0 {
-		if short, ok := shortFirstLine(f, size); ok {
-			head = short
+	if bytes.IndexByte(head, '\n') < 0 {
+		if int64(len(head)) == sessionformat.HeadBytes {
+			if short, ok := shortFirstLine(f, size); ok {
+				head = short
+			} else if whole, _ := lineEnds(f, size); !whole {
+				return "", fmt.Errorf("the first line (%d bytes so far) has no newline and does not parse: the session is still being written", size)
+			}
+		} else if len(bytes.TrimSpace(head)) > 0 && !json.Valid(head) {
+			return "", fmt.Errorf("the first line (%d bytes) has no newline and does not parse: the session is still being written", size)
 		}
 	}
 	format, why := sessionformat.Detect(head)
@@ -214,6 +220,25 @@ func detectFormat(f io.ReaderAt, size int64) (string, error) {
 		return "", fmt.Errorf("not a session file: %s; import it as what it is (a loom tree or a reasoning graph), not as a session", why)
 	}
 	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code or Codex): %s", why)
+}
+
+// lineEnds reports whether the first maxFirstLine bytes of f hold a
+// newline.
+func lineEnds(f io.ReaderAt, size int64) (bool, error) {
+	r := io.NewSectionReader(f, 0, min(size, maxFirstLine))
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := r.Read(buf)
+		if bytes.IndexByte(buf[:n], '\n') >= 0 {
+			return true, nil
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
 }
 
 // maxFirstLine bounds the first line detectFormat reads when it is longer

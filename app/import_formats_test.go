@@ -1,10 +1,12 @@
 package app
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -324,4 +326,65 @@ func diff(a, b float64) float64 {
 
 func dropped(name string, b []byte) DroppedFile {
 	return DroppedFile{Name: name, Content: base64.StdEncoding.EncodeToString(b)}
+}
+
+// An append goes on from the state stored at the last import (reader,
+// segmenter, open segment's accumulator, hash, gaps) and leaves the library
+// exactly as a fresh import of the grown file (issue 11 §2): for every real
+// and hand-made Claude Code and Codex file, cut after every line and in the
+// middle of lines (a half-written line pending; a response still awaiting
+// its usage, an echo its twin: entries returned unsettled and replaced).
+func TestAppendEqualsFullImportAllFormats(t *testing.T) {
+	for format, files := range otherFiles(t) {
+		for _, path := range files {
+			full, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(t.TempDir(), filepath.Base(path))
+			if err := os.WriteFile(p, full, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fresh := newTestLib(t)
+			if fr := fresh.importPaths(t, p).Files[0]; fr.Status != statusImported {
+				t.Fatalf("%+v", fr)
+			}
+			want := fresh.snapshot(t)
+			lines := bytes.Count(full, []byte("\n"))
+			for k := 1; k < lines; k++ {
+				cut := len(prefixLines(full, k))
+				next := len(prefixLines(full, k+1))
+				for _, at := range []int{cut, cut + (next-cut)/2} {
+					if at == 0 || at >= len(full) {
+						continue
+					}
+					l := newTestLib(t)
+					os.WriteFile(p, full[:at], 0o644)
+					f1 := l.importPaths(t, p).Files[0]
+					os.WriteFile(p, full, 0o644)
+					f2 := l.importPaths(t, p).Files[0]
+					if f1.Status == statusFailed && (strings.Contains(f1.Error, "still being written") || strings.Contains(f1.Error, "not a Claude Code session: no line with a sessionId")) {
+						// Not a session yet: the lines that make its header
+						// are still to come.
+						if f2.Status != statusImported {
+							t.Fatalf("%s cut at %d: %+v", filepath.Base(path), at, f2)
+						}
+					} else if f1.Status != statusImported || f2.Status != statusAppended && f2.Status != statusUnchanged {
+						t.Fatalf("%s (%s) cut at byte %d (line %d): first %+v, then %+v", filepath.Base(path), format, at, k, f1, f2)
+					}
+					got := l.snapshot(t)
+					for _, part := range []struct {
+						name string
+						a, b []string
+					}{{"entries", got.Entries, want.Entries}, {"segments", got.Segments, want.Segments}, {"nodes", got.Nodes, want.Nodes},
+						{"edges", got.Edges, want.Edges}, {"problems", got.Problems, want.Problems}, {"gaps", got.Gaps, want.Gaps},
+						{"sessions", got.Sessions, want.Sessions}} {
+						if !reflect.DeepEqual(part.a, part.b) {
+							t.Fatalf("%s (%s) cut at byte %d (line %d): %s differ after the append:\n%s", filepath.Base(path), format, at, k, part.name, firstDiff(part.a, part.b))
+						}
+					}
+				}
+			}
+		}
+	}
 }

@@ -170,7 +170,7 @@ func (s *stream) run() error {
 	if rs := j.resume; rs != nil {
 		start, implicit, hashState = rs.Offset, rs.Implicit, rs.Hash
 		s.fromSeq, s.seq = rs.Seq, rs.Seq
-		s.res.meta = rs.Meta
+		s.res.meta.Duplicates = rs.Meta.Duplicates
 		for _, m := range rs.Meta.Unpriced {
 			s.unpriced[m] = true
 		}
@@ -258,7 +258,8 @@ func (s *stream) run() error {
 		base = j.resume.Malformed
 	}
 	rs := &resumeState{Version: resumeVersion, Reader: readerState, Seq: s.seq, Offset: res.consumed, Line: res.lines,
-		Builder: s.builder.State(), Hash: s.scan.hashState(), Implicit: s.scan.implicit, Malformed: base + committedMalformed}
+		Builder: s.builder.State(), Hash: s.scan.hashState(), Implicit: s.scan.implicit, Malformed: base + committedMalformed,
+		Meta: sessionMeta{Duplicates: res.meta.Duplicates, Unpriced: sortedKeys(s.unpriced)}}
 	if rs.Builder.Open != nil {
 		if rs.Acc, err = s.acc.MarshalJSON(); err != nil {
 			return err
@@ -292,20 +293,14 @@ func (s *stream) run() error {
 	res.pending = rd.Pending() != nil
 	res.malformed = base + rd.MalformedCount()
 	res.problems = rd.Malformed()
+	// The reader's metadata covers the whole file (a resumed reader's
+	// state carries what the lines before it said).
 	meta := rd.Meta()
-	if j.resume == nil || meta.Title != "" {
-		res.meta.Title = meta.Title
-	}
-	for _, m := range meta.Models {
-		res.meta.Models = addModel(res.meta.Models, m)
-	}
-	res.meta.Rewinds += meta.Rewinds
-	res.meta.RolledBackTurns = append(res.meta.RolledBackTurns, meta.RolledBackTurns...)
+	res.meta.Title, res.meta.Models, res.meta.Rewinds, res.meta.RolledBackTurns = meta.Title, meta.Models, meta.Rewinds, meta.RolledBackTurns
 	res.meta.Unpriced = sortedKeys(s.unpriced)
 	if j.format == formatCodex && res.meta.Title == "" && j.titles != nil {
 		res.meta.Title = j.titles.title(j.src.path, j.hdr.ID)
 	}
-	rs.Meta = res.meta
 	res.resume = rs
 	probe, err := fileProbe(j.file, res.consumed)
 	if err != nil {

@@ -119,6 +119,8 @@ type snapshot struct {
 	Nodes    []string
 	Edges    []string
 	Problems []string
+	Gaps     []string
+	Sessions []string
 }
 
 func (l *testLib) snapshot(t *testing.T) snapshot {
@@ -147,7 +149,11 @@ func (l *testLib) snapshot(t *testing.T) snapshot {
 	}
 	return snapshot{
 		Entries: rows(`SELECT s.id, e.seq, e.entry_id, e.parent_id, e.type, e.role, e.timestamp, e.line, e.byte_offset,
-			e.target_id, e.text, e.raw FROM entries e JOIN sessions s ON s.pk = e.session_pk ORDER BY s.id, e.seq`),
+			e.target_id, e.text, e.raw, e.meta, e.turn_id, e.dedupe_key, e.subagent_id FROM entries e JOIN sessions s ON s.pk = e.session_pk ORDER BY s.id, e.seq`),
+		Gaps: rows(`SELECT s.id, g.byte_offset, hex(g.bytes) FROM session_gaps g JOIN sessions s ON s.pk = g.session_pk ORDER BY s.id, g.byte_offset`),
+		Sessions: rows(`SELECT id, path, cwd, version, timestamp, header, parent_session, name, imported_bytes, imported_sha256,
+			file_bytes, file_sha256, lines, entries, entries_by_type, pending_tail, malformed, format, resume, imported_probe,
+			agent_id, meta FROM sessions ORDER BY id`),
 		Segments: rows(`SELECT s.id, g.idx, g.start_entry_id, g.end_entry_id, g.start_seq, g.end_seq, g.entry_count,
 			g.start_timestamp, g.end_timestamp, g.boundaries FROM segments g JOIN sessions s ON s.pk = g.session_pk ORDER BY s.id, g.idx`),
 		Nodes: rows(`SELECT n.id, s.id, n.segment_idx, n.type, n.outcome, n.summary, n.tags, n.topics, n.files,
@@ -409,7 +415,8 @@ func TestAppendEqualsFullImport(t *testing.T) {
 				name string
 				a, b []string
 			}{{"entries", a.Entries, b.Entries}, {"segments", a.Segments, b.Segments}, {"nodes", a.Nodes, b.Nodes},
-				{"edges", a.Edges, b.Edges}, {"problems", a.Problems, b.Problems}} {
+				{"edges", a.Edges, b.Edges}, {"problems", a.Problems, b.Problems}, {"gaps", a.Gaps, b.Gaps},
+				{"sessions", a.Sessions, b.Sessions}} {
 				if !reflect.DeepEqual(part.a, part.b) {
 					t.Errorf("%s differ after append:\n%s", part.name, firstDiff(part.a, part.b))
 				}
@@ -445,7 +452,12 @@ func TestAppendEqualsFullImport(t *testing.T) {
 func firstDiff(a, b []string) string {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if a[i] != b[i] {
-			return fmt.Sprintf("row %d:\n  %.400s\n  %.400s", i, a[i], b[i])
+			at := 0
+			for at < len(a[i]) && at < len(b[i]) && a[i][at] == b[i][at] {
+				at++
+			}
+			from := max(0, at-150)
+			return fmt.Sprintf("row %d, from byte %d:\n  %.400s\n  %.400s", i, from, a[i][from:], b[i][from:])
 		}
 	}
 	return fmt.Sprintf("%d rows vs %d", len(a), len(b))
