@@ -32,11 +32,11 @@ import (
 // needs. A few KB, whatever the file's size.
 type resumeState struct {
 	// Version of this layout; another version reads the file again.
-	Version int             `json:"v"`
-	Reader  json.RawMessage `json:"reader"`
-	Seq     int             `json:"seq"`
-	Offset  int64           `json:"offset"`
-	Line    int             `json:"line"`
+	Version int                  `json:"v"`
+	Reader  json.RawMessage      `json:"reader"`
+	Seq     int                  `json:"seq"`
+	Offset  int64                `json:"offset"`
+	Line    int                  `json:"line"`
 	Builder segment.BuilderState `json:"builder"`
 	// Acc is the open segment's accumulator (analyze.Accumulator JSON).
 	Acc json.RawMessage `json:"acc,omitempty"`
