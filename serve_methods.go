@@ -75,6 +75,20 @@ func useCases(a *app.App) map[string]method {
 		"Settings.Get":     call0(st.Get),
 		"Settings.SetLLM":  call1(st.SetLLM),
 		"Settings.TestLLM": call0(st.TestLLM),
+
+		"Watch.Folders":          call0(a.Watch.Folders),
+		"Watch.SetFolderEnabled": call2(a.Watch.SetFolderEnabled),
+		"Watch.AddFolder":        call1(a.Watch.AddFolder),
+		"Watch.ChooseFolder":     call0(a.Watch.ChooseFolder),
+		"Watch.RemoveFolder":     call1(a.Watch.RemoveFolder),
+		"Watch.Status":           call0(a.Watch.Status),
+		"Watch.Start": call0(func() (any, error) {
+			return nil, a.Watch.Start()
+		}),
+		"Watch.Stop": call0(func() (any, error) {
+			a.Watch.Stop()
+			return nil, nil
+		}),
 	}
 }
 

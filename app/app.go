@@ -94,15 +94,18 @@ type App struct {
 	Search   *Search
 	Loom     *Loom
 	Settings *Settings
+	Watch    *Watch
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
 func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
 	settings := &Settings{c: c}
+	im := &Import{c: c}
 	return &App{
 		c:        c,
-		Import:   &Import{c: c},
+		Import:   im,
+		Watch:    &Watch{c: c, im: im},
 		Library:  &Library{c: c},
 		Graph:    &Graph{c: c},
 		Search:   &Search{c: c},
@@ -137,6 +140,7 @@ func (a *App) Areas() []Area {
 		{"Search", a.Search},
 		{"Loom", a.Loom},
 		{"Settings", a.Settings},
+		{"Watch", a.Watch},
 	}
 }
 

@@ -20,12 +20,26 @@ import (
 // files (at most one file ahead of the writer) and hands the results to the
 // writer, the caller's goroutine, which owns the transaction.
 func (im *Import) run(srcs []source) (ImportReport, error) {
+	return im.runWith(im.c.context(), srcs, false)
+}
+
+// runQuiet is run for the watcher: under ctx, without import:progress and
+// import:done events (library:changed still goes out).
+func (im *Import) runQuiet(ctx context.Context, srcs []source) (ImportReport, error) {
+	return im.runWith(ctx, srcs, true)
+}
+
+func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (ImportReport, error) {
 	im.mu.Lock()
 	defer im.mu.Unlock()
-	ctx, cancel := context.WithCancel(im.c.context())
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	rep := emptyReport()
-	prog := &progress{emit: im.c.emitEvent, fileCount: len(srcs)}
+	emit := im.c.emitEvent
+	if quiet {
+		emit = func(string, any) {}
+	}
+	prog := &progress{emit: emit, fileCount: len(srcs)}
 	for _, s := range srcs {
 		prog.bytesTotal += s.size
 	}
@@ -61,7 +75,7 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 		rep.Totals.Failed++
 	}
 	prog.done()
-	im.c.emitEvent("import:done", rep)
+	emit("import:done", rep)
 	if changed {
 		im.c.emitEvent("library:changed", nil)
 	}

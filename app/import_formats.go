@@ -24,11 +24,12 @@ import (
 // said here: how a read resumes when the file grows, what the format's
 // metadata lines say, which entries are copies of others, and prices.
 
-// Session formats the import reads (sessionformat's names).
+// Session formats the import reads, as sessionformat names them
+// (TestFormatNames holds them to its constants).
 const (
-	formatPi         = sessionformat.Pi
-	formatClaudeCode = sessionformat.ClaudeCode
-	formatCodex      = sessionformat.Codex
+	formatPi         = "pi"
+	formatClaudeCode = "claude-code"
+	formatCodex      = "codex"
 )
 
 // sessionReader reads a session file as a stream of entries in file order,

@@ -283,6 +283,41 @@ type Stats struct {
 	ByType   map[string]int `json:"byType"`
 }
 
+// ---- Watch (app/watch.go) ---------------------------------------------------
+
+// WatchedFolder is a folder the watcher follows: a default one (an agent's
+// session folder; Agent names it) or one added, with its switch and whether
+// it exists on this machine.
+type WatchedFolder struct {
+	Path    string `json:"path"`
+	Agent   string `json:"agent,omitempty" ts_type:"'pi' | 'claude-code' | 'codex' | ''"`
+	Default bool   `json:"default"`
+	Enabled bool   `json:"enabled"`
+	Exists  bool   `json:"exists"`
+}
+
+// WatchStatus is the watcher's state: whether it runs, the folders it
+// follows, its last import (ISO 8601) and how many it made, the last error,
+// and LiveSeconds (a session imported that recently is live).
+type WatchStatus struct {
+	Running     bool     `json:"running"`
+	Folders     []string `json:"folders"`
+	LastImport  string   `json:"lastImport,omitempty"`
+	Imports     int      `json:"imports"`
+	LastError   string   `json:"lastError,omitempty"`
+	LiveSeconds int      `json:"liveSeconds"`
+}
+
+// WatchImported is the payload of "watch:imported": the files an import of
+// the watcher imported, appended to or failed on, when (ISO 8601) and how
+// long it took (milliseconds).
+type WatchImported struct {
+	At     string       `json:"at"`
+	Millis int64        `json:"millis"`
+	Files  []FileReport `json:"files"`
+	Totals ImportTotals `json:"totals"`
+}
+
 // ---- Loom (app/loom.go) ----------------------------------------------------
 // Times are ISO 8601 UTC with milliseconds ("2026-01-12T09:00:00.000Z").
 

@@ -71,6 +71,9 @@ func (*eventPayloads) LoomGenerationError() app.LoomGenerationError {
 	return app.LoomGenerationError{}
 }
 
+// WatchImported is the payload of "watch:imported".
+func (*eventPayloads) WatchImported() app.WatchImported { return app.WatchImported{} }
+
 func main() {
 	check := flag.Bool("check", false, "compare the committed files with freshly generated ones; write nothing")
 	flag.Parse()

@@ -121,6 +121,17 @@ export type LLMSettingsInput = app.LLMSettingsInput;
 export type SettingsView = Omit<app.SettingsView, 'llm'> & { llm: LLMSettings };
 export type LLMTestResult = app.LLMTestResult;
 
+// ---- Watched folders (app/watch.go) ----
+
+/** A folder the watcher follows: an agent's default one or one added, with its switch. */
+export type WatchedFolder = app.WatchedFolder;
+/** Whether the watcher runs, what it follows, its last import; liveSeconds: how long a session counts as live. */
+export type WatchStatus = FromGo<app.WatchStatus>;
+/** The `watch:imported` event: the files an import of the watcher changed. */
+export type WatchImported = FromGo<app.WatchImported>;
+/** A session's file format. */
+export type SessionFormat = app.SessionSummary['format'];
+
 /** Events the Go side sends, with their payloads. */
 export interface EventPayloads {
   'import:progress': ImportProgress;
@@ -132,5 +143,7 @@ export interface EventPayloads {
   'loom:done': LoomGenerated;
   'loom:error': LoomGenerationError;
   'settings:changed': null;
+  'watch:imported': WatchImported;
+  'watch:changed': WatchStatus;
 }
 export type EventName = keyof EventPayloads;

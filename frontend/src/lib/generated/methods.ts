@@ -6,6 +6,7 @@ import type * as Library from './app/Library';
 import type * as Loom from './app/Loom';
 import type * as Search from './app/Search';
 import type * as Settings from './app/Settings';
+import type * as Watch from './app/Watch';
 
 /** The use cases of each area, bound to the window as window.go.app.<Area>.<Method> and served as POST /api/<Area>/<Method>. */
 export const methods = {
@@ -62,6 +63,16 @@ export const methods = {
     'SetLLM',
     'TestLLM',
   ],
+  Watch: [
+    'AddFolder',
+    'ChooseFolder',
+    'Folders',
+    'RemoveFolder',
+    'SetFolderEnabled',
+    'Start',
+    'Status',
+    'Stop',
+  ],
 } as const;
 
 /** Each area's use cases with their signatures (arguments in order; the result a Promise). */
@@ -72,4 +83,5 @@ export interface Bindings {
   Loom: typeof Loom;
   Search: typeof Search;
   Settings: typeof Settings;
+  Watch: typeof Watch;
 }

@@ -46,6 +46,14 @@ export namespace app {
 	    summary?: string;
 	    label?: string;
 	    blocks: BlockView[];
+	    subtype?: string;
+	    rolledBack?: boolean;
+	    duplicateOf?: string;
+	    replayed?: boolean;
+	    rewind?: boolean;
+	    sidechain?: boolean;
+	    subagentId?: string;
+	    subagentNodeId?: string;
 	}
 	export interface EntryPage {
 	    entries: EntryView[];
@@ -339,6 +347,12 @@ export namespace app {
 	    parentSession?: string;
 	    malformed: number;
 	    pendingTail: boolean;
+	    format: 'pi' | 'claude-code' | 'codex';
+	    costUnknown?: boolean;
+	    agentId?: string;
+	    sourceDeleted?: boolean;
+	    sourceDeletedAt?: string;
+	    updatedAt: string;
 	}
 	export interface SettingsView {
 	    llm: LLMSettings;
@@ -364,6 +378,27 @@ export namespace app {
 	    end: string;
 	    entries: number;
 	    boundaries: BoundaryView[];
+	}
+	export interface WatchImported {
+	    at: string;
+	    millis: number;
+	    files: FileReport[];
+	    totals: ImportTotals;
+	}
+	export interface WatchStatus {
+	    running: boolean;
+	    folders: string[];
+	    lastImport?: string;
+	    imports: number;
+	    lastError?: string;
+	    liveSeconds: number;
+	}
+	export interface WatchedFolder {
+	    path: string;
+	    agent?: 'pi' | 'claude-code' | 'codex' | '';
+	    default: boolean;
+	    enabled: boolean;
+	    exists: boolean;
 	}
 
 }
