@@ -24,7 +24,7 @@ func (t *Tx) InsertGap(sessionPK int64, offset int64, b []byte) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
-	if _, err := t.tx.ExecContext(t.ctx, `INSERT INTO session_gaps (session_pk, byte_offset, bytes) VALUES (?, ?, ?)
+	if _, err := t.exec(`INSERT INTO session_gaps (session_pk, byte_offset, bytes) VALUES (?, ?, ?)
 		ON CONFLICT (session_pk, byte_offset) DO UPDATE SET bytes = excluded.bytes`, sessionPK, offset, bytes.Clone(b)); err != nil {
 		return fmt.Errorf("store: unable to record the bytes at offset %d of session %d: %w", offset, sessionPK, err)
 	}
@@ -44,7 +44,7 @@ func (t *Tx) ResumeSession(sessionPK int64, fromSeq int, fromOffset int64, openS
 		return nil, err
 	}
 	removed := map[string]int{}
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT type, role, count(*) FROM entries WHERE session_pk = ? AND seq >= ? GROUP BY type, role`,
+	rows, err := t.query(`SELECT type, role, count(*) FROM entries WHERE session_pk = ? AND seq >= ? GROUP BY type, role`,
 		sessionPK, fromSeq)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to count the entries of session %d from %d: %w", sessionPK, fromSeq, err)
@@ -80,7 +80,7 @@ func (t *Tx) ResumeSession(sessionPK int64, fromSeq int, fromOffset int64, openS
 			AND (source_id IN (SELECT id FROM nodes WHERE session_pk = ?1 AND segment_idx < 0)
 				OR target_id IN (SELECT id FROM nodes WHERE session_pk = ?1 AND segment_idx < 0))`, []any{sessionPK}},
 	} {
-		if _, err := t.tx.ExecContext(t.ctx, q.sql, q.args...); err != nil {
+		if _, err := t.exec(q.sql, q.args...); err != nil {
 			return nil, fmt.Errorf("store: unable to prepare session %d for an append: %w", sessionPK, err)
 		}
 	}
@@ -162,7 +162,7 @@ func (t *Tx) FlagRolledBack(sessionPK int64, turns []string, beforeSeq int) erro
 		return err
 	}
 	list, _ := json.Marshal(turns)
-	_, err := t.tx.ExecContext(t.ctx, `UPDATE entries SET meta = json_set(CASE WHEN meta = '' THEN '{}' ELSE meta END, '$.rolledBack', json('true'))
+	_, err := t.exec(`UPDATE entries SET meta = json_set(CASE WHEN meta = '' THEN '{}' ELSE meta END, '$.rolledBack', json('true'))
 		WHERE session_pk = ? AND seq < ? AND turn_id IN (SELECT value FROM json_each(?))`, sessionPK, beforeSeq, string(list))
 	if err != nil {
 		return fmt.Errorf("store: unable to flag the rolled-back turns of session %d: %w", sessionPK, err)
@@ -177,7 +177,7 @@ func (t *Tx) SubagentSpawn(sessionID, agentID string) (sessionPK int64, seq int,
 	if err := t.flush(); err != nil {
 		return 0, 0, err
 	}
-	err = t.tx.QueryRowContext(t.ctx, `SELECT e.session_pk, e.seq FROM entries e INDEXED BY entries_subagent_id
+	err = t.queryRow(`SELECT e.session_pk, e.seq FROM entries e INDEXED BY entries_subagent_id
 		JOIN sessions s ON s.pk = e.session_pk
 		WHERE e.subagent_id = ? AND e.subagent_id <> '' AND s.id = ? ORDER BY e.seq LIMIT 1`, agentID, sessionID).Scan(&sessionPK, &seq)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -196,7 +196,7 @@ func (t *Tx) SubagentSessions(parentID string, agentIDs []string) ([]Session, er
 		return nil, nil
 	}
 	list, _ := json.Marshal(agentIDs)
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+sessionColumns+` FROM sessions s
+	rows, err := t.query(`SELECT `+sessionColumns+` FROM sessions s
 		WHERE s.agent_id IN (SELECT value FROM json_each(?)) AND s.parent_session = ? ORDER BY s.pk`, string(list), parentID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list the sub-agents of session %s: %w", parentID, err)

@@ -36,7 +36,7 @@ func (t *Tx) PutEdge(e *graph.Edge) error {
 	if err != nil {
 		return fmt.Errorf("store: unable to encode the metadata of edge %s: %w", e.ID, err)
 	}
-	_, err = t.tx.ExecContext(t.ctx, `INSERT INTO edges (id, source_id, target_id, type, metadata, created_at, created_by)
+	_, err = t.exec(`INSERT INTO edges (id, source_id, target_id, type, metadata, created_at, created_by)
 	VALUES (?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (id) DO UPDATE SET metadata = excluded.metadata, created_by = excluded.created_by`,
 		e.ID, e.SourceNodeID, e.TargetNodeID, e.Type, string(b), e.CreatedAt, string(e.CreatedBy))
@@ -49,7 +49,7 @@ func (t *Tx) PutEdge(e *graph.Edge) error {
 // DeleteEdgesInto removes the edges of type typ into node target (a forked
 // session's fork edge, before it is linked again).
 func (t *Tx) DeleteEdgesInto(target, typ string) error {
-	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM edges WHERE target_id = ? AND type = ?`, target, typ); err != nil {
+	if _, err := t.exec(`DELETE FROM edges WHERE target_id = ? AND type = ?`, target, typ); err != nil {
 		return fmt.Errorf("store: unable to delete the %s edges into node %s: %w", typ, target, err)
 	}
 	return nil
@@ -114,7 +114,7 @@ func (s *Store) NodeEdges(ctx context.Context, id string) (incoming, outgoing []
 // SessionEdgeCounts counts the edges touching the nodes of the session
 // sessionPK (into or out of them) by type.
 func (t *Tx) SessionEdgeCounts(sessionPK int64) (map[string]int, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT type, count(*) FROM edges
+	rows, err := t.query(`SELECT type, count(*) FROM edges
 		WHERE source_id IN (SELECT id FROM nodes WHERE session_pk = ?1)
 		   OR target_id IN (SELECT id FROM nodes WHERE session_pk = ?1)
 		GROUP BY type`, sessionPK)

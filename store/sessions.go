@@ -114,12 +114,12 @@ func sessionBy(ctx context.Context, q queryer, where string, args ...any) (*Sess
 // SessionByID returns the session with the given header id; the error wraps
 // ErrNotFound when there is none.
 func (s *Store) SessionByID(ctx context.Context, id string) (*Session, error) {
-	return sessionBy(ctx, s.db, `s.id = ?`, id)
+	return sessionBy(ctx, cachedDB{s}, `s.id = ?`, id)
 }
 
 // SessionByID is Store.SessionByID inside the transaction.
 func (t *Tx) SessionByID(id string) (*Session, error) {
-	return sessionBy(t.ctx, t.tx, `s.id = ?`, id)
+	return sessionBy(t.ctx, txQueryer{t}, `s.id = ?`, id)
 }
 
 // Sessions lists the sessions of a project (cwd), all when project is "",
@@ -175,7 +175,7 @@ func (t *Tx) PutSession(sess *Session) error {
 	if meta == "" {
 		meta = "{}"
 	}
-	err = t.tx.QueryRowContext(t.ctx, `INSERT INTO sessions (id, path, file_name, cwd, version, timestamp, header,
+	err = t.queryRow(`INSERT INTO sessions (id, path, file_name, cwd, version, timestamp, header,
 		parent_session, parent_file_name, parent_uuid, name, is_new_project, imported_bytes, imported_sha256,
 		file_bytes, file_sha256, lines, entries, entries_by_type, pending_tail, malformed, imported_at, updated_at,
 		format, resume, imported_probe, agent_id, source_deleted_at, meta)
@@ -221,7 +221,7 @@ func (t *Tx) ClearSession(pk int64) error {
 			target_id IN (SELECT id FROM nodes WHERE session_pk = ?1))`,
 		`UPDATE nodes SET segment_idx = -1 - segment_idx WHERE session_pk = ? AND segment_idx >= 0`,
 	} {
-		if _, err := t.tx.ExecContext(t.ctx, q, pk); err != nil {
+		if _, err := t.exec(q, pk); err != nil {
 			return fmt.Errorf("store: unable to clear session %d: %w", pk, err)
 		}
 	}
@@ -232,7 +232,7 @@ func (t *Tx) ClearSession(pk int64) error {
 // the working directory cwd.
 func (t *Tx) HasProjectSession(cwd, sessionID string) (bool, error) {
 	var found bool
-	err := t.tx.QueryRowContext(t.ctx, `SELECT EXISTS (SELECT 1 FROM sessions WHERE cwd = ? AND id <> ?)`, cwd, sessionID).Scan(&found)
+	err := t.queryRow(`SELECT EXISTS (SELECT 1 FROM sessions WHERE cwd = ? AND id <> ?)`, cwd, sessionID).Scan(&found)
 	if err != nil {
 		return false, fmt.Errorf("store: unable to look up project %s: %w", cwd, err)
 	}
@@ -258,7 +258,7 @@ func (t *Tx) ForkParent(child *Session) (*Session, error) {
 		if by.value == "" {
 			continue
 		}
-		p, err := sessionBy(t.ctx, t.tx, `s.`+by.column+` = ? AND s.pk <> ? ORDER BY s.pk LIMIT 1`, by.value, child.PK)
+		p, err := sessionBy(t.ctx, txQueryer{t}, `s.`+by.column+` = ? AND s.pk <> ? ORDER BY s.pk LIMIT 1`, by.value, child.PK)
 		if err == nil {
 			return p, nil
 		}
@@ -273,7 +273,7 @@ func (t *Tx) ForkParent(child *Session) (*Session, error) {
 // parentSession by path, file name or session id (candidates: ForkParent
 // decides which parent each one really resolves to).
 func (t *Tx) ForkChildren(parent *Session) ([]Session, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+sessionColumns+` FROM sessions s
+	rows, err := t.query(`SELECT `+sessionColumns+` FROM sessions s
 		WHERE s.pk <> ?1 AND (s.parent_session = ?2 OR s.parent_file_name = ?3 OR s.parent_uuid = ?4)
 		ORDER BY s.pk`, parent.PK, parent.Path, parent.FileName, parent.ID)
 	if err != nil {
@@ -297,7 +297,7 @@ func (t *Tx) ForkChildren(parent *Session) ([]Session, error) {
 // MoveSession records that the session's file (the same bytes) is now at
 // path, and there: its source is no longer deleted.
 func (t *Tx) MoveSession(pk int64, path, fileName string) error {
-	if _, err := t.tx.ExecContext(t.ctx, `UPDATE sessions SET path = ?, file_name = ?, source_deleted_at = '' WHERE pk = ?`,
+	if _, err := t.exec(`UPDATE sessions SET path = ?, file_name = ?, source_deleted_at = '' WHERE pk = ?`,
 		path, fileName, pk); err != nil {
 		return fmt.Errorf("store: unable to move session %d to %s: %w", pk, path, err)
 	}
