@@ -299,15 +299,13 @@ func (w *fileWrite) report(sess *store.Session, written int) error {
 	for k, v := range sess.EntriesByType {
 		fr.EntriesByType[k] = v
 	}
-	segs, err := tx.Segments(sess.PK)
+	segments, boundaries, err := tx.SegmentCounts(sess.PK)
 	if err != nil {
 		return err
 	}
-	fr.Segments = len(segs)
-	for _, s := range segs {
-		for _, b := range s.Boundaries {
-			fr.BoundariesByType[string(b.Type)]++
-		}
+	fr.Segments = segments
+	for k, v := range boundaries {
+		fr.BoundariesByType[k] += v
 	}
 	edges, err := tx.SessionEdgeCounts(sess.PK)
 	if err != nil {

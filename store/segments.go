@@ -151,3 +151,32 @@ func segmentWhere(ctx context.Context, q queryer, where string, args ...any) (*S
 	}
 	return seg, nil
 }
+
+// SegmentCounts counts the session sessionPK's segments and the boundaries
+// that start them, by boundary type, in SQL: an append's report needs the
+// totals, not the segments (reading them all made appending to a long
+// session grow with its length).
+func (t *Tx) SegmentCounts(sessionPK int64) (segments int, boundaries map[string]int, err error) {
+	if err := t.queryRow(`SELECT count(*) FROM segments WHERE session_pk = ?`, sessionPK).Scan(&segments); err != nil {
+		return 0, nil, fmt.Errorf("store: unable to count the segments of session %d: %w", sessionPK, err)
+	}
+	rows, err := t.query(`SELECT json_extract(b.value, '$.type'), count(*) FROM segments g, json_each(g.boundaries) b
+		WHERE g.session_pk = ? GROUP BY 1`, sessionPK)
+	if err != nil {
+		return 0, nil, fmt.Errorf("store: unable to count the boundaries of session %d: %w", sessionPK, err)
+	}
+	defer rows.Close()
+	boundaries = map[string]int{}
+	for rows.Next() {
+		var typ string
+		var n int
+		if err := rows.Scan(&typ, &n); err != nil {
+			return 0, nil, fmt.Errorf("store: unable to count the boundaries of session %d: %w", sessionPK, err)
+		}
+		boundaries[typ] = n
+	}
+	if err := rows.Err(); err != nil {
+		return 0, nil, fmt.Errorf("store: unable to count the boundaries of session %d: %w", sessionPK, err)
+	}
+	return segments, boundaries, nil
+}
