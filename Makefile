@@ -71,10 +71,13 @@ window-test: $(BIN)
 	./build/window-test.sh $(BIN)
 
 # Speed figures: import of a ~300 MB corpus against a bare encoding/json
-# decode of the same bytes (same run), peak RSS, and the Go benchmarks.
+# decode of the same bytes (same run), peak RSS, and the Go benchmarks;
+# search over the 258-session library and over 100,000 nodes against the
+# designs they replace (store/search_bench_test.go), in the same run.
 bench: build
 	go run ./build/bench --bin $(BIN) --mb $${BENCH_MB:-300}
 	go test -run '^$$' -bench . -benchmem ./backend/...
+	go test -run '^$$' -bench 'KeywordSearch|HybridSearch' -benchtime 1x -timeout 60m -v ./store
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html

@@ -6,6 +6,10 @@
 //	POST {base}/chat/completions   dialogue mode: {"model", "messages", "n", "stream", ...}
 //	POST {base}/completions        buffer mode:   {"model", "prompt", "n", "stream", ...}
 //	GET  {base}/models             {"object": "list", "data": [{"id": Model, ...}]}
+//	POST {base}/embeddings         {"model", "input": "text" | ["text", ...], "dimensions"?}
+//
+// Embeddings are a hashed bag of words (see Embedding): texts sharing words
+// get similar vectors, so semantic search can be tested end to end.
 //
 // where {base} is "/v1" or "" (both are served). Streamed answers are
 // text/event-stream: one "data: {json}\n\n" event per chunk —
@@ -58,12 +62,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 )
 
 // OpenAIServer is an http.Handler answering like an OpenAI-compatible server.
@@ -95,10 +101,22 @@ type OpenAIServer struct {
 	// 400 context_length_exceeded.
 	ContextWindow int
 
-	script   script
-	mu       sync.Mutex
-	drawn    map[[32]byte]int // samples drawn so far, by prompt
-	requests int
+	// EmbeddingDims is the length of the vectors /embeddings answers when
+	// the request names no "dimensions" (0: 64).
+	EmbeddingDims int
+
+	script     script
+	mu         sync.Mutex
+	drawn      map[[32]byte]int // samples drawn so far, by prompt
+	requests   int
+	embeddings int
+}
+
+// EmbeddingRequests is the number of /embeddings requests received.
+func (s *OpenAIServer) EmbeddingRequests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.embeddings
 }
 
 // NewOpenAIServer returns a server choosing words by seed.
@@ -194,6 +212,16 @@ func (s *OpenAIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.serveModels(w)
+	case "/embeddings":
+		if r.Method != http.MethodPost {
+			writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "method_not_allowed", "use POST "+r.URL.Path)
+			return
+		}
+		if s.APIKey != "" && r.Header.Get("Authorization") != "Bearer "+s.APIKey {
+			writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "Incorrect API key provided.")
+			return
+		}
+		s.serveEmbeddings(w, r)
 	case "/chat/completions", "/completions":
 		s.mu.Lock()
 		s.requests++
@@ -765,4 +793,96 @@ func writeErrorParam(w http.ResponseWriter, status int, typ, code, param, msg st
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"error": map[string]any{"message": msg, "type": typ, "param": p, "code": c},
 	})
+}
+
+// serveEmbeddings answers POST /embeddings as OpenAI does: one embedding
+// object per input, in order, with usage.
+func (s *OpenAIServer) serveEmbeddings(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.embeddings++
+	s.mu.Unlock()
+	var req struct {
+		Model          string          `json:"model"`
+		Input          json.RawMessage `json:"input"`
+		Dimensions     int             `json:"dimensions"`
+		EncodingFormat string          `json:"encoding_format"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 8<<20)).Decode(&req); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "We could not parse the JSON body of your request: "+err.Error())
+		return
+	}
+	if req.Model == "" {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "you must provide a model parameter")
+		return
+	}
+	var inputs []string
+	var one string
+	if err := json.Unmarshal(req.Input, &one); err == nil {
+		inputs = []string{one}
+	} else if err := json.Unmarshal(req.Input, &inputs); err != nil || len(inputs) == 0 {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "'input' must be a string or a non-empty array of strings")
+		return
+	}
+	if req.EncodingFormat != "" && req.EncodingFormat != "float" {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "", "llmtest answers encoding_format float only")
+		return
+	}
+	dims := req.Dimensions
+	if dims <= 0 {
+		dims = s.EmbeddingDims
+	}
+	if dims <= 0 {
+		dims = 64
+	}
+	model := s.Model
+	if model == "" {
+		model = req.Model
+	}
+	type item struct {
+		Object    string    `json:"object"`
+		Index     int       `json:"index"`
+		Embedding []float64 `json:"embedding"`
+	}
+	data := make([]item, len(inputs))
+	tokens := 0
+	for i, text := range inputs {
+		data[i] = item{Object: "embedding", Index: i, Embedding: Embedding(text, dims)}
+		tokens += len(words(text))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"object": "list", "model": model, "data": data,
+		"usage": map[string]int{"prompt_tokens": tokens, "total_tokens": tokens},
+	})
+}
+
+// Embedding is the vector llmtest gives text: a hashed bag of its
+// lower-case words (each word adds +1 or -1 to one of dims coordinates,
+// chosen by its SHA-256), unit length; all zeros for a text without words.
+func Embedding(text string, dims int) []float64 {
+	v := make([]float64, dims)
+	for _, word := range words(text) {
+		h := sha256.Sum256([]byte(word))
+		i := binary.LittleEndian.Uint32(h[:4]) % uint32(dims)
+		if h[4]&1 == 0 {
+			v[i]++
+		} else {
+			v[i]--
+		}
+	}
+	var n float64
+	for _, x := range v {
+		n += x * x
+	}
+	if n > 0 {
+		n = math.Sqrt(n)
+		for i := range v {
+			v[i] /= n
+		}
+	}
+	return v
+}
+
+func words(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
 }

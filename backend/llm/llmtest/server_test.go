@@ -282,7 +282,10 @@ func TestErrors(t *testing.T) {
 		{"/v1/completions", "sk-llmtest", `{"model":"m","prompt":["a","b"]}`, 400, ""},
 		{"/v1/completions", "sk-llmtest", `{"model":"m","prompt":"a","n":0}`, 400, ""},
 		{"/v1/completions", "sk-llmtest", `not json`, 400, ""},
-		{"/v1/embeddings", "sk-llmtest", `{}`, 404, "unknown_url"},
+		{"/v1/embeddings", "sk-llmtest", `{}`, 400, ""},
+		{"/v1/embeddings", "sk-llmtest", `{"model":"m","input":[]}`, 400, ""},
+		{"/v1/embeddings", "wrong", `{"model":"m","input":"x"}`, 401, "invalid_api_key"},
+		{"/v1/images/generations", "sk-llmtest", `{}`, 404, "unknown_url"},
 	}
 	for _, tc := range cases {
 		resp, body := post(t, srv.URL+tc.path, tc.auth, tc.body)

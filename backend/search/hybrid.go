@@ -1,0 +1,576 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Weights are the hybrid score's component weights: a setting. See
+// automem-features.md, "Hybrid Search & Scoring".
+type Weights struct {
+	Vector     float64 `json:"vector"`
+	Keyword    float64 `json:"keyword"`
+	Relation   float64 `json:"relation"`
+	Content    float64 `json:"content"`
+	Temporal   float64 `json:"temporal"`
+	Tag        float64 `json:"tag"`
+	Importance float64 `json:"importance"`
+	Recency    float64 `json:"recency"`
+}
+
+// DefaultWeights are the spec's: vector 0.25, keyword 0.15, relation 0.25,
+// content 0.25, temporal 0.15, tag 0.10, importance 0.05, recency 0.10.
+func DefaultWeights() Weights {
+	return Weights{Vector: 0.25, Keyword: 0.15, Relation: 0.25, Content: 0.25, Temporal: 0.15, Tag: 0.10, Importance: 0.05, Recency: 0.10}
+}
+
+// Validate reports the first weight that is negative or not a number, by
+// its JSON name.
+func (w Weights) Validate() error {
+	for _, f := range w.fields() {
+		if math.IsNaN(f.w) || math.IsInf(f.w, 0) || f.w < 0 {
+			return fmt.Errorf("search: weight %s: %v, want a number >= 0", f.name, f.w)
+		}
+	}
+	return nil
+}
+
+type namedWeight struct {
+	name string
+	w    float64
+}
+
+func (w Weights) fields() []namedWeight {
+	return []namedWeight{{"vector", w.Vector}, {"keyword", w.Keyword}, {"relation", w.Relation}, {"content", w.Content},
+		{"temporal", w.Temporal}, {"tag", w.Tag}, {"importance", w.Importance}, {"recency", w.Recency}}
+}
+
+// Components are one result's scores per component, each in [0, 1].
+type Components struct {
+	Vector     float64 `json:"vector"`     // cosine similarity over the best among the candidates (negative: 0)
+	Keyword    float64 `json:"keyword"`    // bm25 over the best bm25 among the candidates
+	Relation   float64 `json:"relation"`   // centrality, or degree d as d/(d+RelationHalf)
+	Content    float64 `json:"content"`    // share of the query's words found in the item's text, each weighing its IDF
+	Temporal   float64 `json:"temporal"`   // proximity of the item's time to the query's time expression
+	Tag        float64 `json:"tag"`        // share of the query's words that are tags of the item, by IDF
+	Importance float64 `json:"importance"` // the item's importance
+	Recency    float64 `json:"recency"`    // exp(-DecayRate * age in days)
+}
+
+func (c Components) values() []float64 {
+	return []float64{c.Vector, c.Keyword, c.Relation, c.Content, c.Temporal, c.Tag, c.Importance, c.Recency}
+}
+
+// Score is the weighted sum of c.
+func (w Weights) Score(c Components) float64 {
+	var s float64
+	ws, vs := w.fields(), c.values()
+	for i := range ws {
+		s += ws[i].w * vs[i]
+	}
+	return s
+}
+
+// Part is one component's share of a result's score ("why this result").
+type Part struct {
+	Component    string  `json:"component"`    // vector, keyword, relation, ...
+	Value        float64 `json:"value"`        // the component, in [0, 1]
+	Weight       float64 `json:"weight"`       // its weight
+	Contribution float64 `json:"contribution"` // Value * Weight
+}
+
+// Explain breaks a score down by component, largest contribution first
+// (components that contributed nothing last, in the spec's order).
+func (w Weights) Explain(c Components) []Part {
+	ws, vs := w.fields(), c.values()
+	out := make([]Part, len(ws))
+	for i := range ws {
+		out[i] = Part{Component: ws[i].name, Value: vs[i], Weight: ws[i].w, Contribution: vs[i] * ws[i].w}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Contribution > out[j].Contribution })
+	return out
+}
+
+// Item kinds.
+const (
+	KindNode  = "node"
+	KindEntry = "entry"
+)
+
+// Doc is a searchable item as the scorer sees it: a knowledge-graph node
+// or a session entry (which takes its tags, relations and importance from
+// the node of its segment). Item is "node:<id>" or "entry:<key>".
+type Doc struct {
+	Item       string
+	URI        string // the item's rhizome: URI (rhizome:node/<id>, rhizome:entry/<session>/<entry id>)
+	Kind       string
+	NodeID     string // the node, or the entry's segment's node
+	SessionID  string
+	Project    string // the session's working directory
+	NodeType   string // coding, debugging, ...
+	Role       string // entries: message role
+	Time       time.Time
+	Title      string
+	Text       string   // the text content overlap reads
+	Tags       []string // the node's tags and topics
+	Tools      []string // tools called or answered
+	Files      []string // files touched
+	Models     []string // models that answered
+	Relations  []string // types of the node's edges
+	Degree     int      // the node's edges
+	Centrality float64  // in [0, 1]; when > 0 it is the relation component instead of Degree
+	Importance float64  // in [0, 1]
+}
+
+// Filter narrows a hybrid search; empty fields do not filter. Values match
+// exactly, except Files (a file whose path ends with the value, so
+// "server.ts" finds "src/server.ts") and Tools and Models (any case).
+type Filter struct {
+	Project       string
+	Kinds         []string // KindNode, KindEntry
+	NodeTypes     []string
+	Roles         []string
+	Tools         []string
+	Files         []string
+	Models        []string
+	RelationTypes []string
+	Range         TimeRange
+}
+
+// Match reports whether d passes f.
+func (f Filter) Match(d Doc) bool {
+	if f.Project != "" && d.Project != f.Project {
+		return false
+	}
+	if len(f.Kinds) > 0 && !slices.Contains(f.Kinds, d.Kind) {
+		return false
+	}
+	if len(f.NodeTypes) > 0 && !slices.Contains(f.NodeTypes, d.NodeType) {
+		return false
+	}
+	if len(f.Roles) > 0 && !slices.Contains(f.Roles, d.Role) {
+		return false
+	}
+	if len(f.Tools) > 0 && !anyFold(f.Tools, d.Tools) {
+		return false
+	}
+	if len(f.Models) > 0 && !anyFold(f.Models, d.Models) {
+		return false
+	}
+	if len(f.RelationTypes) > 0 && !slices.ContainsFunc(f.RelationTypes, func(t string) bool { return slices.Contains(d.Relations, t) }) {
+		return false
+	}
+	if len(f.Files) > 0 && !slices.ContainsFunc(f.Files, func(want string) bool {
+		return slices.ContainsFunc(d.Files, func(have string) bool { return have == want || strings.HasSuffix(have, "/"+want) })
+	}) {
+		return false
+	}
+	if !f.Range.IsZero() && !f.Range.Contains(d.Time) {
+		return false
+	}
+	return true
+}
+
+func anyFold(want, have []string) bool {
+	for _, w := range want {
+		for _, h := range have {
+			if strings.EqualFold(w, h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Hit is a candidate from one retriever with its raw score (bm25, or a
+// cosine similarity).
+type Hit struct {
+	Item  string
+	Score float64
+}
+
+// Source is the library as the hybrid search reads it (the store implements
+// it).
+type Source interface {
+	// Keyword returns the best n items for the keyword query q (bm25 over
+	// the full-text indexes), passing f as far as the source can tell.
+	Keyword(ctx context.Context, q string, f Filter, n int) ([]Hit, error)
+	// InRange returns the newest n items whose time lies in r.
+	InRange(ctx context.Context, r TimeRange, f Filter, n int) ([]Hit, error)
+	// Docs returns the items asked for; unknown ones are left out. f is
+	// the search's filter: fields only a filter reads (an entry's tools and
+	// models) may be left empty when f does not name them.
+	Docs(ctx context.Context, items []string, f Filter) (map[string]Doc, error)
+}
+
+// TermStats is what a Source may also tell: how many items hold each term
+// (df) among how many (docs), for weighing words by their IDF in the
+// content and tag components. Without it every word weighs the same.
+type TermStats interface {
+	TermStats(ctx context.Context, terms []string) (df map[string]int64, docs int64, err error)
+}
+
+// Embedder turns texts into vectors (the llm package's /v1/embeddings
+// client, or the offline LSA model).
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// VectorIndex finds the items whose vectors lie nearest a query vector.
+type VectorIndex interface {
+	// Nearest returns at most k items, most similar first, Score their
+	// cosine similarity.
+	Nearest(vec []float32, k int) []Hit
+	// Similarity is the cosine similarity of vec and item's vector; false
+	// when the index holds no vector for item.
+	Similarity(vec []float32, item string) (float64, bool)
+}
+
+// Settings tune the hybrid search.
+type Settings struct {
+	Weights Weights
+	// DecayRate is the recency component's daily decay (AutoMem's code:
+	// 0.01; see ERRATA.md, "AutoMem").
+	DecayRate float64
+	// Candidates is how many items each retriever contributes (keyword,
+	// vector, time range) before scoring.
+	Candidates int
+	// RelationHalf is the degree at which the relation component is 0.5.
+	RelationHalf float64
+}
+
+// DefaultSettings are the spec's weights, AutoMem's decay rate 0.01, 100
+// candidates per retriever and a relation component of 0.5 at 4 edges.
+func DefaultSettings() Settings {
+	return Settings{Weights: DefaultWeights(), DecayRate: 0.01, Candidates: 100, RelationHalf: 4}
+}
+
+// Engine is the hybrid search: it gathers candidates from keyword search,
+// nearest vectors and the query's time range, and ranks them by the
+// weighted components. Embedder and Index may be nil (no vector component).
+type Engine struct {
+	Source   Source
+	Embedder Embedder
+	Index    VectorIndex
+	Settings Settings
+	// Now is the time recency and time expressions are relative to; nil
+	// means time.Now.
+	Now func() time.Time
+}
+
+// Request is one hybrid search.
+type Request struct {
+	Query  string
+	Filter Filter
+	Limit  int // results; 0 means 30
+}
+
+// Result is one ranked item with its score broken down.
+type Result struct {
+	Doc        Doc
+	Score      float64
+	Components Components
+	Why        []Part // Weights.Explain of Components
+}
+
+// Response is a hybrid search's results with how the query was read.
+type Response struct {
+	Results []Result
+	Keyword string    // the query without its time expression
+	Time    *TimeExpr // the time expression, if any
+	// VectorError says why the vector component is missing (the
+	// embedding endpoint failed); the results are ranked without it.
+	VectorError string
+}
+
+// Search ranks the library for req. The query's time expression (see
+// ParseTime) becomes the temporal component and a source of candidates; the
+// rest is the keyword and vector query. Candidates failing req.Filter are
+// dropped. A failing embedder does not fail the search: the results come
+// without the vector component and Response.VectorError says why.
+func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
+	st := e.Settings
+	if st.Candidates <= 0 {
+		st.Candidates = 100
+	}
+	if st.RelationHalf <= 0 {
+		st.RelationHalf = 4
+	}
+	if err := st.Weights.Validate(); err != nil {
+		return Response{}, err
+	}
+	limit := req.Limit
+	if limit <= 0 {
+		limit = 30
+	}
+	now := time.Now()
+	if e.Now != nil {
+		now = e.Now()
+	}
+	var resp Response
+	text := req.Query
+	if expr, rest, ok := ParseTime(text, now); ok {
+		resp.Time, text = &expr, rest
+	}
+	resp.Keyword = text
+	if e.Source == nil {
+		return resp, errors.New("search: no source")
+	}
+
+	keyword := map[string]float64{}
+	vector := map[string]float64{}
+	var queryVec []float32
+	var order []string
+	seen := map[string]bool{}
+	add := func(item string) {
+		if !seen[item] {
+			seen[item] = true
+			order = append(order, item)
+		}
+	}
+	if strings.TrimSpace(text) != "" {
+		hits, err := e.Source.Keyword(ctx, text, req.Filter, st.Candidates)
+		if err != nil {
+			return resp, err
+		}
+		for _, h := range hits {
+			keyword[h.Item] = h.Score
+			add(h.Item)
+		}
+		if e.Embedder != nil && e.Index != nil && st.Weights.Vector > 0 {
+			vecs, err := e.Embedder.Embed(ctx, []string{text})
+			switch {
+			case err != nil:
+				resp.VectorError = err.Error()
+			case len(vecs) == 1 && len(vecs[0]) > 0:
+				queryVec = vecs[0]
+				for _, h := range e.Index.Nearest(vecs[0], st.Candidates) {
+					vector[h.Item] = h.Score
+					add(h.Item)
+				}
+			}
+		}
+	}
+	if resp.Time != nil {
+		// The query's words within its time range, and the newest items
+		// of the range: the temporal component can only lift what is a
+		// candidate.
+		if strings.TrimSpace(text) != "" {
+			inRange := req.Filter
+			inRange.Range = resp.Time.Range
+			hits, err := e.Source.Keyword(ctx, text, inRange, st.Candidates)
+			if err != nil {
+				return resp, err
+			}
+			for _, h := range hits {
+				if _, ok := keyword[h.Item]; !ok {
+					keyword[h.Item] = h.Score
+				}
+				add(h.Item)
+			}
+		}
+		hits, err := e.Source.InRange(ctx, resp.Time.Range, req.Filter, st.Candidates)
+		if err != nil {
+			return resp, err
+		}
+		for _, h := range hits {
+			add(h.Item)
+		}
+	}
+	if len(order) == 0 {
+		resp.Results = []Result{}
+		return resp, nil
+	}
+	docs, err := e.Source.Docs(ctx, order, req.Filter)
+	if err != nil {
+		return resp, err
+	}
+	// Keyword and vector scores are put on one scale, relative to the
+	// candidates: each over the best among them (max normalization), so the
+	// best bm25 and the most similar vector are 1, no match 0.
+	var maxBM25 float64
+	for _, s := range keyword {
+		maxBM25 = max(maxBM25, s)
+	}
+	// Every candidate gets its similarity, not only those the vector index
+	// returned: a keyword match that is also close in meaning counts so.
+	if queryVec != nil {
+		for _, item := range order {
+			if _, ok := vector[item]; !ok {
+				if sim, ok := e.Index.Similarity(queryVec, item); ok {
+					vector[item] = sim
+				}
+			}
+		}
+	}
+	var maxVec float64
+	for _, s := range vector {
+		maxVec = max(maxVec, s)
+	}
+	words := contentWords(text)
+	weights := make([]float64, len(words))
+	for i := range weights {
+		weights[i] = 1
+	}
+	if ts, ok := e.Source.(TermStats); ok && len(words) > 0 {
+		df, docs, err := ts.TermStats(ctx, words)
+		if err != nil {
+			return resp, err
+		}
+		for i, w := range words {
+			weights[i] = IDF(docs+1, df[w]) // +1: a word in no item weighs most, not infinitely
+		}
+	}
+	results := make([]Result, 0, len(order))
+	for _, item := range order {
+		d, ok := docs[item]
+		if !ok || !req.Filter.Match(d) {
+			continue
+		}
+		var c Components
+		if maxBM25 > 0 {
+			c.Keyword = keyword[item] / maxBM25
+		}
+		if v, ok := vector[item]; ok && maxVec > 0 {
+			c.Vector = clamp01(v / maxVec)
+		}
+		c.Content = overlap(words, weights, d.Text)
+		c.Tag = tagMatch(words, weights, d.Tags)
+		if d.Centrality > 0 {
+			c.Relation = clamp01(d.Centrality)
+		} else if d.Degree > 0 {
+			c.Relation = float64(d.Degree) / (float64(d.Degree) + st.RelationHalf)
+		}
+		c.Importance = clamp01(d.Importance)
+		c.Recency = Recency(d.Time, now, st.DecayRate)
+		if resp.Time != nil {
+			c.Temporal = resp.Time.Range.Proximity(d.Time)
+		}
+		results = append(results, Result{Doc: d, Components: c, Score: st.Weights.Score(c)})
+	}
+	sort.SliceStable(results, func(i, j int) bool { return results[i].Score > results[j].Score })
+	if len(results) > limit {
+		results = results[:limit]
+	}
+	for i := range results {
+		results[i].Why = st.Weights.Explain(results[i].Components)
+	}
+	resp.Results = results
+	return resp, nil
+}
+
+// Recency is AutoMem's decay of an item of time t at now:
+// exp(-rate * age in days), 1 for an item from the future, 0 for an item
+// without a time. See ERRATA.md, "AutoMem" (decay = exp(-0.01 * age_days)).
+func Recency(t, now time.Time, rate float64) float64 {
+	if t.IsZero() {
+		return 0
+	}
+	age := now.Sub(t).Hours() / 24
+	if age <= 0 {
+		return 1
+	}
+	return math.Exp(-rate * age)
+}
+
+func clamp01(x float64) float64 {
+	if math.IsNaN(x) || x < 0 {
+		return 0
+	}
+	return min(x, 1)
+}
+
+// stopwords are left out of content and tag matching unless the query is
+// made of nothing else.
+var stopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an and are as at be but by can could did do does for from had has have how i if in
+		into is it its me my no not of on or our so that the their then there these this to was we were what when where
+		which who why will with would you your`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// contentWords are the distinct folded words of a query, stopwords left out
+// (unless there is nothing else).
+func contentWords(q string) []string {
+	var all, content []string
+	seen := map[string]bool{}
+	for _, t := range Terms(q) {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		all = append(all, t)
+		if !stopwords[t] {
+			content = append(content, t)
+		}
+	}
+	if len(content) == 0 {
+		return all
+	}
+	return content
+}
+
+// overlap is the exact token overlap of the query's words with text: the
+// share of the words found as tokens of text, each word weighing its IDF
+// (a rare word found says more than a common one).
+func overlap(words []string, weights []float64, text string) float64 {
+	if len(words) == 0 || text == "" {
+		return 0
+	}
+	want := make(map[string]int, len(words))
+	for i, w := range words {
+		want[w] = i
+	}
+	seen := make([]bool, len(words))
+	var found, total float64
+	for _, w := range weights {
+		total += w
+	}
+	n := 0
+	EachToken(text, func(t Token) bool {
+		if i, ok := want[t.Term]; ok && !seen[i] {
+			seen[i] = true
+			found += weights[i]
+			n++
+		}
+		return n < len(words)
+	})
+	if total == 0 {
+		return 0
+	}
+	return found / total
+}
+
+// tagMatch is the share of the query's words that are a tag of the item,
+// or a word of one, each weighing its IDF.
+func tagMatch(words []string, weights []float64, tags []string) float64 {
+	if len(words) == 0 || len(tags) == 0 {
+		return 0
+	}
+	set := map[string]bool{}
+	for _, tag := range tags {
+		for _, t := range Terms(tag) {
+			set[t] = true
+		}
+	}
+	var found, total float64
+	for i, w := range words {
+		total += weights[i]
+		if set[w] {
+			found += weights[i]
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return found / total
+}

@@ -1,0 +1,108 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// topicCorpus makes documents on a few topics, each a bag of its topic's
+// words with some shared noise words.
+func topicCorpus(n int, seed uint64) (docs []string, topicOf []int) {
+	topics := [][]string{
+		{"theme", "color", "dark", "light", "palette", "gray", "accent", "render"},
+		{"compaction", "summary", "context", "tokens", "cut", "entries", "session", "turns"},
+		{"login", "limiter", "rate", "attempts", "minute", "middleware", "express", "ip"},
+		{"pgx", "postgres", "pool", "migration", "driver", "query", "connection", "store"},
+	}
+	noise := []string{"file", "change", "update", "check", "code", "run", "test", "build"}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for i := 0; i < n; i++ {
+		t := i % len(topics)
+		var w []string
+		for j := 0; j < 12; j++ {
+			if rng.IntN(3) == 0 {
+				w = append(w, noise[rng.IntN(len(noise))])
+			} else {
+				w = append(w, topics[t][rng.IntN(len(topics[t]))])
+			}
+		}
+		docs = append(docs, strings.Join(w, " "))
+		topicOf = append(topicOf, t)
+	}
+	return docs, topicOf
+}
+
+func cos32(a, b []float32) float64 {
+	var d float64
+	for i := range a {
+		d += float64(a[i]) * float64(b[i])
+	}
+	return d
+}
+
+// Texts on the same topic land nearer one another than texts on different
+// topics, even when they share no word; the model survives a round trip.
+func TestLSA(t *testing.T) {
+	docs, _ := topicCorpus(400, 1)
+	m, err := BuildLSA(context.Background(), docs, LSAOptions{Dims: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := m.Embed(context.Background(), []string{"dark palette", "accent gray render", "rate limiter", "unknownword"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, other := cos32(v[0], v[1]), cos32(v[0], v[2])
+	if same < other+0.3 {
+		t.Errorf("same topic, no shared word: %.3f; other topic: %.3f", same, other)
+	}
+	for _, x := range v[3] {
+		if x != 0 {
+			t.Fatal("a text without known words has a direction")
+		}
+	}
+	data, _ := m.MarshalBinary()
+	m2, err := UnmarshalLSA(data)
+	if err != nil || m2.ID() != m.ID() || m2.Dims != m.Dims {
+		t.Fatalf("round trip: %v %s %s", err, m2.ID(), m.ID())
+	}
+	v2, _ := m2.Embed(context.Background(), []string{"dark palette"})
+	if math.Abs(cos32(v[0], v2[0])-1) > 1e-6 {
+		t.Error("the decoded model embeds differently")
+	}
+	for _, cut := range []int{0, 10, len(data) / 2, len(data) - 1} {
+		if _, err := UnmarshalLSA(data[:cut]); err == nil {
+			t.Errorf("a model cut at %d bytes decoded", cut)
+		}
+	}
+	if _, err := BuildLSA(context.Background(), []string{"a b", "c d"}, LSAOptions{}); err == nil {
+		t.Error("a model from two words")
+	}
+}
+
+// Training on 50,000 documents stays within a few hundred megabytes (a
+// full QR of the sketch would take 20 GB).
+func TestLSAMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains on 50,000 documents")
+	}
+	docs, _ := topicCorpus(50000, 2)
+	for i := range docs {
+		docs[i] += fmt.Sprintf(" w%d", i%5000) // a larger vocabulary
+	}
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := BuildLSA(context.Background(), docs, LSAOptions{Dims: 64}); err != nil {
+		t.Fatal(err)
+	}
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if got := (after.TotalAlloc - before.TotalAlloc) >> 20; got > 2000 {
+		t.Errorf("training allocated %d MB", got)
+	}
+}

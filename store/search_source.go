@@ -1,0 +1,293 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"rhizome/backend/link"
+	"rhizome/backend/search"
+)
+
+// SearchSource is the library as the hybrid search reads it: it implements
+// search.Source. Items are "node:<id>" and "entry:<key>".
+type SearchSource struct{ s *Store }
+
+// SearchSource returns the library's search.Source.
+func (s *Store) SearchSource() *SearchSource { return &SearchSource{s: s} }
+
+// NodeItem names node id as a searchable item ("node:<id>").
+func NodeItem(id string) string { return "node:" + id }
+
+// EntryItem names the entry of key pk as a searchable item ("entry:<key>").
+func EntryItem(pk int64) string { return "entry:" + strconv.FormatInt(pk, 10) }
+
+func itemKind(item string) string { k, _, _ := strings.Cut(item, ":"); return k }
+
+func keywordFilter(f search.Filter) SearchFilter {
+	sf := SearchFilter{Kinds: f.Kinds, Project: f.Project, Roles: f.Roles, NodeTypes: f.NodeTypes}
+	if !f.Range.From.IsZero() {
+		sf.From = isoTime(f.Range.From)
+	}
+	if !f.Range.To.IsZero() {
+		// To is exclusive; the store's To inclusive: a millisecond before.
+		sf.To = isoTime(f.Range.To.Add(-time.Millisecond))
+	}
+	return sf
+}
+
+// Keyword implements search.Source with SearchWith: the best n nodes and
+// entries by bm25 (each from its own index) holding any of the query's
+// words (stopwords aside); the hybrid ranking weighs how many they hold.
+func (src *SearchSource) Keyword(ctx context.Context, q string, f search.Filter, n int) ([]search.Hit, error) {
+	kf := keywordFilter(f)
+	kf.AnyWord = true
+	hits, err := src.s.SearchWith(ctx, q, kf, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]search.Hit, 0, len(hits))
+	for _, h := range hits {
+		item := NodeItem(h.NodeID)
+		if h.Kind == "entry" {
+			item = EntryItem(h.EntryPK)
+		}
+		out = append(out, search.Hit{Item: item, Score: h.Score})
+	}
+	return out, nil
+}
+
+// InRange implements search.Source: the newest n nodes whose segment
+// started in r (entries have no time index; their nodes stand for them).
+func (src *SearchSource) InRange(ctx context.Context, r search.TimeRange, f search.Filter, n int) ([]search.Hit, error) {
+	if len(f.Kinds) > 0 && !containsString(f.Kinds, search.KindNode) {
+		return nil, nil
+	}
+	sf := keywordFilter(search.Filter{Project: f.Project, NodeTypes: f.NodeTypes, Range: r})
+	cond, args := sf.nodeSQL()
+	rows, err := src.s.db.QueryContext(ctx, `SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk
+		WHERE n.timestamp <> ''`+cond+` ORDER BY n.timestamp DESC LIMIT ?`, append(args, n)...)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list the nodes of a time range: %w", err)
+	}
+	defer rows.Close()
+	var out []search.Hit
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("store: unable to list the nodes of a time range: %w", err)
+		}
+		out = append(out, search.Hit{Item: NodeItem(id), Score: 1})
+	}
+	return out, rows.Err()
+}
+
+// Docs implements search.Source: what the scorer reads of each item. An
+// entry takes its tags, relations and importance from its segment's node;
+// its tools and model (read from its JSON) only when f filters by them.
+func (src *SearchSource) Docs(ctx context.Context, items []string, f search.Filter) (map[string]search.Doc, error) {
+	var nodeIDs []string
+	seenNode := map[string]bool{}
+	addNode := func(id string) {
+		if id != "" && !seenNode[id] {
+			seenNode[id] = true
+			nodeIDs = append(nodeIDs, id)
+		}
+	}
+	var pks []int64
+	for _, it := range items {
+		kind, v, _ := strings.Cut(it, ":")
+		switch kind {
+		case search.KindNode:
+			addNode(v)
+		case search.KindEntry:
+			if pk, err := strconv.ParseInt(v, 10, 64); err == nil {
+				pks = append(pks, pk)
+			}
+		}
+	}
+	out := make(map[string]search.Doc, len(items))
+	entries, err := src.entryDocs(ctx, pks, len(f.Tools) > 0 || len(f.Models) > 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range entries {
+		addNode(d.NodeID)
+	}
+	nodes, err := src.nodeDocs(ctx, nodeIDs)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range nodeIDs {
+		if d, ok := nodes[id]; ok {
+			out[d.Item] = d
+		}
+	}
+	for _, d := range entries {
+		if n, ok := nodes[d.NodeID]; ok {
+			d.Tags, d.Relations, d.Degree, d.Importance, d.NodeType = n.Tags, n.Relations, n.Degree, n.Importance, n.NodeType
+			if len(d.Files) == 0 {
+				d.Files = n.Files
+			}
+		}
+		out[d.Item] = d
+	}
+	// Entries asked for and nodes asked for only: drop nodes fetched for
+	// entries alone.
+	asked := make(map[string]bool, len(items))
+	for _, it := range items {
+		asked[it] = true
+	}
+	for k := range out {
+		if !asked[k] {
+			delete(out, k)
+		}
+	}
+	return out, nil
+}
+
+func parseISOTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string]search.Doc, error) {
+	out := map[string]search.Doc{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	list, _ := json.Marshal(ids)
+	rows, err := src.s.db.QueryContext(ctx, `SELECT n.id, s.id, s.cwd, n.type, n.timestamp, n.summary, n.tags, n.topics, n.files,
+		coalesce(f.tools, ''), coalesce(f.models, ''), coalesce(f.importance, 0)
+	FROM nodes n JOIN sessions s ON s.pk = n.session_pk LEFT JOIN search_node_facets f ON f.node_pk = n.pk
+	WHERE n.id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read nodes for search: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		d := search.Doc{Kind: search.KindNode}
+		var ts, summary, tags, topics, files, tools, models string
+		if err := rows.Scan(&d.NodeID, &d.SessionID, &d.Project, &d.NodeType, &ts, &summary, &tags, &topics, &files, &tools, &models, &d.Importance); err != nil {
+			return nil, fmt.Errorf("store: unable to read a node for search: %w", err)
+		}
+		d.Item, d.Time, d.Title = NodeItem(d.NodeID), parseISOTime(ts), summary
+		d.URI = link.Node(d.NodeID).String()
+		d.Tags = append(lines(tags), lines(topics)...)
+		d.Files = lines(files)
+		d.Tools, d.Models = lines(tools), lines(models)
+		d.Text = strings.Join([]string{summary, strings.ReplaceAll(tags, "\n", " "), strings.ReplaceAll(topics, "\n", " "), strings.ReplaceAll(files, "\n", " ")}, "\n")
+		out[d.NodeID] = d
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to read nodes for search: %w", err)
+	}
+	// Degree and relation types.
+	erows, err := src.s.db.QueryContext(ctx, `SELECT x.value, e.type FROM json_each(?) x JOIN edges e ON e.source_id = x.value
+		UNION ALL SELECT x.value, e.type FROM json_each(?) x JOIN edges e ON e.target_id = x.value`, string(list), string(list))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the edges of nodes for search: %w", err)
+	}
+	defer erows.Close()
+	for erows.Next() {
+		var id, typ string
+		if err := erows.Scan(&id, &typ); err != nil {
+			return nil, fmt.Errorf("store: unable to read an edge for search: %w", err)
+		}
+		d, ok := out[id]
+		if !ok {
+			continue
+		}
+		d.Degree++
+		if !containsString(d.Relations, typ) {
+			d.Relations = append(d.Relations, typ)
+		}
+		out[id] = d
+	}
+	return out, erows.Err()
+}
+
+// entryFacets reads an entry's tools (a tool result's toolName, an assistant
+// message's toolCall names) and model from its JSON.
+const entryFacets = `coalesce(json_extract(e.raw, '$.message.toolName'), ''),
+		coalesce((SELECT group_concat(json_extract(c.value, '$.name'), char(10)) FROM json_each(e.raw, '$.message.content') c
+			WHERE json_type(e.raw, '$.message.content') = 'array' AND json_extract(c.value, '$.type') = 'toolCall'), ''),
+		coalesce(json_extract(e.raw, '$.message.model'), '')`
+
+func (src *SearchSource) entryDocs(ctx context.Context, pks []int64, facets bool) ([]search.Doc, error) {
+	if len(pks) == 0 {
+		return nil, nil
+	}
+	list, _ := json.Marshal(pks)
+	fc := `'', '', ''`
+	if facets {
+		fc = entryFacets
+	}
+	rows, err := src.s.db.QueryContext(ctx, `SELECT e.pk, e.entry_id, e.seq, e.type, e.role, e.timestamp, e.text, s.id, s.cwd,
+		CASE WHEN s.name <> '' THEN s.name ELSE s.file_name END, `+fc+`,
+		coalesce((SELECT n.id FROM segments g JOIN nodes n ON n.session_pk = g.session_pk AND n.segment_idx = g.idx
+			WHERE g.session_pk = e.session_pk AND g.start_seq <= e.seq AND g.end_seq >= e.seq LIMIT 1), '')
+	FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE e.pk IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read entries for search: %w", err)
+	}
+	defer rows.Close()
+	var out []search.Doc
+	for rows.Next() {
+		d := search.Doc{Kind: search.KindEntry}
+		var pk int64
+		var seq int
+		var entryID, typ, ts, session, toolName, toolCalls, model string
+		if err := rows.Scan(&pk, &entryID, &seq, &typ, &d.Role, &ts, &d.Text, &d.SessionID, &d.Project, &session, &toolName, &toolCalls, &model, &d.NodeID); err != nil {
+			return nil, fmt.Errorf("store: unable to read an entry for search: %w", err)
+		}
+		d.Item, d.Time = EntryItem(pk), parseISOTime(ts)
+		d.URI = link.Entry(d.SessionID, entryID).String()
+		what := typ
+		if d.Role != "" {
+			what = d.Role
+		}
+		d.Title = fmt.Sprintf("%s · %s #%d", session, what, seq)
+		if toolName != "" {
+			d.Tools = append(d.Tools, toolName)
+		}
+		d.Tools = append(d.Tools, lines(toolCalls)...)
+		if model != "" {
+			d.Models = []string{model}
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// TermStats implements search.TermStats from the keyword index: how many
+// entries hold each term, among how many entries it has counted (zero
+// before RefreshSearchIndex first ran).
+func (src *SearchSource) TermStats(ctx context.Context, terms []string) (map[string]int64, int64, error) {
+	st, err := readIndexState(ctx, src.s.db)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: %w", err)
+	}
+	p := &searchPlan{terms: map[string]termInfo{}}
+	if err := p.loadTerms(ctx, src.s.db, terms); err != nil {
+		return nil, 0, fmt.Errorf("store: %w", err)
+	}
+	out := make(map[string]int64, len(terms))
+	for t, ti := range p.terms {
+		out[t] = ti.df
+	}
+	return out, st.docs, nil
+}
