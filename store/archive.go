@@ -189,6 +189,11 @@ func (t *Tx) SubagentSpawn(sessionID, agentID string) (sessionPK int64, seq int,
 	return sessionPK, seq, nil
 }
 
+// subagentSessionsQuery is SubagentSessions' query; its non-empty condition lets SQLite use
+// the partial index sessions_agent_id (TestPerFileLookupsUseTheirIndexes).
+var subagentSessionsQuery = `SELECT ` + sessionColumns + ` FROM sessions s
+		WHERE s.agent_id IN (SELECT value FROM json_each(?)) AND s.agent_id <> '' AND s.parent_session = ? ORDER BY s.pk`
+
 // SubagentSessions lists the stored sessions that record one of the
 // sub-agents agentIDs spawned by the session with id parentID.
 func (t *Tx) SubagentSessions(parentID string, agentIDs []string) ([]Session, error) {
@@ -196,8 +201,7 @@ func (t *Tx) SubagentSessions(parentID string, agentIDs []string) ([]Session, er
 		return nil, nil
 	}
 	list, _ := json.Marshal(agentIDs)
-	rows, err := t.query(`SELECT `+sessionColumns+` FROM sessions s
-		WHERE s.agent_id IN (SELECT value FROM json_each(?)) AND s.parent_session = ? ORDER BY s.pk`, string(list), parentID)
+	rows, err := t.query(subagentSessionsQuery, string(list), parentID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list the sub-agents of session %s: %w", parentID, err)
 	}
@@ -383,13 +387,17 @@ func (s *Store) MarkSourceDeleted(ctx context.Context, path string, deleted bool
 	return int(n), nil
 }
 
+// subagentFirstNodeQuery is SubagentFirstNode's query; its non-empty condition lets SQLite
+// use the partial index sessions_agent_id (TestPerFileLookupsUseTheirIndexes).
+const subagentFirstNodeQuery = `SELECT n.id FROM sessions s JOIN nodes n ON n.session_pk = s.pk AND n.segment_idx = 0
+		WHERE s.agent_id = ? AND s.agent_id <> '' AND s.parent_session = ? ORDER BY s.pk LIMIT 1`
+
 // SubagentFirstNode returns the id of the first node of the transcript of
 // sub-agent agentID spawned by the session with id parentID; the error
 // wraps ErrNotFound when the library does not hold it.
 func (s *Store) SubagentFirstNode(ctx context.Context, parentID, agentID string) (string, error) {
 	var id string
-	err := s.db.QueryRowContext(ctx, `SELECT n.id FROM sessions s JOIN nodes n ON n.session_pk = s.pk AND n.segment_idx = 0
-		WHERE s.agent_id = ? AND s.parent_session = ? ORDER BY s.pk LIMIT 1`, agentID, parentID).Scan(&id)
+	err := cachedDB{s}.QueryRowContext(ctx, subagentFirstNodeQuery, agentID, parentID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("store: no transcript of sub-agent %s: %w", agentID, ErrNotFound)
 	}

@@ -269,13 +269,18 @@ func (t *Tx) ForkParent(child *Session) (*Session, error) {
 	return nil, fmt.Errorf("store: unable to find the parent %s of session %s: %w", child.ParentSession, child.ID, ErrNotFound)
 }
 
+// forkChildrenQuery is ForkChildren's query. Each non-empty condition lets SQLite use
+// the column's partial index (TestPerFileLookupsUseTheirIndexes).
+var forkChildrenQuery = `SELECT ` + sessionColumns + ` FROM sessions s
+		WHERE s.pk <> ?1 AND ((s.parent_session = ?2 AND s.parent_session <> '') OR (s.parent_file_name = ?3 AND s.parent_file_name <> '')
+			OR (s.parent_uuid = ?4 AND s.parent_uuid <> ''))
+		ORDER BY s.pk`
+
 // ForkChildren lists the stored sessions whose header names parent as their
 // parentSession by path, file name or session id (candidates: ForkParent
 // decides which parent each one really resolves to).
 func (t *Tx) ForkChildren(parent *Session) ([]Session, error) {
-	rows, err := t.query(`SELECT `+sessionColumns+` FROM sessions s
-		WHERE s.pk <> ?1 AND (s.parent_session = ?2 OR s.parent_file_name = ?3 OR s.parent_uuid = ?4)
-		ORDER BY s.pk`, parent.PK, parent.Path, parent.FileName, parent.ID)
+	rows, err := t.query(forkChildrenQuery, parent.PK, parent.Path, parent.FileName, parent.ID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list the forks of session %s: %w", parent.ID, err)
 	}
