@@ -114,6 +114,13 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   assert.equal(await codexPatch.locator('ins').textContent(), 'print("total:", total([1, 2, 3]))\n');
   assert.equal((await page.textContent('[data-testid=node-panel] [data-testid=session-format]')).trim(), 'Codex');
   await shot(page, 'formats-1-codex-patch');
+  // Dark theme, and the smallest window the app supports.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await codexPatch.scrollIntoViewIfNeeded();
+  await shot(page, 'formats-1b-codex-patch-dark-1024');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 860 });
   // Its result, and an exec_command call, are blocks of their own.
   const codexEntries = await serve.entries(patch.node);
   assert.ok(codexEntries.some((e) => e.role === 'toolResult'), 'the Codex node has no tool result');
