@@ -200,6 +200,7 @@ test('watched folders: a switch each; a session written shows up live and stays 
   const item = page.locator(`[data-testid=session-item][data-session="${id}"]`);
   await item.waitFor({ timeout: 10_000 });
   await item.locator('[data-testid=session-live]').waitFor();
+  await page.locator(`[data-testid=lane-label][data-session="${id}"] [data-testid=lane-live]`).waitFor();
   const first = (await serve.call('Library', 'Sessions', '')).find((s) => s.id === id);
   appendFileSync(file, lines.slice(half).join('\n'));
   await page.waitForFunction(
