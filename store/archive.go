@@ -74,11 +74,7 @@ func (t *Tx) ResumeSession(sessionPK int64, fromSeq int, fromOffset int64, openS
 		{`DELETE FROM import_problems WHERE session_pk = ? AND byte_offset >= ?`, []any{sessionPK, fromOffset}},
 		{`DELETE FROM segments WHERE session_pk = ? AND idx > ?`, []any{sessionPK, openSegment}},
 		{`UPDATE nodes SET segment_idx = -1 - segment_idx WHERE session_pk = ? AND segment_idx > ?`, []any{sessionPK, openSegment}},
-		{`DELETE FROM edges WHERE created_by = 'boundary' AND type <> 'fork'
-			AND source_id IN (SELECT id FROM nodes WHERE session_pk = ?1)
-			AND target_id IN (SELECT id FROM nodes WHERE session_pk = ?1)
-			AND (source_id IN (SELECT id FROM nodes WHERE session_pk = ?1 AND segment_idx < 0)
-				OR target_id IN (SELECT id FROM nodes WHERE session_pk = ?1 AND segment_idx < 0))`, []any{sessionPK}},
+		{resumeEdgesQuery, []any{sessionPK}},
 	} {
 		if _, err := t.exec(q.sql, q.args...); err != nil {
 			return nil, fmt.Errorf("store: unable to prepare session %d for an append: %w", sessionPK, err)
@@ -86,6 +82,17 @@ func (t *Tx) ResumeSession(sessionPK int64, fromSeq int, fromOffset int64, openS
 	}
 	return removed, nil
 }
+
+// resumeEdgesQuery deletes the boundary edges (not forks) between two nodes
+// of the session ?1 of which one is to be remade (segment_idx < 0).
+// It starts from the nodes remade (TestAppendEdgeDeleteReadsOnlyTheNodesRemade).
+const resumeEdgesQuery = `DELETE FROM edges WHERE rowid IN (
+			SELECT e.rowid FROM nodes n JOIN edges e ON e.source_id = n.id WHERE n.session_pk = ?1 AND n.segment_idx < 0
+			UNION
+			SELECT e.rowid FROM nodes n JOIN edges e ON e.target_id = n.id WHERE n.session_pk = ?1 AND n.segment_idx < 0)
+		AND created_by = 'boundary' AND type <> 'fork'
+		AND EXISTS (SELECT 1 FROM nodes m WHERE m.id = edges.source_id AND m.session_pk = ?1)
+		AND EXISTS (SELECT 1 FROM nodes m WHERE m.id = edges.target_id AND m.session_pk = ?1)`
 
 // EntrySegment returns the index of the segment holding the last entry with
 // id entryID among the entries of session sessionPK before seq beforeSeq,

@@ -48,3 +48,35 @@ func TestPerFileLookupsUseTheirIndexes(t *testing.T) {
 		}
 	}
 }
+
+// An append deletes the boundary edges of the nodes it remakes (one or two)
+// by their nodes, not by a list of every node of the session: with 14,000
+// segments that list made appending 1 KB to a long Claude Code session slow.
+func TestAppendEdgeDeleteReadsOnlyTheNodesRemade(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+resumeEdgesQuery, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	for _, step := range plan {
+		// Every node of the session: nodes_segment searched by session alone.
+		if strings.HasPrefix(step, "SCAN") || strings.Contains(step, "nodes_segment (session_pk=?)") {
+			t.Errorf("the append's edge delete reads more than the nodes remade: %s", strings.Join(plan, "; "))
+			break
+		}
+	}
+}
