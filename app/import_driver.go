@@ -194,7 +194,7 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job) e
 			}
 		}
 	}
-	stored, err := st.SessionByID(ctx, hdr.ID)
+	stored, err := st.ImportedSession(ctx, hdr.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		j.status = statusImported

@@ -51,7 +51,7 @@ func (w *fileWrite) run() error {
 
 	// The reader decided on the library as committed before this
 	// transaction: check nothing changed since.
-	stored, err := tx.SessionByID(j.hdr.ID)
+	stored, err := tx.ImportedSession(j.hdr.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		stored = nil

@@ -80,3 +80,31 @@ func TestAppendEdgeDeleteReadsOnlyTheNodesRemade(t *testing.T) {
 		}
 	}
 }
+
+// An import looks its session up by id without reading its segments and
+// nodes (three subqueries over thousands of rows in a long session, twice
+// per append).
+func TestImportLookupReadsOneSession(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+importSessionQuery, "id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if len(plan) != 1 || !strings.HasPrefix(plan[0], "SEARCH s USING INDEX") {
+		t.Errorf("the import's lookup reads more than its session: %s", strings.Join(plan, "; "))
+	}
+}

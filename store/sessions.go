@@ -63,11 +63,17 @@ type Session struct {
 	Tokens   int64
 }
 
-const sessionColumns = `s.pk, s.id, s.path, s.file_name, s.cwd, s.version, s.timestamp, s.header,
+// sessionOwnColumns are a session's own columns; sessionColumns adds the
+// totals of its segments and nodes, sessionImportColumns zeros for them.
+const sessionOwnColumns = `s.pk, s.id, s.path, s.file_name, s.cwd, s.version, s.timestamp, s.header,
 	s.parent_session, s.parent_file_name, s.parent_uuid, s.name, s.is_new_project,
 	s.imported_bytes, s.imported_sha256, s.file_bytes, s.file_sha256, s.lines, s.entries,
 	s.entries_by_type, s.pending_tail, s.malformed, s.imported_at, s.updated_at,
-	s.format, s.resume, s.imported_probe, s.agent_id, s.source_deleted_at, s.meta,
+	s.format, s.resume, s.imported_probe, s.agent_id, s.source_deleted_at, s.meta`
+
+const sessionImportColumns = sessionOwnColumns + `, 0, 0, 0`
+
+const sessionColumns = sessionOwnColumns + `,
 	(SELECT count(*) FROM segments g WHERE g.session_pk = s.pk),
 	(SELECT coalesce(sum(n.cost), 0) FROM nodes n WHERE n.session_pk = s.pk),
 	(SELECT coalesce(sum(n.tokens), 0) FROM nodes n WHERE n.session_pk = s.pk)`
@@ -120,6 +126,33 @@ func (s *Store) SessionByID(ctx context.Context, id string) (*Session, error) {
 // SessionByID is Store.SessionByID inside the transaction.
 func (t *Tx) SessionByID(id string) (*Session, error) {
 	return sessionBy(t.ctx, txQueryer{t}, `s.id = ?`, id)
+}
+
+// importSessionQuery is ImportedSession's query: the session's own columns
+// only (TestImportLookupReadsOneSession).
+const importSessionQuery = `SELECT ` + sessionImportColumns + ` FROM sessions s WHERE s.id = ?`
+
+// ImportedSession is SessionByID without Segments, Cost and Tokens (zero):
+// what an import needs to decide and resume, read without going through
+// the session's segments and nodes (a long session has thousands).
+func (s *Store) ImportedSession(ctx context.Context, id string) (*Session, error) {
+	return sessionRow(cachedDB{s}.QueryRowContext(ctx, importSessionQuery, id), id)
+}
+
+// ImportedSession is Store.ImportedSession inside the transaction.
+func (t *Tx) ImportedSession(id string) (*Session, error) {
+	return sessionRow(t.queryRow(importSessionQuery, id), id)
+}
+
+func sessionRow(r *sql.Row, id string) (*Session, error) {
+	s, err := scanSession(r)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("store: unable to find session %v: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to fetch session %v: %w", id, err)
+	}
+	return s, nil
 }
 
 // Sessions lists the sessions of a project (cwd), all when project is "",
