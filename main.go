@@ -11,6 +11,8 @@
 //	rhizome links  [--db PATH] [--json] ITEM
 //	rhizome rules  [--db PATH] [--project P] [--format markdown|json]
 //	rhizome mcp    [--db PATH] [--read-only]
+//	rhizome watch  [--db PATH]
+//	rhizome export-session [--db PATH] ITEM OUT
 //
 // The library is one SQLite file, by default in the user's data directory
 // (see defaultDBPath); RHIZOME_DB or --db overrides it. Every command that
@@ -36,6 +38,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -138,6 +141,9 @@ Usage:
   rhizome rules  [--db PATH] [--project P] [--format markdown|json]
                                             print a project's "## Project Rules"
   rhizome mcp    [--db PATH] [--read-only]  an MCP server on stdio for coding agents
+  rhizome watch  [--db PATH]                import the watched folders' sessions as they are written
+  rhizome export-session [--db PATH] ITEM OUT
+                                            write a session's original file back, byte for byte
 The library defaults to %s
 (RHIZOME_DB overrides it). A model for one run: --provider, --base-url, --model, or
 RHIZOME_LLM_PROVIDER, RHIZOME_LLM_BASE_URL, RHIZOME_LLM_MODEL, RHIZOME_LLM_API_KEY.
@@ -170,6 +176,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runSummarize(ctx, args[1:], stdout, stderr)
 	case "analyze":
 		return runAnalyze(ctx, args[1:], stdout, stderr)
+	case "watch":
+		return runWatch(ctx, args[1:], stdout, stderr)
+	case "export-session":
+		return runExportSession(ctx, args[1:], stdout, stderr)
 	case "window":
 		fl := flag.NewFlagSet("window", flag.ContinueOnError)
 		fl.SetOutput(stderr)
@@ -631,4 +641,104 @@ func runSummarize(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "%s  [%s, %s]\n    %s\n    %s\n", head, s.Kind, flags, s.Text, s.Item)
 	}
 	return status
+}
+
+// runWatch is `rhizome watch`: the window's watcher without the window. It
+// prints the folders it follows, then a line per file each import changed,
+// until ctx ends (Ctrl-C, SIGTERM): the import under way is rolled back or
+// finished, and the status is interruptedStatus.
+func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("watch", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	db := fl.String("db", defaultDBPath(), "library file")
+	if err := fl.Parse(reorder(args, "db")); err != nil {
+		return 2
+	}
+	if fl.NArg() != 0 {
+		fmt.Fprintln(stderr, "rhizome watch: takes no arguments (the folders are in the library's settings)")
+		return 2
+	}
+	a, st, ok := openAppContext(ctx, *db, stderr)
+	if !ok {
+		if ctx.Err() != nil {
+			return interruptedStatus(ctx)
+		}
+		return 1
+	}
+	defer st.Close()
+	var mu sync.Mutex
+	a.SetEmitter(func(event string, data any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch d := data.(type) {
+		case app.WatchImported:
+			for _, f := range d.Files {
+				line := fmt.Sprintf("%s %-9s %s (%d entries, %d new)", d.At, f.Status, f.Path, f.Entries, f.NewEntries)
+				if f.Status == "failed" {
+					line = fmt.Sprintf("%s %-9s %s", d.At, f.Status, f.Error)
+				}
+				fmt.Fprintln(stdout, line)
+			}
+		case app.WatchStatus:
+			if d.LastError != "" {
+				fmt.Fprintf(stderr, "rhizome watch: %s\n", d.LastError)
+			}
+		}
+	})
+	folders, err := a.Watch.Folders()
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome watch: %v\n", err)
+		return 1
+	}
+	watched := 0
+	for _, f := range folders {
+		state := "off"
+		switch {
+		case f.Enabled && f.Exists:
+			state = "watching"
+			watched++
+		case f.Enabled:
+			state = "missing"
+		}
+		fmt.Fprintf(stderr, "rhizome watch: %-8s %s\n", state, f.Path)
+	}
+	if watched == 0 {
+		fmt.Fprintln(stderr, "rhizome watch: no watched folder exists; waiting anyway (Ctrl-C to stop)")
+	}
+	if err := a.Watch.Start(); err != nil {
+		fmt.Fprintf(stderr, "rhizome watch: %v\n", err)
+		return 1
+	}
+	<-ctx.Done()
+	a.Watch.Stop()
+	fmt.Fprintf(stderr, "rhizome watch: %v: stopped\n", context.Cause(ctx))
+	return interruptedStatus(ctx)
+}
+
+// runExportSession is `rhizome export-session`: the original file of a
+// library session, written back byte for byte (checked against the size and
+// SHA-256 recorded at import) to OUT.
+func runExportSession(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("export-session", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	db := fl.String("db", defaultDBPath(), "library file")
+	if err := fl.Parse(reorder(args, "db")); err != nil {
+		return 2
+	}
+	if fl.NArg() != 2 {
+		fmt.Fprintln(stderr, "rhizome export-session: give ITEM (a rhizome:session/ or rhizome:node/ URI, a session id, or the path it was imported from) and OUT")
+		return 2
+	}
+	a, st, ok := openAppContext(ctx, *db, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	res, err := a.ExportSession(fl.Arg(0), fl.Arg(1))
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome export-session: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %d bytes of session %s (%s)\n", res.Path, res.Bytes, res.Session.ID, res.Session.Format)
+	return 0
 }

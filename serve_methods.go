@@ -136,6 +136,20 @@ func useCases(a *app.App) map[string]method {
 		"Summaries.Regenerate":  call1(sm.Regenerate),
 		"Summaries.QueueStatus": call0(sm.QueueStatus),
 		"Summaries.Cancel":      call0(sm.Cancel),
+
+		"Watch.Folders":          call0(a.Watch.Folders),
+		"Watch.SetFolderEnabled": call2(a.Watch.SetFolderEnabled),
+		"Watch.AddFolder":        call1(a.Watch.AddFolder),
+		"Watch.ChooseFolder":     call0(a.Watch.ChooseFolder),
+		"Watch.RemoveFolder":     call1(a.Watch.RemoveFolder),
+		"Watch.Status":           call0(a.Watch.Status),
+		"Watch.Start": call0(func() (any, error) {
+			return nil, a.Watch.Start()
+		}),
+		"Watch.Stop": call0(func() (any, error) {
+			a.Watch.Stop()
+			return nil, nil
+		}),
 	}
 }
 

@@ -125,6 +125,7 @@ type App struct {
 	Knowledge *Knowledge
 	Summaries *Summaries
 	Analysis  *Analysis
+	Watch     *Watch
 
 	// Agent is what an agent may do through `rhizome mcp` (not bound to the
 	// window).
@@ -136,12 +137,14 @@ func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
 	settings := &Settings{c: c}
 	kn := &Knowledge{c: c}
+	im := &Import{c: c}
 	lm := newLoom(c, settings)
 	c.summaries = newSummarizer(c)
 	c.summaries.settings, c.summaries.loom = settings, lm
 	return &App{
 		c:         c,
-		Import:    &Import{c: c},
+		Import:    im,
+		Watch:     &Watch{c: c, im: im},
 		Library:   &Library{c: c},
 		Graph:     &Graph{c: c},
 		Search:    &Search{c: c},
@@ -197,6 +200,7 @@ func (a *App) Areas() []Area {
 		{"Knowledge", a.Knowledge},
 		{"Summaries", a.Summaries},
 		{"Analysis", a.Analysis},
+		{"Watch", a.Watch},
 	}
 }
 

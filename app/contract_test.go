@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"rhizome/backend/graph"
+	"rhizome/backend/sessionformat"
 )
 
 // The string unions the frontend's types narrow a field to (the ts_type tags
@@ -35,12 +36,15 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 	openViews := constsNamed(t, ".", "view")
 	kinds := constsOfType(t, "../backend/summary", "Kind")
 	queued := constsNamed(t, "../store", "Queue")
+	formats := constsNamed(t, ".", "format")
 	for _, c := range []struct {
 		v     any
 		field string
 		want  []string
 	}{
 		{FileReport{}, "Status", statuses},
+		{SessionSummary{}, "Format", formats},
+		{WatchedFolder{}, "Agent", append([]string{""}, formats...)},
 		{LoomTreeInfo{}, "Mode", modes},
 		{LoomTreeSpec{}, "Mode", modes},
 		{LoomPathView{}, "Mode", modes},
@@ -137,4 +141,12 @@ func stringConsts(t *testing.T, dir string, keep func(string, *ast.ValueSpec) bo
 	}
 	slices.Sort(vals)
 	return vals
+}
+
+// The import's format names are sessionformat's.
+func TestFormatNames(t *testing.T) {
+	if formatPi != sessionformat.Pi || formatClaudeCode != sessionformat.ClaudeCode || formatCodex != sessionformat.Codex {
+		t.Errorf("app's format names %q %q %q, sessionformat's %q %q %q", formatPi, formatClaudeCode, formatCodex,
+			sessionformat.Pi, sessionformat.ClaudeCode, sessionformat.Codex)
+	}
 }

@@ -152,7 +152,6 @@ const (
 func newFileReport(p string) FileReport {
 	return FileReport{
 		Path:             p,
-		Format:           "pi",
 		EntriesByType:    map[string]int{},
 		MalformedLines:   []LineProblem{},
 		BoundariesByType: map[string]int{},
@@ -164,7 +163,7 @@ func newFileReport(p string) FileReport {
 // (format, version, session id), counts are zeroed as nothing was stored.
 func failed(fr FileReport, p string, err error) FileReport {
 	out := newFileReport(fr.Path)
-	out.Version, out.SessionID = fr.Version, fr.SessionID
+	out.Version, out.SessionID, out.Format = fr.Version, fr.SessionID, fr.Format
 	out.Status = statusFailed
 	msg := err.Error()
 	if !strings.Contains(msg, p) {

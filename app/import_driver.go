@@ -23,19 +23,33 @@ import (
 // files (at most one file ahead of the writer) and hands the results to the
 // writer, the caller's goroutine, which owns the transaction.
 func (im *Import) run(srcs []source) (ImportReport, error) {
+	return im.runWith(im.c.context(), srcs, false)
+}
+
+// runQuiet is run for the watcher: under ctx, without import:progress and
+// import:done events (library:changed still goes out).
+func (im *Import) runQuiet(ctx context.Context, srcs []source) (ImportReport, error) {
+	return im.runWith(ctx, srcs, true)
+}
+
+func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (ImportReport, error) {
 	im.mu.Lock()
 	defer im.mu.Unlock()
-	ctx, cancel := context.WithCancel(im.c.context())
+	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	rep := emptyReport()
 	srcs, reasoning := takeReasoning(ctx, srcs) // MemoBrain files: reasoning_import.go
-	prog := &progress{emit: im.c.emitEvent, fileCount: len(srcs)}
+	emit := im.c.emitEvent
+	if quiet {
+		emit = func(string, any) {}
+	}
+	prog := &progress{emit: emit, fileCount: len(srcs)}
 	for _, s := range srcs {
 		prog.bytesTotal += s.size
 	}
 
 	jobs := make(chan *job, 1)
-	go readJobs(ctx, im.c.store, srcs, prog, jobs)
+	go readJobs(ctx, im.c.store, orderSources(srcs), prog, jobs)
 	changed := false
 	modelSummaries := im.c.summaries.modelOn()
 	var changedSessions []string
@@ -80,7 +94,7 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 		}
 	}
 	prog.done()
-	im.c.emitEvent("import:done", rep)
+	emit("import:done", rep)
 	if changed {
 		im.c.emitEvent("library:changed", nil)
 	}
@@ -95,22 +109,25 @@ type job struct {
 	src   source
 
 	hdr    *pisession.Header
+	format string         // pi, claude-code or codex (detected from the content)
 	stored *store.Session // the stored session the reader decided on; nil if new
 	status string         // the reader's decision: imported, unchanged or appended
-	// Append: entries with Seq below replaySeq are stored already, and the
-	// stored segments end with segment lastIdx (-1: none).
-	replaySeq int
-	lastIdx   int
+	// Append: the state the last import stored, which the reader goes on
+	// from; the stored segments from lastIdx on (the one left open) are
+	// made again (-1: none).
+	resume  *resumeState
+	lastIdx int
+	titles  *codexTitles // Codex thread names, shared by the import's jobs
 
 	ops   chan []op     // what to write, in order; closed by the reader
 	abort chan struct{} // closed by the writer when it gives up on the job
 	done  chan struct{} // closed by the writer once the job is committed or dropped
 
-	prepErr   error          // set before the job is sent: the file cannot be imported
-	file      sessionFile    // open until the writer is done with the job
-	closeFile func() error   // closes file
-	reader    sessionReader  // past the header
-	hashing   *hashingReader // under reader: hashes the whole file
+	prepErr   error           // set before the job is sent: the file cannot be imported
+	file      sessionFile     // open until the writer is done with the job
+	closeFile func() error    // closes file
+	reader    sessionReader   // past the header
+	counter   *countingReader // under reader: the bytes it has read
 
 	// modelSummaries: summaries are made with a model; the writer queues
 	// the items it summarised offline for it.
@@ -122,11 +139,16 @@ type job struct {
 	byType map[string]int // entries read after the replayed ones, by type and role
 }
 
-// op is one write of a file's import: an entry with its searchable text, or
-// a complete segment with its node.
+// op is one write of a file's import: an entry with its searchable text and
+// extra columns, bytes of the file between entries, or a complete segment
+// with its node.
 type op struct {
 	entry *pisession.Entry
 	text  string
+	extra store.EntryExtra
+
+	gap       []byte
+	gapOffset int64
 
 	seg  *segment.Segment
 	node *graph.Node
@@ -147,8 +169,9 @@ const opBatch = 128
 func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progress, jobs chan<- *job) {
 	defer close(jobs)
 	var inflight []*job
+	titles := &codexTitles{}
 	for i, src := range srcs {
-		j := &job{index: i, src: src, lastIdx: -1, ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{})}
+		j := &job{index: i, src: src, lastIdx: -1, titles: titles, ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{})}
 		prog.startFile(i, src)
 		j.prepErr = prepareJob(ctx, st, j, inflight)
 		// Forget the jobs already written.
@@ -170,7 +193,7 @@ func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progres
 			return
 		}
 		if j.prepErr == nil && j.status != statusUnchanged {
-			j.err = streamJob(ctx, j, prog.reading)
+			j.err = streamJob(ctx, st, j, prog.reading)
 		}
 		prog.readFile(i, src)
 		close(j.ops)
@@ -198,7 +221,7 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job) e
 			}
 		}
 	}
-	stored, err := st.SessionByID(ctx, hdr.ID)
+	stored, err := st.ImportedSession(ctx, hdr.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		j.status = statusImported
@@ -209,22 +232,12 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job) e
 		return err
 	}
 	j.stored = stored
-	j.status, err = decide(j.file, j.src.size, stored)
+	var rs *resumeState
+	j.status, rs, err = decide(j.file, j.src.size, stored, j.format)
 	if err != nil || j.status != statusAppended {
 		return err
 	}
-	j.replaySeq = stored.Entries
-	last, err := st.LastSegment(ctx, stored.PK)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-	case err != nil && ctx.Err() != nil:
-		return ctx.Err()
-	case err != nil:
-		return err
-	default:
-		j.lastIdx = last.Index
-	}
-	return nil
+	return j.resumeAt(rs)
 }
 
 // writeJob writes one prepared job in one transaction and reports on it.
@@ -234,6 +247,9 @@ func writeJob(ctx context.Context, st *store.Store, j *job) FileReport {
 	if j.hdr != nil {
 		fr.Version, fr.SessionID = j.hdr.Version, j.hdr.ID
 	}
+	if j.format != "" {
+		fr.Format = j.format
+	}
 	if j.prepErr != nil {
 		if errors.Is(j.prepErr, context.Canceled) {
 			return failed(fr, j.src.path, cancelled(ctx, j.prepErr, false))
@@ -242,25 +258,6 @@ func writeJob(ctx context.Context, st *store.Store, j *job) FileReport {
 	}
 	w := &fileWrite{ctx: ctx, st: st, j: j, rep: &fr}
 	err := w.run()
-	if errors.Is(err, errReplayMismatch) {
-		// Import the file again whole, as a rewrite: a fresh read, in this
-		// goroutine's turn (a later job of the same session waits on j).
-		r := &job{index: j.index, src: j.src, hdr: j.hdr, stored: j.stored, status: statusImported, lastIdx: -1, modelSummaries: j.modelSummaries,
-			ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{})}
-		defer r.finishWrite()
-		if _, err = r.open(); err == nil {
-			go func() {
-				r.err = streamJob(ctx, r, nil)
-				close(r.ops)
-			}()
-			fr = newFileReport(j.src.path)
-			fr.Version, fr.SessionID = j.hdr.Version, j.hdr.ID
-			w = &fileWrite{ctx: ctx, st: st, j: r, rep: &fr}
-			err = w.run()
-		} else {
-			close(r.ops)
-		}
-	}
 	if err != nil {
 		return failed(fr, j.src.path, cancelled(ctx, err, w.tx != nil))
 	}
@@ -282,11 +279,6 @@ func (j *job) finishWrite() {
 	}
 	close(j.done)
 }
-
-// errReplayMismatch: on an append, the bytes imported before no longer read
-// as the entries stored from them (a newer reader decodes a line it skipped
-// then, say). The file is then imported again whole, as a rewrite.
-var errReplayMismatch = errors.New("the bytes imported before no longer read as the entries stored from them")
 
 var errAborted = errors.New("import of the file abandoned")
 

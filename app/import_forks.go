@@ -21,7 +21,7 @@ import (
 // Edges", and ERRATA.md: the parent is matched by path, then file name, then
 // session id.
 func linkForks(tx *store.Tx, sess *store.Session, now time.Time) error {
-	if sess.ParentSession != "" {
+	if sess.ParentSession != "" && sess.AgentID == "" {
 		parent, err := tx.ForkParent(sess)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
@@ -39,6 +39,9 @@ func linkForks(tx *store.Tx, sess *store.Session, now time.Time) error {
 	}
 	for i := range children {
 		child := &children[i]
+		if child.AgentID != "" {
+			continue // a sub-agent: linked to the call that spawned it (linkSubagents)
+		}
 		parent, err := tx.ForkParent(child)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
@@ -75,12 +78,16 @@ func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 		in[id] = true
 	}
 	var forkID string
-	if err := tx.EntryChainBackward(child.PK, 1024, func(chunk []pisession.Entry) bool {
-		id, ok := segment.ForkPoint(chunk, in)
-		forkID = id
-		return ok
-	}); err != nil {
-		return err
+	if child.Format != formatCodex {
+		// Codex entries have no ids of their own ("L<line>"): its fork
+		// point is not in the file; the parent's last node stands for it.
+		if err := tx.EntryChainBackward(child.PK, 1024, func(chunk []pisession.Entry) bool {
+			id, ok := segment.ForkPoint(chunk, in)
+			forkID = id
+			return ok
+		}); err != nil {
+			return err
+		}
 	}
 	var from *store.SegmentRecord
 	if forkID != "" {

@@ -2,55 +2,68 @@ package app
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
-	"hash"
 	"io"
+	"sort"
 
+	"rhizome/backend/claudecode"
+	"rhizome/backend/sessionformat"
 	"rhizome/store"
 )
 
-// Hashing: how a file compares with the session stored from it (the same
-// bytes, a grown file, a rewritten one), from SHA-256 hashes of the whole
-// file and of the prefix imported before.
+// Comparing: how a file compares with the session stored from it (the same
+// bytes, a grown file, a rewritten one), without reading a long file whole:
+// a probe of the prefix imported before (fileProbe) and the SHA-256 state
+// stored at its end.
 
-// decide compares a file with the stored session of the same id: the same
-// bytes are "unchanged", a file whose imported prefix is intact "appended",
-// any other "imported" (rewritten: replaced).
-func decide(f io.ReaderAt, size int64, s *store.Session) (string, error) {
-	if s.FileBytes == size {
-		sum, err := hashPrefix(f, size)
-		if err != nil {
-			return "", err
+// decide compares a file of format with the stored session of the same id:
+// the same bytes are "unchanged"; a file that still starts with the prefix
+// imported before (its probe) "appended", with the state to go on from; any
+// other "imported" (rewritten: replaced). A session stored without that
+// state (by an older Rhizome, or of another format) is read again whole
+// unless its bytes are the same.
+func decide(f io.ReaderAt, size int64, s *store.Session, format string) (string, *resumeState, error) {
+	var rs resumeState
+	if s.Format != format || len(s.Resume) == 0 || json.Unmarshal(s.Resume, &rs) != nil ||
+		rs.Version != resumeVersion || s.ImportedProbe == "" || rs.Offset != s.ImportedBytes {
+		if s.FileBytes == size {
+			sum, err := hashPrefix(f, size)
+			if err != nil {
+				return "", nil, err
+			}
+			if sum == s.FileSHA256 {
+				return statusUnchanged, nil, nil
+			}
 		}
-		if sum == s.FileSHA256 {
-			return statusUnchanged, nil
+		return statusImported, nil, nil
+	}
+	if size < s.ImportedBytes {
+		return statusImported, nil, nil
+	}
+	probe, err := fileProbe(f, s.ImportedBytes)
+	if err != nil {
+		return "", nil, err
+	}
+	if probe != s.ImportedProbe {
+		return statusImported, nil, nil
+	}
+	if size == s.FileBytes {
+		h := sha256.New()
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(rs.Hash); err != nil {
+			return statusImported, nil, nil
+		}
+		n, err := io.Copy(h, io.NewSectionReader(f, s.ImportedBytes, size-s.ImportedBytes))
+		if err != nil {
+			return "", nil, fmt.Errorf("read: %w", err)
+		}
+		if n == size-s.ImportedBytes && hex.EncodeToString(h.Sum(nil)) == s.FileSHA256 {
+			return statusUnchanged, nil, nil
 		}
 	}
-	if size >= s.ImportedBytes {
-		sum, err := hashPrefix(f, s.ImportedBytes)
-		if err != nil {
-			return "", err
-		}
-		if sum == s.ImportedSHA256 {
-			return statusAppended, nil
-		}
-	}
-	return statusImported, nil
-}
-
-// hashingReader hashes and counts the bytes read through it.
-type hashingReader struct {
-	r io.Reader
-	h hash.Hash
-	n int64
-}
-
-func (h *hashingReader) Read(p []byte) (int, error) {
-	n, err := h.r.Read(p)
-	h.h.Write(p[:n])
-	h.n += int64(n)
-	return n, err
+	return statusAppended, &rs, nil
 }
 
 // hashPrefix is the hex SHA-256 of the first n bytes of f.
@@ -64,4 +77,56 @@ func hashPrefix(f io.ReaderAt, n int64) (string, error) {
 		return "", fmt.Errorf("read: file shorter than %d bytes", n)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// orderSources puts the Claude Code files of srcs in the order their
+// sessions began (their first line's time), in the places Claude Code files
+// held: a resumed or forked copy is then imported after its original, and
+// its copied lines are the ones marked as copies (claude-code-codex-formats.md
+// §1.4: keep the earliest). Other files keep their places.
+func orderSources(srcs []source) []source {
+	type cc struct {
+		src source
+		ts  string
+	}
+	var idx []int
+	var ccs []cc
+	for i, s := range srcs {
+		if s.err != nil || s.open == nil {
+			continue
+		}
+		if ts, ok := claudeStart(s); ok {
+			idx = append(idx, i)
+			ccs = append(ccs, cc{s, ts})
+		}
+	}
+	if len(ccs) < 2 {
+		return srcs
+	}
+	sort.SliceStable(ccs, func(a, b int) bool { return ccs[a].ts < ccs[b].ts })
+	out := append([]source(nil), srcs...)
+	for k, i := range idx {
+		out[i] = ccs[k].src
+	}
+	return out
+}
+
+// claudeStart returns the header time of a Claude Code file, ok false for
+// another format or a file that cannot be read.
+func claudeStart(s source) (string, bool) {
+	f, err := s.open()
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	head := make([]byte, min(s.size, 4<<10))
+	n, _ := f.ReadAt(head, 0)
+	if format, _ := sessionformat.Detect(head[:n]); format != sessionformat.ClaudeCode {
+		return "", false
+	}
+	h, err := claudecode.NewReader(io.NewSectionReader(f, 0, s.size), s.path).Header()
+	if err != nil {
+		return "", false
+	}
+	return h.Timestamp, true
 }

@@ -1,124 +1,218 @@
 package app
 
 import (
+	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"rhizome/backend/analyze"
+	"rhizome/backend/claudecode"
 	"rhizome/backend/knowledge"
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
 	"rhizome/backend/summary"
+	"rhizome/store"
 )
 
-// Reading: a file is streamed once through a session reader into ops for
-// the writer, cut into segments by the segment builder and analysed by the
-// analyzer's accumulator as it goes.
+// Reading: a file is streamed once through the session reader of its
+// format (import_formats.go) into ops for the writer, cut into segments by
+// the segment builder and analysed by the analyzer's accumulator as it
+// goes; the bytes between entries are kept (gapScanner) so that the library
+// gives the file back byte for byte. An append goes on from the state the
+// last import stored (resumeState) and reads only the new bytes.
 
-// sessionReader reads a session file as a stream of entries in file order,
-// with what it found wrong: the import reads every file through one. Today
-// every file is a pi session (pisession.Reader); the readers of other
-// agents' logs (backend/claudecode, backend/codex) have the same methods.
-type sessionReader interface {
-	// Header reads and returns the session header (ErrNoHeader when none).
-	Header() (*pisession.Header, error)
-	// Next returns the next entry, io.EOF after the last one.
-	Next() (*pisession.Entry, error)
-	// Malformed returns the first pisession.MaxStoredProblems malformed lines.
-	Malformed() []pisession.Problem
-	// MalformedCount counts every malformed line.
-	MalformedCount() int
-	// Pending returns the half-written last line, or nil.
-	Pending() *pisession.Problem
-	// Consumed is the bytes up to the end of the last complete line.
-	Consumed() int64
-	// Lines is the number of complete lines.
-	Lines() int
+// resumeState is what an import stores with a session to go on from where
+// it stopped when the file grows (store.Session.Resume, JSON): the reader's
+// state at the commit point Offset (the end of the last line whose entries
+// were all settled; entries from Seq on are replaced by the next import),
+// the segment builder's state and the open segment's accumulator there, the
+// SHA-256 state of the bytes before Offset, and the counts the file report
+// needs. A few KB, whatever the file's size.
+type resumeState struct {
+	// Version of this layout; another version reads the file again.
+	Version int                  `json:"v"`
+	Reader  json.RawMessage      `json:"reader"`
+	Seq     int                  `json:"seq"`
+	Offset  int64                `json:"offset"`
+	Line    int                  `json:"line"`
+	Builder segment.BuilderState `json:"builder"`
+	// Acc is the open segment's accumulator (analyze.Accumulator JSON).
+	Acc json.RawMessage `json:"acc,omitempty"`
+	// Hash is the SHA-256 state after the bytes before Offset.
+	Hash []byte `json:"hash"`
+	// Implicit: the bytes just before Offset are a line end left out of
+	// the gaps (see gapScanner).
+	Implicit bool `json:"implicit"`
+	// Malformed counts the malformed lines before Offset.
+	Malformed int `json:"malformed"`
+	// Meta is what the metadata lines before Offset said.
+	Meta sessionMeta `json:"meta"`
 }
 
-// newSessionReader returns the reader of the session file r, named path in
-// problems and errors.
-func newSessionReader(r io.Reader, path string) sessionReader { return pisession.NewReader(r, path) }
+// resumeVersion is resumeState's layout version.
+const resumeVersion = 1
 
 // readResult is what the reader learned from a whole file.
 type readResult struct {
-	name       string              // from the last session_info entry
-	links      []segment.Link      // links into new segments
-	segStart   map[int]int         // segment index -> Seq of its first entry
-	problems   []pisession.Problem // malformed lines not stored yet (of the reader's sample)
-	malformed  int                 // malformed lines in the whole file, past the sample too
-	pending    bool
-	consumed   int64 // bytes up to the end of the last complete line
-	lines      int
-	fileBytes  int64
-	fileSHA256 string
-	entries    int // entries in the file
+	links          []segment.Link      // links into new segments
+	segStart       map[int]int         // segment index -> Seq of its first entry (segments closed by this import)
+	problems       []pisession.Problem // malformed lines not stored yet (of the reader's sample)
+	malformed      int                 // malformed lines in the whole file, past the sample too
+	pending        bool
+	consumed       int64 // bytes up to the commit point
+	lines          int
+	fileBytes      int64
+	fileSHA256     string
+	importedSHA256 string
+	probe          string
+	entries        int // entries in the file
+	resume         *resumeState
+	meta           sessionMeta
+	// spawns maps the sub-agents the file's tool calls spawned to the seq
+	// of the entry that names them.
+	spawns map[string]int
+	// copiedFrom is the original of the last entry copied from another
+	// session (a Claude Code fork or resumed copy), nil when none.
+	copiedFrom *store.EntryCopy
 
 	session     *summary.Summary // the session's offline summary; nil when the file was not read from its start
 	lastEntryID string           // id of the file's last entry
 }
 
-// open opens the file of j and reads its header.
+// open opens the file of j, finds its format and reads its header.
 func (j *job) open() (*pisession.Header, error) {
 	f, err := j.src.open()
 	if err != nil {
 		return nil, err
 	}
 	j.file, j.closeFile = f, f.Close
-	j.hashing = &hashingReader{r: f, h: sha256.New()}
-	j.reader = newSessionReader(j.hashing, j.src.path)
+	format, err := detectFormat(f, j.src.size)
+	if err != nil {
+		return nil, err
+	}
+	j.format = format
+	j.counter = &countingReader{r: io.NewSectionReader(f, 0, 1<<62)}
+	j.reader = newSessionReader(format, j.counter, j.src.path)
 	return j.reader.Header()
 }
 
-// streamJob reads every entry of the file, cuts segments, analyzes them and
-// sends the writes to the writer; reading reports progress.
-func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entries int)) error {
-	rd, hr := j.reader, j.hashing
-	builder := segment.NewBuilder(segment.DefaultOptions())
-	acc := analyze.NewAccumulator()
-	kx := knowledge.NewExtractor() // the offline knowledge rules, beside the analyzer
-	now := time.Now().UTC()
-	sums := newImportSummaries(j.hdr, now)
-	res := &readResult{segStart: map[int]int{}}
+// resumeAt replaces j's reader by one that goes on from rs.
+func (j *job) resumeAt(rs *resumeState) error {
+	j.counter = &countingReader{r: io.NewSectionReader(j.file, rs.Offset, 1<<62), n: rs.Offset}
+	rd, err := resumeSessionReader(j.format, j.counter, j.src.path, rs.Reader)
+	if err != nil {
+		return err
+	}
+	if _, err := rd.Header(); err != nil {
+		return err
+	}
+	j.reader, j.resume = rd, rs
+	return nil
+}
+
+// countingReader counts the bytes read through it (from n on).
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// dedupeBatch is how many entries the reader looks up at once for copies
+// in other files.
+const dedupeBatch = 256
+
+// streamJob reads the entries of the file (after the resume point for an
+// append), cuts segments, analyzes them and sends the writes to the
+// writer; reading reports progress.
+func streamJob(ctx context.Context, st *store.Store, j *job, reading func(fileBytes int64, entries int)) error {
 	j.byType = map[string]int{}
-	batch := make([]op, 0, opBatch)
-	send := func() error {
-		if len(batch) == 0 {
-			return nil
+	s := &stream{ctx: ctx, st: st, j: j, reading: reading, lastIdx: -1,
+		res: &readResult{segStart: map[int]int{}, spawns: map[string]int{}}, seen: map[string]bool{},
+		batch: make([]op, 0, opBatch), now: time.Now().UTC()}
+	return s.run()
+}
+
+// stream is the reader's state for one file.
+type stream struct {
+	ctx     context.Context
+	st      *store.Store
+	j       *job
+	reading func(int64, int)
+	res     *readResult
+	now     time.Time
+
+	builder *segment.Builder
+	acc     *analyze.Accumulator
+	kx      *knowledge.Extractor // the offline knowledge rules, beside the analyzer
+	sums    *importSummaries     // the offline summaries, beside the builder
+	scan    *gapScanner
+	lastIdx int // the open segment an append goes on with (-1: none)
+	fromSeq int // entries before this one are stored and kept
+	seq     int // entries processed so far (fromSeq included)
+
+	pending   []*pisession.Entry // returned, not settled (past the commit point)
+	ready     []*pisession.Entry // settled, waiting for their copies to be looked up
+	seen      map[string]bool    // dedupe keys of this file's entries
+	batch     []op
+	lookupErr error
+	unpriced  map[string]bool
+}
+
+func (s *stream) run() error {
+	j, rd := s.j, s.j.reader
+	opts := segment.OptionsFor(j.format)
+	s.acc = analyze.NewAccumulator()
+	start, implicit := int64(0), false
+	var hashState []byte
+	s.unpriced = map[string]bool{}
+	if rs := j.resume; rs != nil {
+		start, implicit, hashState = rs.Offset, rs.Implicit, rs.Hash
+		s.fromSeq, s.seq = rs.Seq, rs.Seq
+		s.res.meta.Duplicates = rs.Meta.Duplicates
+		for _, m := range rs.Meta.Unpriced {
+			s.unpriced[m] = true
 		}
-		select {
-		case j.ops <- batch:
-		case <-j.abort:
-			return errAborted
-		case <-ctx.Done():
-			return ctx.Err()
+		pk := j.stored.PK
+		s.builder = segment.ResumeBuilder(opts, rs.Builder, func(id string) (int, bool) {
+			idx, ok, err := s.st.EntrySegment(s.ctx, pk, id, rs.Seq)
+			if err != nil && s.lookupErr == nil {
+				s.lookupErr = err
+			}
+			return idx, ok
+		})
+		if rs.Builder.Open != nil {
+			s.lastIdx = rs.Builder.Open.Index
+			if len(rs.Acc) > 0 {
+				if err := s.acc.UnmarshalJSON(rs.Acc); err != nil {
+					return err
+				}
+			}
 		}
-		batch = make([]op, 0, opBatch)
-		return nil
+	} else {
+		s.builder = segment.NewBuilder(opts)
 	}
-	closeSegment := func(seg *segment.Segment, next *segment.Link) {
-		res.segStart[seg.Index] = seg.StartSeq
-		defer acc.Reset()
-		defer kx.Reset()
-		if seg.Index < j.lastIdx {
-			return // stored already, unchanged
+	j.lastIdx = s.lastIdx
+	s.kx = knowledge.NewExtractor()
+	s.sums = newImportSummaries(j.hdr, s.now)
+	if rs := j.resume; rs != nil && rs.Builder.Open != nil {
+		if err := s.refeedOpen(rs.Builder.Open, rs.Seq); err != nil {
+			return err
 		}
-		node := acc.Node(analyze.Input{
-			Header:      *j.hdr,
-			SessionFile: j.src.path,
-			Computer:    j.src.computer,
-			Segment:     *seg,
-			// IsNewProject is the writer's to set.
-			Abandoned: next != nil && (next.Type == segment.EdgeBranch || next.Type == segment.EdgeTreeJump),
-		}, now)
-		sums.label(&node, seg)
-		items := kx.Items(knowledge.Source{Project: j.hdr.Cwd, SessionID: j.hdr.ID, SegmentNodeID: node.ID}, now)
-		batch = append(batch, op{seg: seg, node: &node, knowledge: items, last: seg.Index == j.lastIdx})
 	}
+	scan, err := newGapScanner(j.file, start, hashState, implicit, s.gap)
+	if err != nil {
+		return err
+	}
+	s.scan = scan
 
 	count := 0
 	for {
@@ -130,82 +224,348 @@ func streamJob(ctx context.Context, j *job, reading func(fileBytes int64, entrie
 			return err
 		}
 		count++
-		if count&63 == 0 && reading != nil {
-			reading(hr.n, count)
+		if count&63 == 0 && s.reading != nil {
+			s.reading(j.counter.n, count)
 		}
-		replay := e.Seq < j.replaySeq
-		if j.status == statusAppended && replay != (e.Offset < j.stored.ImportedBytes) {
-			return errReplayMismatch
+		s.pending = append(s.pending, e)
+		// Entries before the commit point are settled.
+		consumed := rd.Consumed()
+		n := 0
+		for n < len(s.pending) && s.pending[n].Offset < consumed {
+			n++
 		}
-		if e.Type == pisession.TypeSessionInfo && e.Name != "" {
-			res.name = e.Name
-		}
-		step := builder.Add(e)
-		sums.add(e, step, builder.SegmentOf, step.Segment >= j.lastIdx)
-		if step.Closed != nil {
-			closeSegment(step.Closed, step.Link)
-		}
-		if m := sums.take(); len(m) > 0 {
-			batch = append(batch, op{sums: m})
-		}
-		if step.Link != nil && step.Link.To > j.lastIdx {
-			res.links = append(res.links, *step.Link)
-		}
-		if step.Segment >= j.lastIdx {
-			acc.Add(e)
-			kx.Add(e)
-		}
-		if !replay {
-			batch = append(batch, op{entry: e, text: pisession.EntryText(e)})
-			j.byType[e.Type]++
-			if e.Message != nil && e.Message.Role != "" {
-				j.byType[e.Type+":"+e.Message.Role]++
-			}
-		}
-		if len(batch) >= opBatch {
-			if err := send(); err != nil {
-				return err
+		if n > 0 {
+			s.ready = append(s.ready, s.pending[:n]...)
+			s.pending = append(s.pending[:0], s.pending[n:]...)
+			if len(s.ready) >= dedupeBatch {
+				if err := s.flushReady(); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	if count < j.replaySeq {
-		return errReplayMismatch
-	}
-	last := builder.Finish()
-	sums.finish(last)
-	if last != nil {
-		closeSegment(last, nil)
-	}
-	if m := sums.take(); len(m) > 0 {
-		batch = append(batch, op{sums: m})
-	}
-	if s, ok := sums.pass.Session(); ok {
-		res.session = &s
-	}
-	res.lastEntryID = sums.lastEntryID
-	if err := send(); err != nil {
+	// Everything settled is processed; then the state to resume from is
+	// taken at the commit point, before the entries still unsettled.
+	if err := s.flushReady(); err != nil {
 		return err
 	}
-	res.entries = count
-
-	// The reader stops at the end of the input only: the tee hashed the
-	// whole file. The imported prefix ends before a pending line.
-	if _, err := io.Copy(io.Discard, hr); err != nil {
-		return fmt.Errorf("read: %w", err)
+	res := s.res
+	res.consumed, res.lines = rd.Consumed(), rd.Lines()
+	if err := s.scan.walkTo(res.consumed); err != nil {
+		return err
 	}
-	res.fileBytes = hr.n
-	res.fileSHA256 = hex.EncodeToString(hr.h.Sum(nil))
-	res.consumed = rd.Consumed()
-	res.lines = rd.Lines()
-	res.pending = rd.Pending() != nil
-	// The reader keeps the first pisession.MaxStoredProblems problems and
-	// counts them all; it read the file from its start (an append too).
-	res.malformed = rd.MalformedCount()
+	readerState, seqAtCommit, err := rd.State()
+	if err != nil {
+		return err
+	}
+	if seqAtCommit != s.seq {
+		return fmt.Errorf("the reader settled %d entries up to byte %d, the import processed %d", seqAtCommit, res.consumed, s.seq)
+	}
+	committedMalformed := rd.MalformedCount()
 	for _, p := range rd.Malformed() {
-		if j.status != statusAppended || p.Offset >= j.stored.ImportedBytes {
-			res.problems = append(res.problems, p)
+		if p.Offset >= res.consumed {
+			committedMalformed--
 		}
 	}
+	base := 0
+	if j.resume != nil {
+		base = j.resume.Malformed
+	}
+	rs := &resumeState{Version: resumeVersion, Reader: readerState, Seq: s.seq, Offset: res.consumed, Line: res.lines,
+		Builder: s.builder.State(), Hash: s.scan.hashState(), Implicit: s.scan.implicit, Malformed: base + committedMalformed,
+		Meta: sessionMeta{Duplicates: res.meta.Duplicates, Unpriced: sortedKeys(s.unpriced)}}
+	if rs.Builder.Open != nil {
+		if rs.Acc, err = s.acc.MarshalJSON(); err != nil {
+			return err
+		}
+	}
+	res.importedSHA256 = s.scan.sum()
+	// The unsettled entries (a response awaiting its usage, an echo its
+	// twin): stored now, replaced by the next import.
+	s.ready = append(s.ready, s.pending...)
+	s.pending = nil
+	if err := s.flushReady(); err != nil {
+		return err
+	}
+	last := s.builder.Finish()
+	s.sums.finish(last)
+	if last != nil {
+		if err := s.closeSegment(last, nil); err != nil {
+			return err
+		}
+	}
+	if err := s.takeSummaries(); err != nil {
+		return err
+	}
+	if sum, ok := s.sums.pass.Session(); ok && j.resume == nil {
+		res.session = &sum
+	}
+	res.lastEntryID = s.sums.lastEntryID
+	// The rest of the file: a half-written last line, trailing bytes.
+	res.fileBytes = j.counter.n
+	if err := s.scan.walkTo(res.fileBytes); err != nil {
+		return err
+	}
+	res.fileSHA256 = s.scan.sum()
+	if s.lookupErr != nil {
+		return s.lookupErr
+	}
+	if err := s.send(); err != nil {
+		return err
+	}
+
+	res.entries = s.seq
+	res.pending = rd.Pending() != nil
+	res.malformed = base + rd.MalformedCount()
+	res.problems = rd.Malformed()
+	// The reader's metadata covers the whole file (a resumed reader's
+	// state carries what the lines before it said).
+	meta := rd.Meta()
+	res.meta.Title, res.meta.Models, res.meta.Rewinds, res.meta.RolledBackTurns = meta.Title, meta.Models, meta.Rewinds, meta.RolledBackTurns
+	res.meta.Unpriced = sortedKeys(s.unpriced)
+	if j.format == formatCodex && res.meta.Title == "" && j.titles != nil {
+		res.meta.Title = j.titles.title(j.src.path, j.hdr.ID)
+	}
+	res.resume = rs
+	probe, err := fileProbe(j.file, res.consumed)
+	if err != nil {
+		return err
+	}
+	res.probe = probe
 	j.read = res
 	return nil
 }
+
+// send hands the batch of ops to the writer.
+func (s *stream) send() error {
+	if len(s.batch) == 0 {
+		return nil
+	}
+	select {
+	case s.j.ops <- s.batch:
+	case <-s.j.abort:
+		return errAborted
+	case <-s.ctx.Done():
+		return s.ctx.Err()
+	}
+	s.batch = make([]op, 0, opBatch)
+	return nil
+}
+
+func (s *stream) add(o op) error {
+	s.batch = append(s.batch, o)
+	if len(s.batch) >= opBatch {
+		return s.send()
+	}
+	return nil
+}
+
+// gap hands bytes that belong to no entry to the writer.
+func (s *stream) gap(off int64, b []byte) error {
+	return s.add(op{gapOffset: off, gap: bytes.Clone(b)})
+}
+
+// flushReady finds which of the ready entries are copies of entries stored
+// before (Claude Code lines by uuid, in this file or another), then
+// processes them.
+func (s *stream) flushReady() error {
+	if len(s.ready) == 0 {
+		return nil
+	}
+	if s.j.format == formatClaudeCode {
+		if err := s.findCopies(s.ready); err != nil {
+			return err
+		}
+	}
+	for _, e := range s.ready {
+		if err := s.process(e); err != nil {
+			return err
+		}
+	}
+	clear(s.ready)
+	s.ready = s.ready[:0]
+	return nil
+}
+
+// findCopies sets DuplicateOf on the entries whose uuid an earlier entry of
+// this file, or a session stored before, holds (Claude Code's resumed and
+// forked copies keep the uuid, beyond the 64 lines its reader looks back):
+// the original is kept and counted, the copy kept and not counted.
+func (s *stream) findCopies(es []*pisession.Entry) error {
+	var keys []string
+	for _, e := range es {
+		k := claudecode.DedupeKey(e)
+		if k == "" || e.DuplicateOf != "" {
+			continue
+		}
+		if s.seen[k] {
+			e.DuplicateOf = k
+			continue
+		}
+		keys = append(keys, k)
+	}
+	var pk int64
+	if s.j.stored != nil {
+		pk = s.j.stored.PK
+	}
+	owners, err := s.st.DedupeOwners(s.ctx, keys, pk, s.fromSeq)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		k := claudecode.DedupeKey(e)
+		if k == "" {
+			continue
+		}
+		if c, ok := owners[k]; ok && e.DuplicateOf == "" && !s.seen[k] {
+			if c.SessionPK == pk {
+				e.DuplicateOf = c.EntryID
+			} else {
+				e.DuplicateOf = "rhizome:entry/" + c.SessionID + "/" + c.EntryID
+				cc := c
+				s.res.copiedFrom = &cc
+			}
+		}
+		s.seen[k] = true
+	}
+	return nil
+}
+
+// process takes one settled entry through the gaps, the segment builder,
+// the accumulator and to the writer.
+func (s *stream) process(e *pisession.Entry) error {
+	j := s.j
+	if err := s.scan.entry(e); err != nil {
+		return err
+	}
+	if j.format == formatCodex && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
+		e.Message.Model != "" && e.Message.Usage.TotalTokens+e.Message.Usage.Input+e.Message.Usage.Output > 0 {
+		if !priceUsage(e.Message.Model, e.Message.Usage) {
+			s.unpriced[e.Message.Model] = true
+		}
+	}
+	step := s.builder.Add(e)
+	s.sums.add(e, step, s.builder.SegmentOf, step.Segment >= s.lastIdx)
+	if step.Closed != nil {
+		if err := s.closeSegment(step.Closed, step.Link); err != nil {
+			return err
+		}
+	}
+	if err := s.takeSummaries(); err != nil {
+		return err
+	}
+	if step.Link != nil && step.Link.To > s.lastIdx {
+		s.res.links = append(s.res.links, *step.Link)
+	}
+	if step.Segment >= s.lastIdx && e.DuplicateOf == "" && !e.Replayed {
+		s.acc.Add(e)
+		s.kx.Add(e)
+	}
+	if e.DuplicateOf != "" {
+		s.res.meta.Duplicates++
+	}
+	if e.SubagentID != "" && e.Type == pisession.TypeMessage {
+		if _, ok := s.res.spawns[e.SubagentID]; !ok {
+			s.res.spawns[e.SubagentID] = e.Seq
+		}
+	}
+	var key string
+	if j.format == formatClaudeCode {
+		key = claudecode.DedupeKey(e)
+	}
+	s.seq++
+	j.byType[e.Type]++
+	if e.Message != nil && e.Message.Role != "" {
+		j.byType[e.Type+":"+e.Message.Role]++
+	}
+	return s.add(op{entry: e, text: pisession.EntryText(e), extra: store.EntryExtra{Meta: entryMeta(j.format, e), DedupeKey: key}})
+}
+
+// closeSegment analyzes a complete segment into its node.
+func (s *stream) closeSegment(seg *segment.Segment, next *segment.Link) error {
+	j := s.j
+	s.res.segStart[seg.Index] = seg.StartSeq
+	defer s.acc.Reset()
+	defer s.kx.Reset()
+	if seg.Index < s.lastIdx {
+		return nil // stored already, unchanged
+	}
+	node := s.acc.Node(analyze.Input{
+		Header:      *j.hdr,
+		SessionFile: j.src.path,
+		Computer:    j.src.computer,
+		Segment:     *seg,
+		// IsNewProject is the writer's to set.
+		Abandoned: next != nil && (next.Type == segment.EdgeBranch || next.Type == segment.EdgeTreeJump),
+	}, s.now)
+	s.sums.label(&node, seg)
+	items := s.kx.Items(knowledge.Source{Project: j.hdr.Cwd, SessionID: j.hdr.ID, SegmentNodeID: node.ID}, s.now)
+	return s.add(op{seg: seg, node: &node, knowledge: items, last: seg.Index == s.lastIdx})
+}
+
+// takeSummaries hands the summaries made since the last call to the writer.
+func (s *stream) takeSummaries() error {
+	if m := s.sums.take(); len(m) > 0 {
+		return s.add(op{sums: m})
+	}
+	return nil
+}
+
+// refeedOpen feeds the stored entries of the segment an append goes on
+// with (open, up to seq upTo) to the knowledge rules and the summaries, so
+// that they see the whole segment when it closes, as a fresh import does
+// (the analyzer's accumulator resumes from its saved state instead).
+func (s *stream) refeedOpen(open *segment.Segment, upTo int) error {
+	j := s.j
+	if open.StartSeq >= upTo {
+		return nil
+	}
+	step := segment.Step{Segment: open.Index}
+	return s.st.EachEntry(s.ctx, j.stored.PK, open.StartSeq, upTo-1, 0, func(recs []store.EntryRecord) error {
+		raws := make([][]byte, len(recs))
+		for i, r := range recs {
+			raws[i] = r.Raw
+		}
+		es, err := decodeStored(j.format, j.stored.Header, j.src.path, recs[0].Seq, raws)
+		if err != nil {
+			return err
+		}
+		for _, e := range es {
+			s.sums.add(e, step, s.builder.SegmentOf, true)
+			if e.DuplicateOf == "" && !e.Replayed {
+				s.kx.Add(e)
+			}
+		}
+		return nil
+	})
+}
+
+// entryMeta is what an entry's reader derived from other lines, kept with
+// it (store.EntryExtra.Meta): a decode of its object alone cannot tell.
+// nil for pi entries and for entries with nothing to say.
+func entryMeta(format string, e *pisession.Entry) []byte {
+	if format == formatPi {
+		return nil
+	}
+	type meta struct {
+		Rewind          bool     `json:"rewind,omitempty"`
+		DuplicateOf     string   `json:"duplicateOf,omitempty"`
+		Replayed        bool     `json:"replayed,omitempty"`
+		RolledBack      bool     `json:"rolledBack,omitempty"`
+		ToolName        string   `json:"toolName,omitempty"`
+		RolledBackTurns []string `json:"rolledBackTurns,omitempty"`
+	}
+	m := meta{Rewind: e.Rewind, DuplicateOf: e.DuplicateOf, Replayed: e.Replayed, RolledBack: e.RolledBack,
+		RolledBackTurns: e.RolledBackTurns}
+	if e.Message != nil && e.Message.Role == pisession.RoleToolResult {
+		m.ToolName = e.Message.ToolName
+	}
+	if m.ToolName == "" && !m.Rewind && m.DuplicateOf == "" && !m.Replayed && !m.RolledBack && len(m.RolledBackTurns) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// errBytesDiffer: an entry's object is not the file's bytes at its offset.
+var errBytesDiffer = errors.New("an entry's object differs from the file's bytes at its offset")

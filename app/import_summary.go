@@ -98,5 +98,8 @@ func summaryWrites(sessionID, cwd string, made []summary.Made, sess *summary.Sum
 		w.Queue = store.QueueModel
 	}
 	ws = append(ws, w)
+	if cwd == "" {
+		return ws // a session that names no project (a Codex rollout of the bare era)
+	}
 	return append(ws, store.SummaryWrite{Key: projectKey(cwd), Queue: store.QueueOffline})
 }

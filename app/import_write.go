@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -34,7 +35,8 @@ type fileWrite struct {
 	tx      *store.Tx
 	sess    *store.Session
 	trigger string // version trigger of nodes already stored
-	written int
+	written int    // entries written
+	added   int    // entries written that the library did not hold (an append rewrites unsettled ones)
 	now     time.Time
 	sums    []summary.Made // offline summaries made while reading (import_summary.go)
 }
@@ -51,7 +53,7 @@ func (w *fileWrite) run() error {
 
 	// The reader decided on the library as committed before this
 	// transaction: check nothing changed since.
-	stored, err := tx.SessionByID(j.hdr.ID)
+	stored, err := tx.ImportedSession(j.hdr.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		stored = nil
@@ -63,6 +65,17 @@ func (w *fileWrite) run() error {
 	}
 	if j.status == statusUnchanged {
 		w.rep.Status = statusUnchanged
+		if stored.Path != j.src.path || stored.SourceDeletedAt != "" {
+			// The same file found at another path (moved, archived), or
+			// back where it was.
+			if err := tx.MoveSession(stored.PK, j.src.path, path.Base(filepath.ToSlash(j.src.path))); err != nil {
+				return err
+			}
+			if err := w.report(stored, 0); err != nil {
+				return err
+			}
+			return tx.Commit()
+		}
 		return w.report(stored, 0)
 	}
 	if err := w.begin(); err != nil {
@@ -82,11 +95,11 @@ func (w *fileWrite) run() error {
 		return err
 	}
 	status := j.status
-	if status == statusAppended && w.written == 0 && len(j.read.problems) == 0 {
+	if status == statusAppended && w.added == 0 && len(j.read.problems) == 0 {
 		status = statusUnchanged // only a pending tail changed: bookkeeping
 	}
 	w.rep.Status = status
-	if err := w.report(w.sess, w.written); err != nil {
+	if err := w.report(w.sess, w.added); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -107,10 +120,20 @@ func (w *fileWrite) begin() error {
 	j, tx, hdr := w.j, w.tx, w.j.hdr
 	w.trigger = store.TriggerReplace
 	parent := hdr.Parent()
+	header := hdr.Raw
+	if header == nil {
+		// Claude Code and Codex files have no header line: the one their
+		// reader made from the first lines is kept.
+		b, err := json.Marshal(hdr)
+		if err != nil {
+			return fmt.Errorf("header: %w", err)
+		}
+		header = b
+	}
 	sess := &store.Session{
 		ID: hdr.ID, Path: j.src.path, FileName: path.Base(filepath.ToSlash(j.src.path)),
-		Cwd: hdr.Cwd, Version: hdr.Version, Timestamp: hdr.Timestamp, Header: hdr.Raw,
-		ParentSession: parent, EntriesByType: map[string]int{},
+		Cwd: hdr.Cwd, Version: hdr.Version, Timestamp: hdr.Timestamp, Header: header,
+		ParentSession: parent, EntriesByType: map[string]int{}, Format: j.format, AgentID: hdr.AgentID,
 	}
 	if parent != "" {
 		sess.ParentFileName = path.Base(filepath.ToSlash(parent))
@@ -127,10 +150,24 @@ func (w *fileWrite) begin() error {
 		return tx.PutSession(sess)
 	case j.status == statusAppended:
 		sess.PK, sess.IsNewProject = j.stored.PK, j.stored.IsNewProject
+		sess.ParentSession, sess.ParentFileName, sess.ParentUUID = j.stored.ParentSession, j.stored.ParentFileName, j.stored.ParentUUID
 		for k, v := range j.stored.EntriesByType {
 			sess.EntriesByType[k] += v
 		}
 		w.trigger = store.TriggerAppend
+		open := -1
+		if o := j.resume.Builder.Open; o != nil {
+			open = o.Index
+		}
+		removed, err := tx.ResumeSession(sess.PK, j.resume.Seq, j.resume.Offset, open)
+		if err != nil {
+			return err
+		}
+		for k, v := range removed {
+			if sess.EntriesByType[k] -= v; sess.EntriesByType[k] <= 0 {
+				delete(sess.EntriesByType, k)
+			}
+		}
 		return nil
 	default: // rewritten
 		sess.PK, sess.IsNewProject = j.stored.PK, j.stored.IsNewProject
@@ -148,14 +185,25 @@ func (w *fileWrite) apply(o *op) error {
 		return nil
 	}
 	if o.entry != nil {
-		if err := w.tx.InsertEntry(w.sess.PK, o.entry, o.text); err != nil {
+		if err := w.tx.InsertEntry(w.sess.PK, o.entry, o.text, o.extra); err != nil {
 			return err
 		}
+		if turns := o.entry.RolledBackTurns; len(turns) > 0 {
+			if err := w.tx.FlagRolledBack(w.sess.PK, turns, o.entry.Seq); err != nil {
+				return err
+			}
+		}
 		w.written++
+		if w.j.stored == nil || w.j.status != statusAppended || o.entry.Seq >= w.j.stored.Entries {
+			w.added++
+		}
 		if failImport != nil {
 			return failImport(w.written)
 		}
 		return nil
+	}
+	if o.gap != nil {
+		return w.tx.InsertGap(w.sess.PK, o.gapOffset, o.gap)
 	}
 	if err := w.tx.PutOfflineKnowledge(o.node.ID, o.knowledge); err != nil {
 		return err
@@ -187,6 +235,15 @@ func (w *fileWrite) finish() error {
 	}
 	for _, l := range res.links {
 		from, okFrom := res.segStart[l.From]
+		if !okFrom && j.status == statusAppended {
+			// A link from a segment an earlier import stored.
+			seg, err := tx.SegmentAt(sess.PK, l.From)
+			if err == nil {
+				from, okFrom = seg.StartSeq, true
+			} else if !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+		}
 		to, okTo := res.segStart[l.To]
 		if !okFrom || !okTo {
 			return fmt.Errorf("link %d -> %d: unknown segment", l.From, l.To)
@@ -203,22 +260,15 @@ func (w *fileWrite) finish() error {
 			return err
 		}
 	}
-	if j.stored != nil && j.status != statusAppended {
+	if j.stored != nil {
 		if err := tx.DeleteDetachedNodes(sess.PK); err != nil {
 			return err
 		}
 	}
 
-	sess.Name = res.name
+	sess.Name = res.meta.Title
 	sess.FileBytes, sess.FileSHA256 = res.fileBytes, res.fileSHA256
-	sess.ImportedBytes, sess.ImportedSHA256 = res.consumed, res.fileSHA256
-	if res.consumed != res.fileBytes {
-		sum, err := hashPrefix(j.file, res.consumed)
-		if err != nil {
-			return err
-		}
-		sess.ImportedSHA256 = sum
-	}
+	sess.ImportedBytes, sess.ImportedSHA256, sess.ImportedProbe = res.consumed, res.importedSHA256, res.probe
 	sess.Lines = res.lines
 	sess.Entries = res.entries
 	for k, v := range j.byType {
@@ -226,11 +276,30 @@ func (w *fileWrite) finish() error {
 	}
 	sess.PendingTail = res.pending
 	sess.Malformed = res.malformed
+	resume, err := json.Marshal(res.resume)
+	if err != nil {
+		return fmt.Errorf("resume state: %w", err)
+	}
+	sess.Resume = resume
+	if sess.Meta, err = json.Marshal(res.meta); err != nil {
+		return fmt.Errorf("metadata: %w", err)
+	}
+	if c := res.copiedFrom; c != nil && sess.ParentSession == "" && sess.AgentID == "" {
+		// A Claude Code fork or resumed copy: its lines copied from another
+		// session make that session its parent.
+		sess.ParentSession, sess.ParentUUID = c.SessionID, c.SessionID
+	}
 	if err := tx.PutSession(sess); err != nil {
 		return err
 	}
 	if err := w.writeSummaries(); err != nil {
 		return err
+	}
+	if err := linkSubagents(tx, sess, res.spawns, w.now); err != nil {
+		return err
+	}
+	if j.status == statusAppended {
+		return nil // fork edges were made when the session was first imported
 	}
 	return linkForks(tx, sess, w.now)
 }
@@ -240,7 +309,7 @@ func (w *fileWrite) finish() error {
 func (w *fileWrite) writeSummaries() error {
 	res, sess := w.j.read, w.sess
 	current := summary.SessionHash(summary.SessionInputs{SessionID: sess.ID, Entries: res.entries,
-		LastEntryID: res.lastEntryID, Name: res.name})
+		LastEntryID: res.lastEntryID, Name: res.meta.Title})
 	ws := summaryWrites(sess.ID, sess.Cwd, w.sums, res.session, current, w.j.modelSummaries)
 	return w.tx.WriteSummaries(ws, showSummary, w.now)
 }
@@ -255,15 +324,13 @@ func (w *fileWrite) report(sess *store.Session, written int) error {
 	for k, v := range sess.EntriesByType {
 		fr.EntriesByType[k] = v
 	}
-	segs, err := tx.Segments(sess.PK)
+	segments, boundaries, err := tx.SegmentCounts(sess.PK)
 	if err != nil {
 		return err
 	}
-	fr.Segments = len(segs)
-	for _, s := range segs {
-		for _, b := range s.Boundaries {
-			fr.BoundariesByType[string(b.Type)]++
-		}
+	fr.Segments = segments
+	for k, v := range boundaries {
+		fr.BoundariesByType[k] += v
 	}
 	edges, err := tx.SessionEdgeCounts(sess.PK)
 	if err != nil {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
 	"rhizome/backend/summary"
+	"rhizome/store"
 )
 
 // Library is the read side of the library: projects, sessions, a session's
@@ -77,14 +79,26 @@ func (l *Library) Sessions(project string) ([]SessionSummary, error) {
 		if r := sums[s.ID]; r != nil && r.Shown.Title != "" {
 			title, text, source = r.Shown.Title, r.Shown.Text, r.Shown.Source
 		}
-		out = append(out, SessionSummary{
-			ID: s.ID, Path: s.Path, Name: name, Title: title, Summary: text, TitleSource: source,
-			Project: s.Cwd, Timestamp: s.Timestamp,
-			Version: s.Version, Entries: s.Entries, Segments: s.Segments, Cost: s.Cost, Tokens: s.Tokens,
-			ParentSession: s.ParentSession, Malformed: s.Malformed, PendingTail: s.PendingTail,
-		})
+		v := sessionSummary(&s, name)
+		v.Title, v.Summary, v.TitleSource = title, text, source
+		out = append(out, v)
 	}
 	return out, nil
+}
+
+// sessionSummary is a stored session as the sidebar lists it, named name.
+func sessionSummary(s *store.Session, name string) SessionSummary {
+	var meta sessionMeta
+	if len(s.Meta) > 0 {
+		_ = json.Unmarshal(s.Meta, &meta) // what cannot be read says nothing
+	}
+	return SessionSummary{
+		ID: s.ID, Path: s.Path, Name: name, Title: name, Project: s.Cwd, Timestamp: s.Timestamp,
+		Version: s.Version, Entries: s.Entries, Segments: s.Segments, Cost: s.Cost, Tokens: s.Tokens,
+		ParentSession: s.ParentSession, Malformed: s.Malformed, PendingTail: s.PendingTail,
+		Format: s.Format, CostUnknown: len(meta.Unpriced) > 0, AgentID: s.AgentID,
+		SourceDeleted: s.SourceDeletedAt != "", SourceDeletedAt: s.SourceDeletedAt, UpdatedAt: s.UpdatedAt,
+	}
 }
 
 // Timeline returns the segments of a session in order, each with its node.
@@ -160,7 +174,7 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 	for i, r := range records {
 		raws[i] = r.Raw
 	}
-	entries, err := pisession.DecodeStored(sess.Header, sess.Path, records[0].Seq, raws)
+	entries, err := decodeStored(sess.Format, sess.Header, sess.Path, records[0].Seq, raws)
 	if err != nil {
 		return EntryPage{}, fmt.Errorf("app: session %s: %w", sess.ID, err)
 	}
@@ -169,12 +183,35 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 		byTarget[lb.TargetID] = lb.Label
 	}
 	for i, r := range records {
-		v := entryView(pisession.ViewEntry(entries[i]))
+		e := entries[i]
+		var m storedMeta
+		if len(r.Meta) > 0 {
+			_ = json.Unmarshal(r.Meta, &m) // what cannot be read says nothing
+		}
+		if e.Message != nil && e.Message.ToolName == "" {
+			e.Message.ToolName = m.ToolName
+		}
+		v := entryView(pisession.ViewEntry(e))
 		v.Seq, v.Line, v.ID, v.ParentID, v.Type, v.Timestamp = r.Seq, r.Line, r.ID, r.ParentID, r.Type, r.Timestamp
 		v.Label = byTarget[r.ID]
+		v.Subtype, v.Sidechain, v.SubagentID = e.Subtype, e.Sidechain, e.SubagentID
+		v.Rewind, v.DuplicateOf, v.Replayed, v.RolledBack = m.Rewind || e.Rewind, m.DuplicateOf, m.Replayed, m.RolledBack
+		if v.SubagentID != "" {
+			v.SubagentNodeID = l.subagentNode(sess.ID, v.SubagentID)
+		}
 		out.Entries = append(out.Entries, v)
 	}
 	return out, nil
+}
+
+// subagentNode is the first node of the transcript of sub-agent agentID
+// spawned by session parentID, "" when the library does not hold it.
+func (l *Library) subagentNode(parentID, agentID string) string {
+	id, err := l.c.store.SubagentFirstNode(l.c.context(), parentID, agentID)
+	if err != nil {
+		return ""
+	}
+	return id
 }
 
 // entryView maps an entry's view (pisession.ViewEntry) to its DTO.

@@ -65,7 +65,7 @@ func benchLibrary(b *testing.B, n int) (*store.Store, []string) {
 			}
 			e := &pisession.Entry{Seq: j, Line: j + 2, Type: pisession.TypeMessage, ID: seg.StartEntryID, Timestamp: start,
 				Message: &pisession.Message{Role: "user"}, Raw: []byte(`{}`)}
-			if err := tx.InsertEntry(sess.PK, e, text); err != nil {
+			if err := tx.InsertEntry(sess.PK, e, text, store.EntryExtra{}); err != nil {
 				b.Fatal(err)
 			}
 			if err := tx.PutSegment(sess.PK, seg); err != nil {

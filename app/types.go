@@ -122,6 +122,21 @@ type SessionSummary struct {
 	ParentSession string  `json:"parentSession,omitempty"`
 	Malformed     int     `json:"malformed"`
 	PendingTail   bool    `json:"pendingTail"`
+	// Format is the file's format.
+	Format string `json:"format" ts_type:"'pi' | 'claude-code' | 'codex'"`
+	// CostUnknown: some of the session's usage is of a model Rhizome has
+	// no price for (Codex logs carry tokens, not dollars), left out of Cost.
+	CostUnknown bool `json:"costUnknown,omitempty"`
+	// AgentID names the sub-agent a sub-agent transcript records
+	// (ParentSession is then the session that spawned it).
+	AgentID string `json:"agentId,omitempty"`
+	// SourceDeleted: the file is gone; the library keeps the session
+	// ("source deleted, kept in the library"), since SourceDeletedAt.
+	SourceDeleted   bool   `json:"sourceDeleted,omitempty"`
+	SourceDeletedAt string `json:"sourceDeletedAt,omitempty"`
+	// UpdatedAt is when an import last changed the session (ISO 8601): a
+	// session written in the last LiveSeconds is live.
+	UpdatedAt string `json:"updatedAt"`
 }
 
 // GraphFilter narrows the graph. Empty fields do not filter. From and To are
@@ -221,6 +236,28 @@ type EntryView struct {
 	Summary   string      `json:"summary,omitempty"` // compaction, branch_summary
 	Label     string      `json:"label,omitempty"`   // labels on this entry
 	Blocks    []BlockView `json:"blocks"`
+
+	// Claude Code and Codex entries.
+
+	// Subtype is the kind within a format's own line type (a Claude Code
+	// system line's subtype, a Codex event's payload type).
+	Subtype string `json:"subtype,omitempty"`
+	// RolledBack: a Codex thread_rolled_back superseded the entry's turn
+	// (kept, no longer in the thread's history: shown dimmed).
+	RolledBack bool `json:"rolledBack,omitempty"`
+	// DuplicateOf names the entry this one repeats (an id in the session, or
+	// a rhizome:entry/ URI in another): kept, counted once.
+	DuplicateOf string `json:"duplicateOf,omitempty"`
+	// Replayed: copied from the parent thread at the start of a Codex fork.
+	Replayed bool `json:"replayed,omitempty"`
+	// Rewind: the first entry of a real branch (Claude Code /rewind).
+	Rewind bool `json:"rewind,omitempty"`
+	// Sidechain: an entry of a sub-agent's conversation.
+	Sidechain bool `json:"sidechain,omitempty"`
+	// SubagentID names the sub-agent a tool call spawned; SubagentNodeID
+	// is the first node of its transcript when the library holds it.
+	SubagentID     string `json:"subagentId,omitempty"`
+	SubagentNodeID string `json:"subagentNodeId,omitempty"`
 }
 
 // EntryPage is a page of a segment's entries (Library.SegmentEntries):
@@ -283,6 +320,41 @@ type Stats struct {
 	Cost     float64        `json:"cost"` // USD
 	Tokens   int64          `json:"tokens"`
 	ByType   map[string]int `json:"byType"`
+}
+
+// ---- Watch (app/watch.go) ---------------------------------------------------
+
+// WatchedFolder is a folder the watcher follows: a default one (an agent's
+// session folder; Agent names it) or one added, with its switch and whether
+// it exists on this machine.
+type WatchedFolder struct {
+	Path    string `json:"path"`
+	Agent   string `json:"agent,omitempty" ts_type:"'pi' | 'claude-code' | 'codex' | ''"`
+	Default bool   `json:"default"`
+	Enabled bool   `json:"enabled"`
+	Exists  bool   `json:"exists"`
+}
+
+// WatchStatus is the watcher's state: whether it runs, the folders it
+// follows, its last import (ISO 8601) and how many it made, the last error,
+// and LiveSeconds (a session imported that recently is live).
+type WatchStatus struct {
+	Running     bool     `json:"running"`
+	Folders     []string `json:"folders"`
+	LastImport  string   `json:"lastImport,omitempty"`
+	Imports     int      `json:"imports"`
+	LastError   string   `json:"lastError,omitempty"`
+	LiveSeconds int      `json:"liveSeconds"`
+}
+
+// WatchImported is the payload of "watch:imported": the files an import of
+// the watcher imported, appended to or failed on, when (ISO 8601) and how
+// long it took (milliseconds).
+type WatchImported struct {
+	At     string       `json:"at"`
+	Millis int64        `json:"millis"`
+	Files  []FileReport `json:"files"`
+	Totals ImportTotals `json:"totals"`
 }
 
 // ---- Loom (app/loom.go) ----------------------------------------------------

@@ -45,7 +45,7 @@ func (t *Tx) PutEdge(e *graph.Edge) error {
 	if err != nil {
 		return fmt.Errorf("store: unable to encode the metadata of edge %s: %w", e.ID, err)
 	}
-	_, err = t.tx.ExecContext(t.ctx, `INSERT INTO edges (id, source_id, target_id, type, metadata, created_at, created_by,
+	_, err = t.exec(`INSERT INTO edges (id, source_id, target_id, type, metadata, created_at, created_by,
 		confidence, similarity, rationale)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (id) DO UPDATE SET metadata = excluded.metadata, created_by = excluded.created_by,
@@ -61,7 +61,7 @@ func (t *Tx) PutEdge(e *graph.Edge) error {
 // DeleteEdgesInto removes the edges of type typ into node target (a forked
 // session's fork edge, before it is linked again).
 func (t *Tx) DeleteEdgesInto(target, typ string) error {
-	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM edges WHERE target_id = ? AND type = ?`, target, typ); err != nil {
+	if _, err := t.exec(`DELETE FROM edges WHERE target_id = ? AND type = ?`, target, typ); err != nil {
 		return fmt.Errorf("store: unable to delete the %s edges into node %s: %w", typ, target, err)
 	}
 	return nil
@@ -134,7 +134,7 @@ func (s *Store) NodeEdges(ctx context.Context, id string) (incoming, outgoing []
 // The relations across sessions (offline, model, user) are not counted:
 // they are derived after the import, for the whole project.
 func (t *Tx) SessionEdgeCounts(sessionPK int64) (map[string]int, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT type, count(*) FROM edges
+	rows, err := t.query(`SELECT type, count(*) FROM edges
 		WHERE created_by = 'boundary' AND (source_id IN (SELECT id FROM nodes WHERE session_pk = ?1)
 		   OR target_id IN (SELECT id FROM nodes WHERE session_pk = ?1))
 		GROUP BY type`, sessionPK)

@@ -47,7 +47,7 @@ func searchText(role, text string) string {
 const entryBatch = 64
 
 // entryColumns are the columns InsertEntry writes, in order.
-const entryColumns = 13
+const entryColumns = 17
 
 // indexChunkBytes is how much new searchable text (bytes) is collected before
 // it is added to the full-text index in one statement; see entryWriter.index.
@@ -61,12 +61,10 @@ var failEntryInsert func(n int) error
 // entryWriter batches entry inserts into multi-row prepared statements and
 // indexes them for full-text search by chunks. It gives entries their keys
 // itself (the transaction is the only writer), so that it knows which keys
-// are still to be indexed without asking.
+// are still to be indexed without asking. Its statements come from the
+// Store's stmtCache: prepared once per connection, not once per file.
 type entryWriter struct {
-	ctx  context.Context
-	tx   *sql.Tx
-	one  *sql.Stmt // one row
-	many *sql.Stmt // entryBatch rows
+	t    *Tx
 	args []any
 	rows int
 
@@ -77,51 +75,57 @@ type entryWriter struct {
 	unindexed int   // bytes of text written and not indexed yet
 }
 
-func newEntryWriter(ctx context.Context, tx *sql.Tx) (*entryWriter, error) {
+func newEntryWriter(t *Tx) (*entryWriter, error) {
 	var last int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(pk), 0) FROM entries`).Scan(&last); err != nil {
+	if err := t.queryRow(`SELECT coalesce(max(pk), 0) FROM entries`).Scan(&last); err != nil {
 		return nil, fmt.Errorf("store: unable to read the last entry key: %w", err)
 	}
-	row := "(" + strings.Repeat("?, ", entryColumns-1) + "?)"
-	insert := `INSERT INTO entries (pk, session_pk, seq, entry_id, parent_id, type, role, timestamp, line,
-		byte_offset, target_id, text, raw) VALUES `
-	one, err := tx.PrepareContext(ctx, insert+row)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to prepare the entry insert: %w", err)
-	}
-	many, err := tx.PrepareContext(ctx, insert+strings.Repeat(row+", ", entryBatch-1)+row)
-	if err != nil {
-		one.Close()
-		return nil, fmt.Errorf("store: unable to prepare the entry insert: %w", err)
-	}
-	return &entryWriter{ctx: ctx, tx: tx, one: one, many: many, args: make([]any, 0, entryBatch*entryColumns),
-		nextPK: last + 1, indexedTo: last}, nil
+	return &entryWriter{t: t, args: make([]any, 0, entryBatch*entryColumns), nextPK: last + 1, indexedTo: last}, nil
+}
+
+// entryInsert is the entry insert without its rows, entryRow one row of it,
+// and entryInsertMany the insert of entryBatch rows.
+var (
+	entryInsert = `INSERT INTO entries (pk, session_pk, seq, entry_id, parent_id, type, role, timestamp, line,
+		byte_offset, target_id, text, raw, meta, turn_id, dedupe_key, subagent_id) VALUES `
+	entryRow        = "(" + strings.Repeat("?, ", entryColumns-1) + "?)"
+	entryInsertMany = entryInsert + strings.Repeat(entryRow+", ", entryBatch-1) + entryRow
+)
+
+// EntryExtra is what an entry is stored with beside its object: Meta, what
+// its reader derived from other lines (a JSON object, nil for nothing; see
+// migrations/0030_formats_archive.sql), and DedupeKey, the key its copies in
+// other files share ("" for none).
+type EntryExtra struct {
+	Meta      []byte
+	DedupeKey string
 }
 
 // InsertEntry stores one entry of the session sessionPK with its searchable
-// text (cut to MaxSearchText, tool output to MaxToolOutputText). Entries are
-// written in batches (a query of the transaction sees them all) and added to
-// the full-text index by chunks; Commit writes and indexes the rest. e.Raw is
-// read when the batch is written: it must not change until then.
-func (t *Tx) InsertEntry(sessionPK int64, e *pisession.Entry, text string) error {
+// text (cut to MaxSearchText, tool output to MaxToolOutputText) and extra.
+// Entries are written in batches (a query of the transaction sees them all)
+// and added to the full-text index by chunks; Commit writes and indexes the
+// rest. e.Raw and extra.Meta are read when the batch is written: they must
+// not change until then.
+func (t *Tx) InsertEntry(sessionPK int64, e *pisession.Entry, text string, extra EntryExtra) error {
 	if t.entries == nil {
-		w, err := newEntryWriter(t.ctx, t.tx)
+		w, err := newEntryWriter(t)
 		if err != nil {
 			return err
 		}
 		t.entries = w
 	}
-	return t.entries.add(sessionPK, e, text)
+	return t.entries.add(sessionPK, e, text, extra)
 }
 
-func (w *entryWriter) add(sessionPK int64, e *pisession.Entry, text string) error {
+func (w *entryWriter) add(sessionPK int64, e *pisession.Entry, text string, extra EntryExtra) error {
 	var role string
 	if e.Message != nil {
 		role = e.Message.Role
 	}
 	text = searchText(role, text)
 	w.args = append(w.args, w.nextPK, sessionPK, e.Seq, e.ID, e.ParentID, e.Type, role, isoTime(e.Timestamp),
-		e.Line, e.Offset, e.TargetID, text, bytesString(e.Raw))
+		e.Line, e.Offset, e.TargetID, text, bytesString(e.Raw), bytesString(extra.Meta), e.TurnID, extra.DedupeKey, e.SubagentID)
 	w.nextPK++
 	w.rows++
 	w.handed++
@@ -152,10 +156,10 @@ func (w *entryWriter) flush() error {
 	}
 	var err error
 	if w.rows == entryBatch {
-		_, err = w.many.ExecContext(w.ctx, w.args...)
+		_, err = w.t.exec(entryInsertMany, w.args...)
 	} else {
 		for i := 0; i < w.rows && err == nil; i++ {
-			_, err = w.one.ExecContext(w.ctx, w.args[i*entryColumns:(i+1)*entryColumns]...)
+			_, err = w.t.exec(entryInsert+entryRow, w.args[i*entryColumns:(i+1)*entryColumns]...)
 		}
 	}
 	clear(w.args)
@@ -178,18 +182,13 @@ func (w *entryWriter) index() error {
 	if last <= w.indexedTo {
 		return nil
 	}
-	_, err := w.tx.ExecContext(w.ctx, `INSERT INTO entries_fts (rowid, text)
+	_, err := w.t.exec(`INSERT INTO entries_fts (rowid, text)
 		SELECT pk, text FROM entries WHERE pk > ? AND pk <= ?`, w.indexedTo, last)
 	if err != nil {
 		return fmt.Errorf("store: unable to index entries for search: %w", err)
 	}
 	w.indexedTo, w.unindexed = last, 0
 	return nil
-}
-
-func (w *entryWriter) close() {
-	w.one.Close()
-	w.many.Close()
 }
 
 // capText cuts s to at most n bytes, on a rune boundary.
@@ -222,6 +221,7 @@ type EntryRecord struct {
 	Role      string
 	Timestamp string
 	Raw       []byte // the object as in the file
+	Meta      []byte // what the reader derived from other lines (JSON), nil for nothing
 }
 
 // EntryLabel is a label entry: Label names the entry TargetID.
@@ -240,7 +240,7 @@ type SegmentPage struct {
 }
 
 // segmentPageQuery reads entries first..last (seq, inclusive) of a session.
-const segmentPageQuery = `SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw
+const segmentPageQuery = `SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw, meta
 	FROM entries WHERE session_pk = ? AND seq BETWEEN ? AND ? ORDER BY seq`
 
 // segmentLabelsQuery reads the labels of a session naming one of a JSON
@@ -285,11 +285,14 @@ func (s *Store) SegmentEntries(ctx context.Context, nodeID string, offset, limit
 	var ids []string
 	for rows.Next() {
 		var e EntryRecord
-		var raw string
-		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw); err != nil {
+		var raw, meta string
+		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw, &meta); err != nil {
 			return page, fmt.Errorf("store: unable to read an entry of node %s: %w", nodeID, err)
 		}
 		e.Raw = []byte(raw)
+		if meta != "" {
+			e.Meta = []byte(meta)
+		}
 		if e.ID != "" {
 			ids = append(ids, e.ID)
 		}
@@ -328,7 +331,7 @@ func (t *Tx) EntryIDs(sessionPK int64) (map[string]int, error) {
 	if err := t.flush(); err != nil {
 		return nil, err
 	}
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT entry_id, seq FROM entries WHERE session_pk = ? AND entry_id <> '' ORDER BY seq`, sessionPK)
+	rows, err := t.query(`SELECT entry_id, seq FROM entries WHERE session_pk = ? AND entry_id <> '' ORDER BY seq`, sessionPK)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to fetch the entry ids of session %d: %w", sessionPK, err)
 	}
@@ -364,7 +367,7 @@ func (t *Tx) EntryChainBackward(sessionPK int64, chunk int, fn func(entries []pi
 	buf := make([]pisession.Entry, 0, chunk)
 	before := int64(1) << 62
 	for {
-		rows, err := t.tx.QueryContext(t.ctx, `SELECT seq, entry_id, parent_id, type FROM entries
+		rows, err := t.query(`SELECT seq, entry_id, parent_id, type FROM entries
 			WHERE session_pk = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, sessionPK, before, chunk)
 		if err != nil {
 			return fmt.Errorf("store: unable to fetch the entries of session %d: %w", sessionPK, err)
@@ -496,12 +499,15 @@ func (s *Store) EachEntry(ctx context.Context, sessionPK int64, from, to, chunk 
 		var recs []EntryRecord
 		for rows.Next() {
 			var e EntryRecord
-			var raw string
-			if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw); err != nil {
+			var raw, meta string
+			if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw, &meta); err != nil {
 				rows.Close()
 				return fmt.Errorf("store: unable to read an entry of session %d: %w", sessionPK, err)
 			}
 			e.Raw = []byte(raw)
+			if meta != "" {
+				e.Meta = []byte(meta)
+			}
 			recs = append(recs, e)
 		}
 		rows.Close()

@@ -40,7 +40,7 @@ type NodeVersion struct {
 func (t *Tx) PutNode(sessionPK int64, segmentIdx int, n *graph.Node, trigger string) error {
 	var version int
 	var prevJSON string
-	err := t.tx.QueryRowContext(t.ctx, `SELECT version, json_extract(node, '$.previousVersions') FROM nodes WHERE id = ?`, n.ID).
+	err := t.queryRow(`SELECT version, json_extract(node, '$.previousVersions') FROM nodes WHERE id = ?`, n.ID).
 		Scan(&version, &prevJSON)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
@@ -62,7 +62,7 @@ func (t *Tx) PutNode(sessionPK int64, segmentIdx int, n *graph.Node, trigger str
 	if err != nil {
 		return fmt.Errorf("store: unable to encode node %s: %w", n.ID, err)
 	}
-	_, err = t.tx.ExecContext(t.ctx, `INSERT INTO nodes (id, session_pk, segment_idx, version, type, outcome, project,
+	_, err = t.exec(`INSERT INTO nodes (id, session_pk, segment_idx, version, type, outcome, project,
 		summary, tags, topics, files, timestamp, cost, tokens, entry_count, node)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (id) DO UPDATE SET session_pk = excluded.session_pk, segment_idx = excluded.segment_idx,
@@ -77,7 +77,7 @@ func (t *Tx) PutNode(sessionPK int64, segmentIdx int, n *graph.Node, trigger str
 	if err != nil {
 		return fmt.Errorf("store: unable to save node %s: %w", n.ID, err)
 	}
-	_, err = t.tx.ExecContext(t.ctx, `INSERT INTO node_versions (node_id, version, node, analyzer_version, analyzed_at, trigger_reason)
+	_, err = t.exec(`INSERT INTO node_versions (node_id, version, node, analyzer_version, analyzed_at, trigger_reason)
 	VALUES (?, ?, ?, ?, ?, ?)`, n.ID, n.Version, string(b), n.Metadata.AnalyzerVersion, n.Metadata.AnalyzedAt, trigger)
 	if err != nil {
 		return fmt.Errorf("store: unable to record version %d of node %s: %w", n.Version, n.ID, err)
@@ -89,7 +89,7 @@ func (t *Tx) PutNode(sessionPK int64, segmentIdx int, n *graph.Node, trigger str
 // error wraps ErrNotFound when it is not stored.
 func (t *Tx) Node(id string) (*graph.Node, error) {
 	var b string
-	err := t.tx.QueryRowContext(t.ctx, `SELECT node FROM nodes WHERE id = ?`, id).Scan(&b)
+	err := t.queryRow(`SELECT node FROM nodes WHERE id = ?`, id).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("store: unable to find node %s: %w", id, ErrNotFound)
 	}
@@ -107,7 +107,7 @@ func (t *Tx) Node(id string) (*graph.Node, error) {
 // detached and PutNode did not re-attach (their segments are gone from the
 // rewritten file), with their versions and edges.
 func (t *Tx) DeleteDetachedNodes(sessionPK int64) error {
-	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM nodes WHERE session_pk = ? AND segment_idx < 0`, sessionPK); err != nil {
+	if _, err := t.exec(`DELETE FROM nodes WHERE session_pk = ? AND segment_idx < 0`, sessionPK); err != nil {
 		return fmt.Errorf("store: unable to delete the old nodes of session %d: %w", sessionPK, err)
 	}
 	return nil

@@ -15,7 +15,7 @@ type Problem struct {
 
 // InsertProblem records a malformed line of the session sessionPK.
 func (t *Tx) InsertProblem(sessionPK int64, p Problem) error {
-	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO import_problems (session_pk, line, byte_offset, reason) VALUES (?, ?, ?, ?)`,
+	_, err := t.exec(`INSERT INTO import_problems (session_pk, line, byte_offset, reason) VALUES (?, ?, ?, ?)`,
 		sessionPK, p.Line, p.Offset, p.Reason)
 	if err != nil {
 		return fmt.Errorf("store: unable to record the problem at line %d: %w", p.Line, err)
@@ -26,7 +26,7 @@ func (t *Tx) InsertProblem(sessionPK int64, p Problem) error {
 // Problems returns the malformed lines of the session sessionPK, in file
 // order.
 func (t *Tx) Problems(sessionPK int64) ([]Problem, error) {
-	return problems(t.ctx, t.tx, sessionPK)
+	return problems(t.ctx, txQueryer{t}, sessionPK)
 }
 
 func problems(ctx context.Context, q queryer, sessionPK int64) ([]Problem, error) {

@@ -42,7 +42,7 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("store: unable to open the library %s read-only: %w", path, err)
 	}
 	db.SetMaxOpenConns(4)
-	s := &Store{db: db, path: path, gate: newWriteGate(path), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
+	s := &Store{db: db, path: path, gate: newWriteGate(path), stmts: stmtCache{db: db}, wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
 	ms, err := loadMigrations()
 	if err != nil {
 		db.Close()

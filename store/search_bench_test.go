@@ -245,7 +245,7 @@ func importForBench(s *Store, file string) error {
 		if firstUser == "" && e.Message != nil && e.Message.Role == pisession.RoleUser {
 			firstUser = text
 		}
-		if err := tx.InsertEntry(sess.PK, e, text); err != nil {
+		if err := tx.InsertEntry(sess.PK, e, text, EntryExtra{}); err != nil {
 			return err
 		}
 		sess.Entries++

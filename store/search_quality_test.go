@@ -75,7 +75,7 @@ func importAnalyzed(t testing.TB, s *Store, file string) {
 			links = append(links, *st.Link)
 		}
 		acc.Add(e)
-		if err := tx.InsertEntry(sess.PK, e, pisession.EntryText(e)); err != nil {
+		if err := tx.InsertEntry(sess.PK, e, pisession.EntryText(e), EntryExtra{}); err != nil {
 			t.Fatal(err)
 		}
 		sess.Entries++

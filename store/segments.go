@@ -30,7 +30,7 @@ func (t *Tx) PutSegment(sessionPK int64, seg *segment.Segment) error {
 	if err != nil {
 		return fmt.Errorf("store: unable to save segment %d: %w", seg.Index, err)
 	}
-	_, err = t.tx.ExecContext(t.ctx, `INSERT INTO segments (session_pk, idx, start_entry_id, end_entry_id,
+	_, err = t.exec(`INSERT INTO segments (session_pk, idx, start_entry_id, end_entry_id,
 		start_seq, end_seq, entry_count, start_timestamp, end_timestamp, boundaries)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (session_pk, idx) DO UPDATE SET start_entry_id = excluded.start_entry_id,
@@ -82,7 +82,7 @@ func (s *Store) Segments(ctx context.Context, sessionID string) ([]SegmentRecord
 	if err != nil {
 		return nil, err
 	}
-	return segments(ctx, s.db, sess.PK)
+	return segments(ctx, cachedDB{s}, sess.PK)
 }
 
 func segments(ctx context.Context, q queryer, sessionPK int64) ([]SegmentRecord, error) {
@@ -109,7 +109,7 @@ func segments(ctx context.Context, q queryer, sessionPK int64) ([]SegmentRecord,
 
 // Segments is Store.Segments inside the transaction, by session key.
 func (t *Tx) Segments(sessionPK int64) ([]SegmentRecord, error) {
-	return segments(t.ctx, t.tx, sessionPK)
+	return segments(t.ctx, txQueryer{t}, sessionPK)
 }
 
 // LastSegment returns the last segment of the session sessionPK; the error
@@ -121,7 +121,7 @@ func (t *Tx) LastSegment(sessionPK int64) (*SegmentRecord, error) {
 // LastSegment returns the last segment of the session sessionPK; the error
 // wraps ErrNotFound when it has none.
 func (s *Store) LastSegment(ctx context.Context, sessionPK int64) (*SegmentRecord, error) {
-	return segmentWhere(ctx, s.db, `g.session_pk = ? ORDER BY g.idx DESC LIMIT 1`, sessionPK)
+	return segmentWhere(ctx, cachedDB{s}, `g.session_pk = ? ORDER BY g.idx DESC LIMIT 1`, sessionPK)
 }
 
 // SegmentAt returns segment idx of the session sessionPK; the error wraps
@@ -137,7 +137,7 @@ func (t *Tx) SegmentOfSeq(sessionPK int64, seq int) (*SegmentRecord, error) {
 }
 
 func (t *Tx) segmentWhere(where string, args ...any) (*SegmentRecord, error) {
-	return segmentWhere(t.ctx, t.tx, where, args...)
+	return segmentWhere(t.ctx, txQueryer{t}, where, args...)
 }
 
 func segmentWhere(ctx context.Context, q queryer, where string, args ...any) (*SegmentRecord, error) {
@@ -150,4 +150,33 @@ func segmentWhere(ctx context.Context, q queryer, where string, args ...any) (*S
 		return nil, fmt.Errorf("store: unable to fetch a segment of session %v: %w", args[0], err)
 	}
 	return seg, nil
+}
+
+// SegmentCounts counts the session sessionPK's segments and the boundaries
+// that start them, by boundary type, in SQL: an append's report needs the
+// totals, not the segments (reading them all made appending to a long
+// session grow with its length).
+func (t *Tx) SegmentCounts(sessionPK int64) (segments int, boundaries map[string]int, err error) {
+	if err := t.queryRow(`SELECT count(*) FROM segments WHERE session_pk = ?`, sessionPK).Scan(&segments); err != nil {
+		return 0, nil, fmt.Errorf("store: unable to count the segments of session %d: %w", sessionPK, err)
+	}
+	rows, err := t.query(`SELECT json_extract(b.value, '$.type'), count(*) FROM segments g, json_each(g.boundaries) b
+		WHERE g.session_pk = ? GROUP BY 1`, sessionPK)
+	if err != nil {
+		return 0, nil, fmt.Errorf("store: unable to count the boundaries of session %d: %w", sessionPK, err)
+	}
+	defer rows.Close()
+	boundaries = map[string]int{}
+	for rows.Next() {
+		var typ string
+		var n int
+		if err := rows.Scan(&typ, &n); err != nil {
+			return 0, nil, fmt.Errorf("store: unable to count the boundaries of session %d: %w", sessionPK, err)
+		}
+		boundaries[typ] = n
+	}
+	if err := rows.Err(); err != nil {
+		return 0, nil, fmt.Errorf("store: unable to count the boundaries of session %d: %w", sessionPK, err)
+	}
+	return segments, boundaries, nil
 }

@@ -38,16 +38,42 @@ type Session struct {
 	ImportedAt     string
 	UpdatedAt      string
 
+	// Format is the file's format: "pi", "claude-code" or "codex".
+	Format string
+	// Resume is what an import needs to go on from ImportedBytes when the
+	// file grows (JSON, the app's; nil: read the file again from its
+	// start).
+	Resume json.RawMessage
+	// ImportedProbe is a hash of samples of the imported prefix (the app's
+	// fileProbe): a grown file whose prefix gives the same is appended to.
+	ImportedProbe string
+	// AgentID is the sub-agent whose conversation the file records (Claude
+	// Code agentId, Codex sub-agent thread); ParentSession then names the
+	// session that spawned it.
+	AgentID string
+	// SourceDeletedAt is when the file was found gone (ISO 8601), "" while
+	// it is there: the library keeps the session either way.
+	SourceDeletedAt string
+	// Meta is what the format's metadata lines say (JSON object, the app's).
+	Meta json.RawMessage
+
 	// Filled by Sessions and SessionByID from the session's nodes.
 	Segments int
 	Cost     float64 // USD
 	Tokens   int64
 }
 
-const sessionColumns = `s.pk, s.id, s.path, s.file_name, s.cwd, s.version, s.timestamp, s.header,
+// sessionOwnColumns are a session's own columns; sessionColumns adds the
+// totals of its segments and nodes, sessionImportColumns zeros for them.
+const sessionOwnColumns = `s.pk, s.id, s.path, s.file_name, s.cwd, s.version, s.timestamp, s.header,
 	s.parent_session, s.parent_file_name, s.parent_uuid, s.name, s.is_new_project,
 	s.imported_bytes, s.imported_sha256, s.file_bytes, s.file_sha256, s.lines, s.entries,
 	s.entries_by_type, s.pending_tail, s.malformed, s.imported_at, s.updated_at,
+	s.format, s.resume, s.imported_probe, s.agent_id, s.source_deleted_at, s.meta`
+
+const sessionImportColumns = sessionOwnColumns + `, 0, 0, 0`
+
+const sessionColumns = sessionOwnColumns + `,
 	(SELECT count(*) FROM segments g WHERE g.session_pk = s.pk),
 	(SELECT coalesce(sum(n.cost), 0) FROM nodes n WHERE n.session_pk = s.pk),
 	(SELECT coalesce(sum(n.tokens), 0) FROM nodes n WHERE n.session_pk = s.pk)`
@@ -56,17 +82,22 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanSession(r scanner) (*Session, error) {
 	var s Session
-	var header, byType string
+	var header, byType, resume, meta string
 	var isNew, pending int
 	err := r.Scan(&s.PK, &s.ID, &s.Path, &s.FileName, &s.Cwd, &s.Version, &s.Timestamp, &header,
 		&s.ParentSession, &s.ParentFileName, &s.ParentUUID, &s.Name, &isNew,
 		&s.ImportedBytes, &s.ImportedSHA256, &s.FileBytes, &s.FileSHA256, &s.Lines, &s.Entries,
 		&byType, &pending, &s.Malformed, &s.ImportedAt, &s.UpdatedAt,
+		&s.Format, &resume, &s.ImportedProbe, &s.AgentID, &s.SourceDeletedAt, &meta,
 		&s.Segments, &s.Cost, &s.Tokens)
 	if err != nil {
 		return nil, err
 	}
 	s.Header = json.RawMessage(header)
+	if resume != "" {
+		s.Resume = json.RawMessage(resume)
+	}
+	s.Meta = json.RawMessage(meta)
 	s.IsNewProject, s.PendingTail = isNew != 0, pending != 0
 	s.EntriesByType = map[string]int{}
 	if err := json.Unmarshal([]byte(byType), &s.EntriesByType); err != nil {
@@ -89,12 +120,39 @@ func sessionBy(ctx context.Context, q queryer, where string, args ...any) (*Sess
 // SessionByID returns the session with the given header id; the error wraps
 // ErrNotFound when there is none.
 func (s *Store) SessionByID(ctx context.Context, id string) (*Session, error) {
-	return sessionBy(ctx, s.db, `s.id = ?`, id)
+	return sessionBy(ctx, cachedDB{s}, `s.id = ?`, id)
 }
 
 // SessionByID is Store.SessionByID inside the transaction.
 func (t *Tx) SessionByID(id string) (*Session, error) {
-	return sessionBy(t.ctx, t.tx, `s.id = ?`, id)
+	return sessionBy(t.ctx, txQueryer{t}, `s.id = ?`, id)
+}
+
+// importSessionQuery is ImportedSession's query: the session's own columns
+// only (TestImportLookupReadsOneSession).
+const importSessionQuery = `SELECT ` + sessionImportColumns + ` FROM sessions s WHERE s.id = ?`
+
+// ImportedSession is SessionByID without Segments, Cost and Tokens (zero):
+// what an import needs to decide and resume, read without going through
+// the session's segments and nodes (a long session has thousands).
+func (s *Store) ImportedSession(ctx context.Context, id string) (*Session, error) {
+	return sessionRow(cachedDB{s}.QueryRowContext(ctx, importSessionQuery, id), id)
+}
+
+// ImportedSession is Store.ImportedSession inside the transaction.
+func (t *Tx) ImportedSession(id string) (*Session, error) {
+	return sessionRow(t.queryRow(importSessionQuery, id), id)
+}
+
+func sessionRow(r *sql.Row, id string) (*Session, error) {
+	s, err := scanSession(r)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("store: unable to find session %v: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to fetch session %v: %w", id, err)
+	}
+	return s, nil
 }
 
 // Sessions lists the sessions of a project (cwd), all when project is "",
@@ -142,11 +200,22 @@ func (t *Tx) PutSession(sess *Session) error {
 	if header == "" {
 		header = "{}"
 	}
-	err = t.tx.QueryRowContext(t.ctx, `INSERT INTO sessions (id, path, file_name, cwd, version, timestamp, header,
+	format := sess.Format
+	if format == "" {
+		format = "pi"
+	}
+	meta := string(sess.Meta)
+	if meta == "" {
+		meta = "{}"
+	}
+	err = t.queryRow(`INSERT INTO sessions (id, path, file_name, cwd, version, timestamp, header,
 		parent_session, parent_file_name, parent_uuid, name, is_new_project, imported_bytes, imported_sha256,
-		file_bytes, file_sha256, lines, entries, entries_by_type, pending_tail, malformed, imported_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		file_bytes, file_sha256, lines, entries, entries_by_type, pending_tail, malformed, imported_at, updated_at,
+		format, resume, imported_probe, agent_id, source_deleted_at, meta)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (id) DO UPDATE SET path = excluded.path, file_name = excluded.file_name, cwd = excluded.cwd,
+		format = excluded.format, resume = excluded.resume, imported_probe = excluded.imported_probe,
+		agent_id = excluded.agent_id, source_deleted_at = excluded.source_deleted_at, meta = excluded.meta,
 		version = excluded.version, timestamp = excluded.timestamp, header = excluded.header,
 		parent_session = excluded.parent_session, parent_file_name = excluded.parent_file_name,
 		parent_uuid = excluded.parent_uuid, name = excluded.name, is_new_project = excluded.is_new_project,
@@ -158,7 +227,8 @@ func (t *Tx) PutSession(sess *Session) error {
 		sess.ID, sess.Path, sess.FileName, sess.Cwd, sess.Version, sess.Timestamp, header,
 		sess.ParentSession, sess.ParentFileName, sess.ParentUUID, sess.Name, boolInt(sess.IsNewProject),
 		sess.ImportedBytes, sess.ImportedSHA256, sess.FileBytes, sess.FileSHA256, sess.Lines, sess.Entries,
-		string(bt), boolInt(sess.PendingTail), sess.Malformed, now, now).Scan(&sess.PK, &sess.ImportedAt, &sess.UpdatedAt)
+		string(bt), boolInt(sess.PendingTail), sess.Malformed, now, now,
+		format, string(sess.Resume), sess.ImportedProbe, sess.AgentID, sess.SourceDeletedAt, meta).Scan(&sess.PK, &sess.ImportedAt, &sess.UpdatedAt)
 	if err != nil {
 		return fmt.Errorf("store: unable to save session %s: %w", sess.ID, err)
 	}
@@ -166,7 +236,7 @@ func (t *Tx) PutSession(sess *Session) error {
 }
 
 // ClearSession deletes what an import of the session wrote (entries, import
-// problems, segments and the structural edges of its nodes) so that it can
+// problems, gaps, segments and the structural edges of its nodes) so that it can
 // be imported again from scratch. The session row and its nodes (with their
 // versions) stay, detached from their segments: PutNode re-attaches and bumps
 // the version of those made again, DeleteDetachedNodes removes the others.
@@ -177,13 +247,14 @@ func (t *Tx) ClearSession(pk int64) error {
 	for _, q := range []string{
 		`DELETE FROM entries WHERE session_pk = ?`,
 		`DELETE FROM import_problems WHERE session_pk = ?`,
+		`DELETE FROM session_gaps WHERE session_pk = ?`,
 		`DELETE FROM segments WHERE session_pk = ?`,
 		`DELETE FROM edges WHERE created_by = 'boundary' AND (
 			source_id IN (SELECT id FROM nodes WHERE session_pk = ?1) OR
 			target_id IN (SELECT id FROM nodes WHERE session_pk = ?1))`,
 		`UPDATE nodes SET segment_idx = -1 - segment_idx WHERE session_pk = ? AND segment_idx >= 0`,
 	} {
-		if _, err := t.tx.ExecContext(t.ctx, q, pk); err != nil {
+		if _, err := t.exec(q, pk); err != nil {
 			return fmt.Errorf("store: unable to clear session %d: %w", pk, err)
 		}
 	}
@@ -194,7 +265,7 @@ func (t *Tx) ClearSession(pk int64) error {
 // the working directory cwd.
 func (t *Tx) HasProjectSession(cwd, sessionID string) (bool, error) {
 	var found bool
-	err := t.tx.QueryRowContext(t.ctx, `SELECT EXISTS (SELECT 1 FROM sessions WHERE cwd = ? AND id <> ?)`, cwd, sessionID).Scan(&found)
+	err := t.queryRow(`SELECT EXISTS (SELECT 1 FROM sessions WHERE cwd = ? AND id <> ?)`, cwd, sessionID).Scan(&found)
 	if err != nil {
 		return false, fmt.Errorf("store: unable to look up project %s: %w", cwd, err)
 	}
@@ -220,7 +291,7 @@ func (t *Tx) ForkParent(child *Session) (*Session, error) {
 		if by.value == "" {
 			continue
 		}
-		p, err := sessionBy(t.ctx, t.tx, `s.`+by.column+` = ? AND s.pk <> ? ORDER BY s.pk LIMIT 1`, by.value, child.PK)
+		p, err := sessionBy(t.ctx, txQueryer{t}, `s.`+by.column+` = ? AND s.pk <> ? ORDER BY s.pk LIMIT 1`, by.value, child.PK)
 		if err == nil {
 			return p, nil
 		}
@@ -231,13 +302,18 @@ func (t *Tx) ForkParent(child *Session) (*Session, error) {
 	return nil, fmt.Errorf("store: unable to find the parent %s of session %s: %w", child.ParentSession, child.ID, ErrNotFound)
 }
 
+// forkChildrenQuery is ForkChildren's query. Each non-empty condition lets SQLite use
+// the column's partial index (TestPerFileLookupsUseTheirIndexes).
+var forkChildrenQuery = `SELECT ` + sessionColumns + ` FROM sessions s
+		WHERE s.pk <> ?1 AND ((s.parent_session = ?2 AND s.parent_session <> '') OR (s.parent_file_name = ?3 AND s.parent_file_name <> '')
+			OR (s.parent_uuid = ?4 AND s.parent_uuid <> ''))
+		ORDER BY s.pk`
+
 // ForkChildren lists the stored sessions whose header names parent as their
 // parentSession by path, file name or session id (candidates: ForkParent
 // decides which parent each one really resolves to).
 func (t *Tx) ForkChildren(parent *Session) ([]Session, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+sessionColumns+` FROM sessions s
-		WHERE s.pk <> ?1 AND (s.parent_session = ?2 OR s.parent_file_name = ?3 OR s.parent_uuid = ?4)
-		ORDER BY s.pk`, parent.PK, parent.Path, parent.FileName, parent.ID)
+	rows, err := t.query(forkChildrenQuery, parent.PK, parent.Path, parent.FileName, parent.ID)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list the forks of session %s: %w", parent.ID, err)
 	}
@@ -254,4 +330,14 @@ func (t *Tx) ForkChildren(parent *Session) ([]Session, error) {
 		return nil, fmt.Errorf("store: unable to list the forks of session %s: %w", parent.ID, err)
 	}
 	return out, nil
+}
+
+// MoveSession records that the session's file (the same bytes) is now at
+// path, and there: its source is no longer deleted.
+func (t *Tx) MoveSession(pk int64, path, fileName string) error {
+	if _, err := t.exec(`UPDATE sessions SET path = ?, file_name = ?, source_deleted_at = '' WHERE pk = ?`,
+		path, fileName, pk); err != nil {
+		return fmt.Errorf("store: unable to move session %d to %s: %w", pk, path, err)
+	}
+	return nil
 }

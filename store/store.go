@@ -47,6 +47,8 @@ type Store struct {
 	path string
 	gate *writeGate
 
+	stmts stmtCache // statements run often, prepared once per connection
+
 	// Checkpoints of large transactions run beside the next one (see
 	// checkpointer): commits add their size to logged and wake the
 	// checkpointer past checkpointBytes; they add it to sinceReset too, and
@@ -124,7 +126,7 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(4)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{db: db, path: path, gate: newWriteGate(path), wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
+	s := &Store{db: db, path: path, gate: newWriteGate(path), stmts: stmtCache{db: db}, wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -111,7 +111,7 @@ func importSession(t *testing.T, s *Store, file string) (*Tx, *Session, error) {
 				return tx, sess, err
 			}
 		}
-		if err := tx.InsertEntry(sess.PK, e, pisession.EntryText(e)); err != nil {
+		if err := tx.InsertEntry(sess.PK, e, pisession.EntryText(e), EntryExtra{}); err != nil {
 			return tx, sess, err
 		}
 		sess.Entries++

@@ -17,7 +17,8 @@ type Tx struct {
 	conn *sql.Conn
 	tx   *sql.Tx
 
-	entries *entryWriter // prepared entry inserts, batched
+	entries *entryWriter         // prepared entry inserts, batched
+	stmts   map[string]*sql.Stmt // the stmtCache's statements bound to tx
 	done    bool
 }
 
@@ -120,9 +121,9 @@ func (t *Tx) flush() error {
 	return nil
 }
 
+// closeStatements forgets the transaction's statements (database/sql
+// closes the ones bound to tx when it ends; the Store's stay prepared).
 func (t *Tx) closeStatements() {
-	if t.entries != nil {
-		t.entries.close()
-		t.entries = nil
-	}
+	t.entries = nil
+	t.stmts = nil
 }

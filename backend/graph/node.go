@@ -221,6 +221,7 @@ const (
 	EdgeResume            = "resume"
 	EdgeCompaction        = "compaction"
 	EdgeContinuation      = "continuation"
+	EdgeSubagent          = "subagent" // from the work that spawned a sub-agent to its conversation (Claude Code, Codex)
 	EdgeSemantic          = "semantic"
 	EdgeReference         = "reference"
 	EdgeLessonApplication = "lesson_application"

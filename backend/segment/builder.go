@@ -1,6 +1,10 @@
 package segment
 
-import "rhizome/backend/pisession"
+import (
+	"slices"
+
+	"rhizome/backend/pisession"
+)
 
 // Step is what Builder.Add reports for one entry.
 type Step struct {
@@ -59,6 +63,42 @@ func (b *Builder) Add(e *pisession.Entry) Step {
 	}
 	st.Segment = b.cur.Index
 	return st
+}
+
+// BuilderState is what a Builder carries between entries: its Detector's
+// state, the open segment (nil before the first entry) and the index the
+// next segment gets. The importer stores it (JSON) with a session and
+// resumes with ResumeBuilder when the file grows.
+type BuilderState struct {
+	Detector DetectorState `json:"detector"`
+	Open     *Segment      `json:"open,omitempty"`
+	Next     int           `json:"next"`
+}
+
+// State returns the builder's state after the entries added so far.
+func (b *Builder) State() BuilderState {
+	st := BuilderState{Detector: b.det.State(), Next: b.next}
+	if b.cur != nil {
+		s := *b.cur
+		s.Boundaries = slices.Clone(s.Boundaries)
+		st.Open = &s
+	}
+	return st
+}
+
+// ResumeBuilder returns a builder that goes on from st (State of an earlier
+// one) as that one would have; lookup finds the segment of the entries the
+// earlier one had seen, by id (see ResumeDetector).
+func ResumeBuilder(opts Options, st BuilderState, lookup func(id string) (int, bool)) *Builder {
+	b := &Builder{det: ResumeDetector(opts, st.Detector, lookup), next: st.Next}
+	if st.Open != nil {
+		s := *st.Open
+		if s.Boundaries == nil {
+			s.Boundaries = []Boundary{}
+		}
+		b.cur = &s
+	}
+	return b
 }
 
 // Finish ends the session and returns its last segment, nil when no entry
@@ -198,6 +238,10 @@ func link(to int, bs []Boundary, segmentOf func(id string) (int, bool)) Link {
 	md["boundaries"] = types
 	if p.Type == Handoff {
 		md["boundary"] = string(Handoff)
+	}
+	if p.Type == SubAgent && md["returned"] == true {
+		l.Type = EdgeContinuation
+		md["boundary"] = string(SubAgent)
 	}
 	if p.PreviousEntryID != "" {
 		md["previousEntryId"] = p.PreviousEntryID

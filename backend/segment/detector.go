@@ -22,11 +22,47 @@ type Options struct {
 	// entries that makes a resume boundary. Zero means DefaultResumeGap; a
 	// negative value turns resume detection off.
 	ResumeGap time.Duration
+	// Branches says how the session's entries show a real branch: pi's
+	// parent links (ParentJumps, the zero value) or the reader's flags
+	// (RewindFlags).
+	Branches BranchRule
 }
 
-// DefaultOptions returns the spec's settings: a 10 minute resume gap.
+// BranchRule is how a session format shows that the work went back to an
+// earlier point (a branch).
+type BranchRule uint8
+
+const (
+	// ParentJumps is pi's rule: an entry whose parentId is not the previous
+	// entry's id (and names an earlier entry, or none) is a tree jump, a
+	// branch_summary a branch.
+	ParentJumps BranchRule = iota
+	// RewindFlags is the rule for Claude Code and Codex logs, whose parent
+	// links are recording artefacts as often as branches (metadata lines
+	// have no parent, parallel tool results hang off their own call, a
+	// compaction root's parent may be in another file; Codex links each
+	// entry to the one before it): only an entry the reader flags Rewind
+	// (a Claude Code /rewind, Esc-Esc, --resume-session-at), or a Codex
+	// thread_rolled_back (RolledBackTurns), starts a branch. Its target is
+	// the rewind's parent, or the entry before the first rolled-back turn.
+	RewindFlags
+)
+
+// DefaultOptions returns the spec's settings: a 10 minute resume gap, pi's
+// parent links.
 func DefaultOptions() Options {
 	return Options{ResumeGap: DefaultResumeGap}
+}
+
+// OptionsFor returns the options for a session format, as
+// sessionformat.Detect names it: DefaultOptions for pi (and anything else),
+// with RewindFlags for "claude-code" and "codex".
+func OptionsFor(format string) Options {
+	o := DefaultOptions()
+	if format == "claude-code" || format == "codex" {
+		o.Branches = RewindFlags
+	}
+	return o
 }
 
 func (o Options) resumeGap() time.Duration {
@@ -37,8 +73,8 @@ func (o Options) resumeGap() time.Duration {
 }
 
 // Priority is the boundary's rank when several fall on one entry: branch 1,
-// tree_jump 2, compaction 3, resume 4, handoff 5 (lower wins). Unknown types
-// rank after all of them.
+// tree_jump 2, compaction 3, resume 4, handoff 5, subagent 6 (lower wins).
+// Unknown types rank after all of them.
 func (t BoundaryType) Priority() int {
 	switch t {
 	case Branch:
@@ -51,24 +87,30 @@ func (t BoundaryType) Priority() int {
 		return 4
 	case Handoff:
 		return 5
+	case SubAgent:
+		return 6
 	}
-	return 6
+	return 7
 }
 
 // Edge types of the node model's structural edges (pi-brain-node-model.md,
-// "Edge Data Structure"). Fork edges cross sessions and are made by the
-// importer, not here.
+// "Edge Data Structure"), and subagent: from the work that spawned a
+// sub-agent to the sub-agent's conversation (an inline sidechain here; a
+// sub-agent file of its own is linked by the importer, as forks are). Fork
+// edges cross sessions and are made by the importer, not here.
 const (
 	EdgeContinuation = "continuation"
 	EdgeBranch       = "branch"
 	EdgeTreeJump     = "tree_jump"
 	EdgeCompaction   = "compaction"
 	EdgeResume       = "resume"
+	EdgeSubagent     = "subagent"
 )
 
 // EdgeType is the edge type a boundary of type t gives the link into its
 // segment: the boundary's own name, except handoff, which the node model has
-// no edge type for and which becomes a continuation.
+// no edge type for and which becomes a continuation. (A subagent boundary
+// that returns from the sub-agent gives a continuation too: see Links.)
 func (t BoundaryType) EdgeType() string {
 	switch t {
 	case Branch:
@@ -79,6 +121,8 @@ func (t BoundaryType) EdgeType() string {
 		return EdgeCompaction
 	case Resume:
 		return EdgeResume
+	case SubAgent:
+		return EdgeSubagent
 	}
 	return EdgeContinuation
 }
@@ -105,6 +149,17 @@ func (t BoundaryType) EdgeType() string {
 //     skipped when either timestamp is zero or the clock went backwards.
 //   - handoff: a custom entry with customType "handoff" (any case), or a user
 //     message asking for one ("handoff to X", "hand off to X", "/handoff").
+//   - subagent: an entry of a sub-agent's conversation (Entry.Sidechain)
+//     after one of the main conversation, and the first entry back (metadata
+//     {"returned": true}): Claude Code's older inline sidechains. A file that
+//     is all sidechain (a sub-agent transcript) has none.
+//
+// With Options.Branches RewindFlags (Claude Code, Codex) branch and
+// tree_jump are found differently: no tree jumps; a branch on every entry
+// flagged Rewind (TargetEntryID its parentId, metadata {"rewind": true}) and
+// on every Codex thread_rolled_back entry (TargetEntryID the entry before
+// the first rolled-back turn, metadata {"rolledBackTurns": n}; none when
+// that turn is not among the last maxTurns seen).
 //
 // Every boundary's PreviousEntryID is the entry before it in file order.
 // Metadata: branch {summary, fromId}; compaction {summary, tokensBefore,
@@ -119,16 +174,62 @@ type Detector struct {
 	opts Options
 	n    int // entries seen
 
-	prevID string
-	prevTS time.Time
+	prevID        string
+	prevTS        time.Time
+	prevSidechain bool
 
 	segment   int            // index of the current segment
-	segmentOf map[string]int // entry id -> index of its segment
+	segmentOf map[string]int // entry id -> index of its segment, since NewDetector or ResumeDetector
+	// lookup finds the entries added before ResumeDetector (nil: none).
+	lookup func(id string) (int, bool)
+	turns  []TurnStart // RewindFlags: the last maxTurns turns, oldest first
+}
+
+// maxTurns bounds the turns a Detector remembers to find the target of a
+// rollback (Codex rolls back the last few turns).
+const maxTurns = 64
+
+// TurnStart is where a turn began: its id and the entry before its first
+// one ("" at the start of the session).
+type TurnStart struct {
+	TurnID string `json:"turnId"`
+	Before string `json:"before"`
 }
 
 // NewDetector returns a detector for one session.
 func NewDetector(opts Options) *Detector {
 	return &Detector{opts: opts, segmentOf: make(map[string]int)}
+}
+
+// DetectorState is what a Detector carries from one entry to the next,
+// without the entry ids it has seen (the library holds them): the importer
+// stores it with a session and resumes with ResumeDetector when the file
+// grows. Small: a few ids and at most maxTurns turns.
+type DetectorState struct {
+	Entries       int         `json:"entries"`
+	PrevID        string      `json:"prevId"`
+	PrevTS        time.Time   `json:"prevTs"`
+	PrevSidechain bool        `json:"prevSidechain,omitempty"`
+	Segment       int         `json:"segment"`
+	Turns         []TurnStart `json:"turns,omitempty"`
+}
+
+// State returns the detector's state after the entries added so far.
+func (d *Detector) State() DetectorState {
+	return DetectorState{Entries: d.n, PrevID: d.prevID, PrevTS: d.prevTS, PrevSidechain: d.prevSidechain,
+		Segment: d.segment, Turns: slices.Clone(d.turns)}
+}
+
+// ResumeDetector returns a detector that goes on from st (State of an
+// earlier one) as that one would have: lookup must find the segment index
+// of the entries it had seen by id (the last one with that id), as
+// SegmentOf would have.
+func ResumeDetector(opts Options, st DetectorState, lookup func(id string) (int, bool)) *Detector {
+	d := NewDetector(opts)
+	d.n, d.prevID, d.prevTS, d.prevSidechain, d.segment = st.Entries, st.PrevID, st.PrevTS, st.PrevSidechain, st.Segment
+	d.turns = slices.Clone(st.Turns)
+	d.lookup = lookup
+	return d
 }
 
 // Add feeds the next entry in file order. It returns the boundaries that
@@ -149,7 +250,14 @@ func (d *Detector) Add(e *pisession.Entry) []Boundary {
 	if e.ID != "" {
 		d.segmentOf[e.ID] = d.segment
 	}
-	d.prevID, d.prevTS = e.ID, e.Timestamp
+	if d.opts.Branches == RewindFlags && e.TurnID != "" && (len(d.turns) == 0 || d.turns[len(d.turns)-1].TurnID != e.TurnID) &&
+		!slices.ContainsFunc(d.turns, func(t TurnStart) bool { return t.TurnID == e.TurnID }) {
+		if len(d.turns) == maxTurns {
+			d.turns = slices.Delete(d.turns, 0, 1)
+		}
+		d.turns = append(d.turns, TurnStart{TurnID: e.TurnID, Before: d.prevID})
+	}
+	d.prevID, d.prevTS, d.prevSidechain = e.ID, e.Timestamp, e.Sidechain
 	return bs
 }
 
@@ -157,8 +265,13 @@ func (d *Detector) Add(e *pisession.Entry) []Boundary {
 // Add started them) that holds the entry with the given id, among the
 // entries added so far. With duplicate ids the last one wins.
 func (d *Detector) SegmentOf(entryID string) (int, bool) {
-	i, ok := d.segmentOf[entryID]
-	return i, ok
+	if i, ok := d.segmentOf[entryID]; ok {
+		return i, ok
+	}
+	if d.lookup != nil && entryID != "" {
+		return d.lookup(entryID)
+	}
+	return 0, false
 }
 
 // boundaries finds the boundaries starting at e, not the first entry.
@@ -168,12 +281,25 @@ func (d *Detector) boundaries(e *pisession.Entry) []Boundary {
 		return Boundary{Type: t, EntryID: e.ID, Timestamp: e.Timestamp, PreviousEntryID: d.prevID}
 	}
 
-	if e.Type == pisession.TypeBranchSummary {
+	switch {
+	case d.opts.Branches == RewindFlags:
+		if e.Rewind {
+			b := boundary(Branch)
+			b.TargetEntryID = e.ParentID
+			b.Metadata = map[string]any{"rewind": true}
+			bs = append(bs, b)
+		} else if target, ok := d.rollbackTarget(e.RolledBackTurns); ok {
+			b := boundary(Branch)
+			b.TargetEntryID = target
+			b.Metadata = map[string]any{"rolledBackTurns": len(e.RolledBackTurns)}
+			bs = append(bs, b)
+		}
+	case e.Type == pisession.TypeBranchSummary:
 		b := boundary(Branch)
 		b.TargetEntryID = branchTarget(e)
 		b.Metadata = map[string]any{"summary": e.Summary, "fromId": e.FromID}
 		bs = append(bs, b)
-	} else if e.ParentID != d.prevID && (e.ParentID == "" || d.known(e.ParentID)) {
+	case e.ParentID != d.prevID && (e.ParentID == "" || d.known(e.ParentID)):
 		b := boundary(TreeJump)
 		b.TargetEntryID = e.ParentID
 		bs = append(bs, b)
@@ -201,13 +327,35 @@ func (d *Detector) boundaries(e *pisession.Entry) []Boundary {
 		bs = append(bs, b)
 	}
 
+	if e.Sidechain != d.prevSidechain {
+		b := boundary(SubAgent)
+		if !e.Sidechain {
+			b.Metadata = map[string]any{"returned": true}
+		}
+		bs = append(bs, b)
+	}
+
 	slices.SortStableFunc(bs, func(a, b Boundary) int { return a.Type.Priority() - b.Type.Priority() })
 	return bs
 }
 
 func (d *Detector) known(id string) bool {
-	_, ok := d.segmentOf[id]
+	_, ok := d.SegmentOf(id)
 	return ok
+}
+
+// rollbackTarget is the entry before the first of the turns a rollback
+// supersedes, when it is among the turns remembered.
+func (d *Detector) rollbackTarget(turns []string) (string, bool) {
+	if len(turns) == 0 {
+		return "", false
+	}
+	for _, t := range d.turns {
+		if slices.Contains(turns, t.TurnID) {
+			return t.Before, t.Before != ""
+		}
+	}
+	return "", false
 }
 
 // gap reports the time from prev to cur when it is at least the resume gap.

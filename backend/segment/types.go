@@ -11,13 +11,16 @@ import "time"
 type BoundaryType string
 
 // Boundary types, with the spec's priority (lower wins when several fall on
-// the same entry): branch 1, tree_jump 2, compaction 3, resume 4, handoff 5.
+// the same entry): branch 1, tree_jump 2, compaction 3, resume 4, handoff 5;
+// then subagent 6, into or out of a sub-agent's conversation kept inline
+// (Claude Code's older isSidechain lines).
 const (
 	Branch     BoundaryType = "branch"
 	TreeJump   BoundaryType = "tree_jump"
 	Compaction BoundaryType = "compaction"
 	Resume     BoundaryType = "resume"
 	Handoff    BoundaryType = "handoff"
+	SubAgent   BoundaryType = "subagent"
 )
 
 // Boundary is a point in the session where a new segment starts.
@@ -34,7 +37,8 @@ type Boundary struct {
 	// (the new segment's parent entry) for branch and tree_jump.
 	TargetEntryID string `json:"targetEntryId,omitempty"`
 	// Metadata: summary (branch, compaction), gapMinutes (resume),
-	// tokensBefore (compaction), reason (handoff).
+	// tokensBefore (compaction), reason (handoff), rewind or rolledBackTurns
+	// (branch of a Claude Code or Codex log), returned (subagent).
 	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
@@ -56,8 +60,9 @@ type Segment struct {
 
 // Link is a structural edge between two segments of one session, by index.
 // Type is an edge type of the node model: continuation, branch, tree_jump,
-// compaction or resume (a handoff boundary gives a continuation edge whose
-// metadata says so).
+// compaction, resume or subagent (a handoff boundary, and a subagent one
+// that returns from the sub-agent, give a continuation edge whose metadata
+// says so).
 type Link struct {
 	From     int            `json:"from"`
 	To       int            `json:"to"`

@@ -3,6 +3,10 @@
 // ids (pitest.WriteCorpus), times a bare encoding/json decode of every object
 // of those bytes, then imports the corpus into an empty library with the real binary and reports
 // MB/s, entries/s, peak RSS and the ratio to the bare decode, all in one run.
+// It does the same for a corpus of --formats-mb megabytes of the real Claude
+// Code and Codex logs (copies with new UUIDs: writeOtherCorpus), then times
+// appends of 1 KB to a session of --append-mb megabytes of each format
+// against reading that session whole (benchAppends).
 package main
 
 import (
@@ -12,9 +16,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -26,23 +32,46 @@ func main() {
 	mb := flag.Int("mb", 300, "corpus size in MB")
 	samples := flag.String("samples", "app/samples", "folder of real sessions to copy")
 	keep := flag.Bool("keep", false, "keep the corpus and library")
+	formatsMB := flag.Int("formats-mb", -1, "Claude Code and Codex corpus size in MB (-1: as --mb, 0: skip)")
+	appendMB := flag.Int("append-mb", 155, "size in MB of the session appended to, per format (0: skip)")
+	rounds := flag.Int("append-rounds", 20, "appends of 1 KB per format")
 	flag.Parse()
-	if err := run(*bin, *samples, int64(*mb)<<20, *keep); err != nil {
+	if *formatsMB < 0 {
+		*formatsMB = *mb
+	}
+	dir, err := os.MkdirTemp("", "rhizome-bench-")
+	if err == nil && !*keep {
+		defer os.RemoveAll(dir)
+	}
+	if err == nil && *mb > 0 {
+		fmt.Println("== pi sessions (copies of app/samples)")
+		err = run(*bin, filepath.Join(dir, "pi"), int64(*mb)<<20, func(corpus string, target int64) (int, int64, error) {
+			return pitest.WriteCorpus(*samples, corpus, target)
+		})
+	}
+	if err == nil && *formatsMB > 0 {
+		fmt.Println("== Claude Code and Codex logs (copies of the real generated files, new UUIDs)")
+		err = run(*bin, filepath.Join(dir, "formats"), int64(*formatsMB)<<20, writeOtherCorpus)
+	}
+	if err == nil && *appendMB > 0 {
+		fmt.Println("== appends of 1 KB to one long session, in process")
+		err = benchAppends(dir, *appendMB, *rounds)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, samples string, target int64, keep bool) error {
-	dir, err := os.MkdirTemp("", "rhizome-bench-")
-	if err != nil {
+// run builds a corpus of about target bytes in dir with write, then times a
+// bare decode of it and its import by the binary bin, and prints the
+// figures.
+func run(bin, dir string, target int64, write func(corpus string, target int64) (int, int64, error)) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if !keep {
-		defer os.RemoveAll(dir)
-	}
 	corpus := filepath.Join(dir, "corpus")
-	files, size, err := pitest.WriteCorpus(samples, corpus, target)
+	files, size, err := write(corpus, target)
 	if err != nil {
 		return err
 	}
@@ -85,10 +114,16 @@ func run(bin, samples string, target int64, keep bool) error {
 	return nil
 }
 
-// bareDecode decodes every JSON object of every corpus file into
-// map[string]any with encoding/json and counts them.
+// bareDecode decodes every JSON object of every corpus file (*.jsonl below
+// dir) into map[string]any with encoding/json and counts them.
 func bareDecode(dir string) (int, error) {
-	names, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	var names []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			names = append(names, p)
+		}
+		return nil
+	})
 	n := 0
 	for _, name := range names {
 		f, err := os.Open(name)

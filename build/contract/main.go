@@ -85,6 +85,9 @@ func (*eventPayloads) ReasoningRunProgress() app.ReasoningRunProgress {
 // SummariesUpdated is the payload of "summary:updated".
 func (*eventPayloads) SummariesUpdated() app.SummariesUpdated { return app.SummariesUpdated{} }
 
+// WatchImported is the payload of "watch:imported".
+func (*eventPayloads) WatchImported() app.WatchImported { return app.WatchImported{} }
+
 func main() {
 	check := flag.Bool("check", false, "compare the committed files with freshly generated ones; write nothing")
 	flag.Parse()

@@ -82,6 +82,8 @@ import type {
   SummaryView,
   Stats,
   TimelineSegment,
+  WatchedFolder,
+  WatchStatus,
 } from './types';
 import type { Bindings } from './generated/methods';
 import { readDroppedFile } from './import/files';
@@ -784,6 +786,29 @@ export function createApi(getTransport: () => Transport) {
       queueStatus: async () => (await call('Summaries', 'QueueStatus')) as SummaryQueueStatus,
       /** Empties the queue and stops what is being made. */
       cancel: async () => (await call('Summaries', 'Cancel')) as SummaryQueueStatus,
+    },
+
+    /** Watched folders: agents' session folders imported as they are written (app/watch.go). */
+    watch: {
+      folders: async () => list<WatchedFolder>(await call('Watch', 'Folders')),
+      setFolderEnabled: async (path: string, enabled: boolean) =>
+        list<WatchedFolder>(await call('Watch', 'SetFolderEnabled', path, enabled)),
+      /** An absolute folder on this machine (window only). */
+      addFolder: async (path: string) => list<WatchedFolder>(await call('Watch', 'AddFolder', path)),
+      /** Native folder dialog (window only); the list unchanged when cancelled. */
+      chooseFolder: async () => list<WatchedFolder>(await call('Watch', 'ChooseFolder')),
+      /** Only an added folder; a default one is switched off. */
+      removeFolder: async (path: string) => list<WatchedFolder>(await call('Watch', 'RemoveFolder', path)),
+      status: async (): Promise<WatchStatus> => {
+        const s = obj<WatchStatus>(await call('Watch', 'Status'));
+        return { ...s, folders: list(s.folders), running: s.running === true, imports: s.imports ?? 0, liveSeconds: s.liveSeconds ?? 60 };
+      },
+      start: async () => {
+        await call('Watch', 'Start');
+      },
+      stop: async () => {
+        await call('Watch', 'Stop');
+      },
     },
 
     on<E extends EventName>(name: E, cb: (data: EventPayloads[E]) => void): () => void {

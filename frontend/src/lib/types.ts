@@ -216,6 +216,17 @@ export type SummaryQueueStatus = app.SummaryQueueStatus;
 /** The `summary:updated` event: the items whose summary changed. */
 export type SummariesUpdated = FromGo<app.SummariesUpdated>;
 
+// ---- Watched folders (app/watch.go) ----
+
+/** A folder the watcher follows: an agent's default one or one added, with its switch. */
+export type WatchedFolder = app.WatchedFolder;
+/** Whether the watcher runs, what it follows, its last import; liveSeconds: how long a session counts as live. */
+export type WatchStatus = FromGo<app.WatchStatus>;
+/** The `watch:imported` event: the files an import of the watcher changed. */
+export type WatchImported = FromGo<app.WatchImported>;
+/** A session's file format. */
+export type SessionFormat = app.SessionSummary['format'];
+
 /** Events the Go side sends, with their payloads. */
 export interface EventPayloads {
   'import:progress': ImportProgress;
@@ -234,5 +245,7 @@ export interface EventPayloads {
   'summary:progress': SummaryQueueStatus;
   'summary:updated': SummariesUpdated;
   'analysis:progress': AnalysisStatus;
+  'watch:imported': WatchImported;
+  'watch:changed': WatchStatus;
 }
 export type EventName = keyof EventPayloads;

@@ -13,6 +13,7 @@ import type * as Reasoning from './app/Reasoning';
 import type * as Search from './app/Search';
 import type * as Settings from './app/Settings';
 import type * as Summaries from './app/Summaries';
+import type * as Watch from './app/Watch';
 
 /** The use cases of each area, bound to the window as window.go.app.<Area>.<Method> and served as POST /api/<Area>/<Method>. */
 export const methods = {
@@ -134,6 +135,16 @@ export const methods = {
     'Regenerate',
     'Revert',
   ],
+  Watch: [
+    'AddFolder',
+    'ChooseFolder',
+    'Folders',
+    'RemoveFolder',
+    'SetFolderEnabled',
+    'Start',
+    'Status',
+    'Stop',
+  ],
 } as const;
 
 /** Each area's use cases with their signatures (arguments in order; the result a Promise). */
@@ -151,4 +162,5 @@ export interface Bindings {
   Search: typeof Search;
   Settings: typeof Settings;
   Summaries: typeof Summaries;
+  Watch: typeof Watch;
 }

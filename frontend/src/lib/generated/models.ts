@@ -88,6 +88,14 @@ export namespace app {
 	    summary?: string;
 	    label?: string;
 	    blocks: BlockView[];
+	    subtype?: string;
+	    rolledBack?: boolean;
+	    duplicateOf?: string;
+	    replayed?: boolean;
+	    rewind?: boolean;
+	    sidechain?: boolean;
+	    subagentId?: string;
+	    subagentNodeId?: string;
 	}
 	export interface EntryPage {
 	    entries: EntryView[];
@@ -799,6 +807,12 @@ export namespace app {
 	    parentSession?: string;
 	    malformed: number;
 	    pendingTail: boolean;
+	    format: 'pi' | 'claude-code' | 'codex';
+	    costUnknown?: boolean;
+	    agentId?: string;
+	    sourceDeleted?: boolean;
+	    sourceDeletedAt?: string;
+	    updatedAt: string;
 	}
 	export interface SummarySettings {
 	    useModel: boolean;
@@ -860,6 +874,27 @@ export namespace app {
 	    end: string;
 	    entries: number;
 	    boundaries: BoundaryView[];
+	}
+	export interface WatchImported {
+	    at: string;
+	    millis: number;
+	    files: FileReport[];
+	    totals: ImportTotals;
+	}
+	export interface WatchStatus {
+	    running: boolean;
+	    folders: string[];
+	    lastImport?: string;
+	    imports: number;
+	    lastError?: string;
+	    liveSeconds: number;
+	}
+	export interface WatchedFolder {
+	    path: string;
+	    agent?: 'pi' | 'claude-code' | 'codex' | '';
+	    default: boolean;
+	    enabled: boolean;
+	    exists: boolean;
 	}
 
 }

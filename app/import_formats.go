@@ -1,0 +1,432 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"rhizome/backend/analyze"
+	"rhizome/backend/claudecode"
+	"rhizome/backend/codex"
+	"rhizome/backend/pisession"
+	"rhizome/backend/sessionformat"
+)
+
+// The reader seam: every file is read through a sessionReader of its
+// format, found by content (sessionformat.Detect), never by name. pi
+// sessions (pisession.Reader), Claude Code sessions (claudecode.Reader) and
+// Codex rollouts (codex.Reader) give the same entries; what differs is
+// said here: how a read resumes when the file grows, what the format's
+// metadata lines say, which entries are copies of others, and prices.
+
+// Session formats the import reads, as sessionformat names them
+// (TestFormatNames holds them to its constants).
+const (
+	formatPi         = "pi"
+	formatClaudeCode = "claude-code"
+	formatCodex      = "codex"
+)
+
+// sessionReader reads a session file as a stream of entries in file order,
+// with what it found wrong: the import reads every file through one.
+type sessionReader interface {
+	// Header reads and returns the session header (ErrNoHeader when none).
+	Header() (*pisession.Header, error)
+	// Next returns the next entry, io.EOF after the last one.
+	Next() (*pisession.Entry, error)
+	// Malformed returns the first pisession.MaxStoredProblems malformed lines.
+	Malformed() []pisession.Problem
+	// MalformedCount counts every malformed line.
+	MalformedCount() int
+	// Pending returns the half-written last line, or nil.
+	Pending() *pisession.Problem
+	// Consumed is the bytes up to the end of the last complete line whose
+	// entries have all been returned and settled (the commit point).
+	Consumed() int64
+	// Lines is the number of complete lines up to Consumed.
+	Lines() int
+	// State returns, after Next returned io.EOF, where the read stands at
+	// Consumed (JSON, for resumeSessionReader) and the number of entries
+	// before that point.
+	State() (json.RawMessage, int, error)
+	// Meta returns what the format's metadata lines said (title, models).
+	Meta() sessionMeta
+}
+
+// sessionMeta is what a session's metadata lines say, kept with the session
+// (store.Session.Meta).
+type sessionMeta struct {
+	// Title: Claude Code custom-title, ai-title or summary; Codex
+	// session_index.jsonl's thread name; pi's session_info name.
+	Title string `json:"title,omitempty"`
+	// Models used, in order of first use.
+	Models []string `json:"models,omitempty"`
+	// Unpriced lists the models whose usage has no price in Rhizome's table
+	// (analyze.DefaultPrices): the session's cost leaves them out.
+	Unpriced []string `json:"unpriced,omitempty"`
+	// Duplicates counts entries that repeat one stored before (in this
+	// file or another): kept, not counted twice.
+	Duplicates int `json:"duplicates,omitempty"`
+	// Rewinds counts the real branches of a Claude Code session.
+	Rewinds int `json:"rewinds,omitempty"`
+	// RolledBackTurns lists the Codex turns a rollback superseded.
+	RolledBackTurns []string `json:"rolledBackTurns,omitempty"`
+}
+
+// newSessionReader returns the reader of format for the file r from its
+// first byte, named path in problems and errors.
+func newSessionReader(format string, r io.Reader, path string) sessionReader {
+	switch format {
+	case formatClaudeCode:
+		return &claudeReader{Reader: claudecode.NewReader(r, path)}
+	case formatCodex:
+		return &codexReader{Reader: codex.NewReader(r, path)}
+	}
+	return &piReader{Reader: pisession.NewReader(r, path)}
+}
+
+// resumeSessionReader returns the reader of format that goes on from state
+// (what State returned): r must be positioned at the state's offset.
+func resumeSessionReader(format string, r io.Reader, path string, state json.RawMessage) (sessionReader, error) {
+	switch format {
+	case formatClaudeCode:
+		var st claudecode.State
+		if err := json.Unmarshal(state, &st); err != nil {
+			return nil, fmt.Errorf("the stored state of the Claude Code reader: %w", err)
+		}
+		return &claudeReader{Reader: claudecode.NewReaderAt(r, path, st), resumed: true}, nil
+	case formatCodex:
+		var st codex.State
+		if err := json.Unmarshal(state, &st); err != nil {
+			return nil, fmt.Errorf("the stored state of the Codex reader: %w", err)
+		}
+		return &codexReader{Reader: codex.NewReaderAt(r, path, st), resumed: true}, nil
+	}
+	var st piState
+	if err := json.Unmarshal(state, &st); err != nil {
+		return nil, fmt.Errorf("the stored state of the pi reader: %w", err)
+	}
+	hdr := st.Header
+	hdr.Raw = st.HeaderRaw
+	return &piReader{Reader: pisession.NewReaderAt(r, path, hdr, st.Line, st.Offset, st.Seq), seq: st.Seq, name: st.Name}, nil
+}
+
+// piReader is a pi session's reader. Its entries are settled as they come:
+// the commit point is where the last entry returned ends.
+type piReader struct {
+	*pisession.Reader
+	seq  int    // entries returned, those before a resumed read included
+	name string // the last session_info name
+}
+
+// piState is where a pi read stopped.
+type piState struct {
+	Offset    int64            `json:"offset"`
+	Line      int              `json:"line"`
+	Seq       int              `json:"seq"`
+	Header    pisession.Header `json:"header"`
+	HeaderRaw json.RawMessage  `json:"headerRaw,omitempty"`
+	Name      string           `json:"name,omitempty"`
+}
+
+func (p *piReader) Next() (*pisession.Entry, error) {
+	e, err := p.Reader.Next()
+	if err == nil {
+		p.seq++
+		if e.Type == pisession.TypeSessionInfo && e.Name != "" {
+			p.name = e.Name
+		}
+	}
+	return e, err
+}
+
+func (p *piReader) State() (json.RawMessage, int, error) {
+	h, err := p.Reader.Header()
+	if err != nil {
+		return nil, 0, err
+	}
+	b, err := json.Marshal(piState{Offset: p.Consumed(), Line: p.Lines(), Seq: p.seq, Header: *h, HeaderRaw: h.Raw, Name: p.name})
+	return b, p.seq, err
+}
+
+func (p *piReader) Meta() sessionMeta { return sessionMeta{Title: p.name} }
+
+// claudeReader is a Claude Code session's reader.
+type claudeReader struct {
+	*claudecode.Reader
+	resumed bool
+}
+
+func (c *claudeReader) State() (json.RawMessage, int, error) {
+	st := c.Reader.State()
+	b, err := json.Marshal(st)
+	return b, st.Seq, err
+}
+
+func (c *claudeReader) Meta() sessionMeta {
+	m := c.Metadata()
+	return sessionMeta{Title: m.Title, Models: m.Models, Rewinds: m.Rewinds}
+}
+
+// codexReader is a Codex rollout's reader.
+type codexReader struct {
+	*codex.Reader
+	resumed bool
+}
+
+func (c *codexReader) State() (json.RawMessage, int, error) {
+	st := c.Reader.State()
+	b, err := json.Marshal(st)
+	return b, st.Seq, err
+}
+
+func (c *codexReader) Meta() sessionMeta {
+	m := c.Metadata()
+	return sessionMeta{Models: m.Models, RolledBackTurns: m.RolledBackTurns}
+}
+
+// detectFormat names the format of the file f (size bytes) from its content
+// (sessionformat.Detect on its first bytes). A first line longer than
+// sessionformat.HeadBytes (a Codex session_meta with long instructions) is
+// read whole, up to maxFirstLine, and sniffed with its long values cut. The
+// error, for a file that is not a session Rhizome reads, says what it looks
+// like.
+func detectFormat(f io.ReaderAt, size int64) (string, error) {
+	head := make([]byte, min(size, sessionformat.HeadBytes))
+	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
+		return "", fmt.Errorf("read: %w", err)
+	}
+	if bytes.IndexByte(head, '\n') < 0 {
+		if int64(len(head)) == sessionformat.HeadBytes {
+			if short, ok := shortFirstLine(f, size); ok {
+				head = short
+			} else if whole, _ := lineEnds(f, size); !whole {
+				return "", fmt.Errorf("the first line (%d bytes so far) has no newline and does not parse: the session is still being written", size)
+			}
+		} else if len(bytes.TrimSpace(head)) > 0 && !json.Valid(head) {
+			return "", fmt.Errorf("the first line (%d bytes) has no newline and does not parse: the session is still being written", size)
+		}
+	}
+	format, why := sessionformat.Detect(head)
+	switch format {
+	case formatPi, formatClaudeCode, formatCodex:
+		return format, nil
+	case sessionformat.MemoBrain, sessionformat.RhizomeLoom, sessionformat.Loom, sessionformat.MiniLoom,
+		sessionformat.Exoloom, sessionformat.Loomsidian:
+		return "", fmt.Errorf("not a session file: %s; import it as what it is (a loom tree or a reasoning graph), not as a session", why)
+	}
+	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code or Codex): %s", why)
+}
+
+// lineEnds reports whether the first maxFirstLine bytes of f hold a
+// newline.
+func lineEnds(f io.ReaderAt, size int64) (bool, error) {
+	r := io.NewSectionReader(f, 0, min(size, maxFirstLine))
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := r.Read(buf)
+		if bytes.IndexByte(buf[:n], '\n') >= 0 {
+			return true, nil
+		}
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+}
+
+// maxFirstLine bounds the first line detectFormat reads when it is longer
+// than sessionformat.HeadBytes.
+const maxFirstLine = 16 << 20
+
+// shortFirstLine reads the first line of f whole and returns it with every
+// string value over 256 bytes emptied, and a newline: what Detect needs of
+// it (its type and keys).
+func shortFirstLine(f io.ReaderAt, size int64) ([]byte, bool) {
+	r := io.NewSectionReader(f, 0, min(size, maxFirstLine))
+	var line bytes.Buffer
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := r.Read(buf)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			line.Write(buf[:i])
+			break
+		}
+		line.Write(buf[:n])
+		if err != nil {
+			return nil, false
+		}
+	}
+	var obj map[string]any
+	if json.Unmarshal(line.Bytes(), &obj) != nil {
+		return nil, false
+	}
+	out, err := json.Marshal(shorten(obj))
+	if err != nil {
+		return nil, false
+	}
+	return append(out, '\n'), true
+}
+
+func shorten(v any) any {
+	switch x := v.(type) {
+	case string:
+		if len(x) > 256 {
+			return ""
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = shorten(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = shorten(e)
+		}
+	}
+	return v
+}
+
+// priceUsage sets the cost of a Codex response's usage from Rhizome's price
+// table (analyze.DefaultPrices, OpenAI's published prices; Codex's logs
+// carry tokens, not dollars): input (uncached), cached input and output at
+// the model's rates. It reports false, leaving the cost zero, when the
+// table has no price for the model: the session's cost is then unknown for
+// it (sessionMeta.Unpriced).
+func priceUsage(model string, u *pisession.Usage) bool {
+	p, ok := analyze.DefaultPrices.Lookup("openai", model, "")
+	if !ok || p.Provider != "openai" {
+		return false
+	}
+	u.Cost.Input = float64(u.Input) * p.InputPerMTok / 1e6
+	u.Cost.CacheRead = float64(u.CacheRead) * p.CacheReadPerMTok / 1e6
+	u.Cost.Output = float64(u.Output) * p.OutputPerMTok / 1e6
+	u.Cost.Total = u.Cost.Input + u.Cost.CacheRead + u.Cost.Output
+	return true
+}
+
+// codexTitles finds the thread names of $CODEX_HOME/session_index.jsonl for
+// rollouts: the index is looked for in the folders above a rollout (its
+// sessions/YYYY/MM/DD/ or archived_sessions/), each read once per import.
+type codexTitles struct {
+	byDir map[string]map[string]codex.IndexEntry
+}
+
+// title returns the thread name of the rollout at path for thread id, ""
+// when no index names it.
+func (c *codexTitles) title(path, id string) string {
+	if c.byDir == nil {
+		c.byDir = map[string]map[string]codex.IndexEntry{}
+	}
+	dir := filepath.Dir(path)
+	for range 5 {
+		idx, ok := c.byDir[dir]
+		if !ok {
+			idx = readCodexIndex(filepath.Join(dir, "session_index.jsonl"))
+			c.byDir[dir] = idx
+		}
+		if e, ok := idx[id]; ok {
+			return e.Name
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return ""
+}
+
+func readCodexIndex(path string) map[string]codex.IndexEntry {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	idx, _, _ := codex.ReadIndex(f, path)
+	return idx
+}
+
+// addModel adds model to list unless it is there.
+func addModel(list []string, model string) []string {
+	for _, m := range list {
+		if m == model {
+			return list
+		}
+	}
+	return append(list, model)
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// isSubagentFile reports whether a Claude Code file is a sub-agent
+// transcript by its header (the reader names it "agent-<agentId>").
+func isSubagentFile(h *pisession.Header) bool {
+	return h.AgentID != "" && strings.HasPrefix(h.ID, "agent-")
+}
+
+// decodeStored decodes entries stored from a file of format, as its reader
+// read them at import (see pisession.DecodeStored): header is the stored
+// header (pi's header line; the header a Claude Code or Codex reader made),
+// the first of raws the entry with Seq firstSeq. What the reader derived
+// from other lines (a result's tool name, a rewind, a copy) is not in the
+// objects: the import stored it beside them (entryMeta; see entryView).
+func decodeStored(format string, header []byte, file string, firstSeq int, raws [][]byte) ([]*pisession.Entry, error) {
+	if format == formatPi || format == "" {
+		return pisession.DecodeStored(header, file, firstSeq, raws)
+	}
+	var hdr pisession.Header
+	if err := json.Unmarshal(header, &hdr); err != nil {
+		return nil, fmt.Errorf("the stored header of %s: %w", file, err)
+	}
+	var buf bytes.Buffer
+	for _, r := range raws {
+		buf.Write(r)
+		buf.WriteByte('\n')
+	}
+	var rd sessionReader
+	if format == formatClaudeCode {
+		rd = &claudeReader{Reader: claudecode.NewReaderAt(&buf, file, claudecode.State{Header: hdr, Seq: firstSeq})}
+	} else {
+		rd = &codexReader{Reader: codex.NewReaderAt(&buf, file, codex.State{Header: hdr, Seq: firstSeq})}
+	}
+	out := make([]*pisession.Entry, 0, len(raws))
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("unable to decode the stored entries of %s from %d: %w", file, firstSeq, err)
+		}
+		out = append(out, e)
+	}
+	if len(out) != len(raws) {
+		return nil, fmt.Errorf("unable to decode the stored entries of %s from %d: %d objects gave %d entries", file, firstSeq, len(raws), len(out))
+	}
+	return out, nil
+}
+
+// storedMeta is what the import kept beside an entry (entryMeta), with
+// rolledBack, which a later rollback sets.
+type storedMeta struct {
+	Rewind      bool   `json:"rewind"`
+	DuplicateOf string `json:"duplicateOf"`
+	Replayed    bool   `json:"replayed"`
+	RolledBack  bool   `json:"rolledBack"`
+	ToolName    string `json:"toolName"`
+}

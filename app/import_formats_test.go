@@ -1,0 +1,396 @@
+package app
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"rhizome/backend/claudecode"
+	"rhizome/backend/codex"
+	"rhizome/backend/pisession"
+	"rhizome/backend/segment"
+)
+
+// The real Claude Code and Codex logs, made by the real programs (Claude
+// Code 2.1.197, Codex 0.169.0) against scripted local model servers; see
+// the readers' testdata/generate.
+const (
+	claudeHome   = "../backend/claudecode/testdata/claude-home/projects"
+	claudeMain   = "5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41"
+	claudeFork   = "4b8ffd03-82e2-4bd0-a892-6c7ed15aeaea"
+	claudeAgent  = "a765be5fbac609558"
+	codexHome    = "../backend/codex/testdata/codex-home"
+	codexMain    = "01a20d3a-bd07-7491-8132-c49792fbf869"
+	codexAgent   = "01a20d3a-c090-7762-b7c9-19d96f2a2538"
+	codexFork    = "01a20d3a-c584-7af0-bccf-99d2a7a1f38d"
+	codexWindow  = codexMain + "_01a20d3a-c6c1-7c32-8289-c1191393189b"
+	claudeHandMd = "../backend/claudecode/testdata/handmade"
+	codexHandMd  = "../backend/codex/testdata/handmade"
+)
+
+// otherFiles lists the real and hand-made Claude Code and Codex files by
+// format.
+func otherFiles(t *testing.T) map[string][]string {
+	t.Helper()
+	glob := func(p string) []string {
+		m, err := filepath.Glob(p)
+		if err != nil || len(m) == 0 {
+			t.Fatalf("%s: %v %v", p, m, err)
+		}
+		return m
+	}
+	cc := append(glob(claudeHome+"/*/*.jsonl"), glob(claudeHome+"/*/*/subagents/*.jsonl")...)
+	cc = append(cc, glob(claudeHandMd+"/*.jsonl")...)
+	cx := append(glob(codexHome+"/sessions/*/*/*/*.jsonl"), glob(codexHome+"/archived_sessions/*.jsonl")...)
+	cx = append(cx, glob(codexHandMd+"/*.jsonl")...)
+	return map[string][]string{formatClaudeCode: cc, formatCodex: cx}
+}
+
+// readOther reads a Claude Code or Codex file with its own reader.
+func readOther(t *testing.T, format, path string) ([]pisession.Entry, pisession.Header) {
+	t.Helper()
+	if format == formatClaudeCode {
+		s, err := claudecode.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Entries, s.Header
+	}
+	s, err := codex.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Entries, s.Header
+}
+
+// Claude Code and Codex files import as pi sessions do (issue 11 §1): every
+// line an entry, segments and boundaries as the segmenter cuts them with
+// the format's branch rule (no false tree jumps), a node per segment, titles
+// from the metadata lines and session_index.jsonl, and the links between
+// sessions: sub-agent transcripts to the call that spawned them, a Claude
+// Code fork (found by its copied uuids, which are marked copies and not
+// counted again) and Codex forks to their parents.
+func TestImportClaudeCodeAndCodex(t *testing.T) {
+	l := newTestLib(t)
+	rep := l.importPaths(t, claudeHome, codexHome+"/sessions", codexHome+"/archived_sessions")
+	if rep.Totals.Files != 7 || rep.Totals.Imported != 7 || rep.Totals.Failed != 0 {
+		t.Fatalf("totals %+v: %+v", rep.Totals, rep.Files)
+	}
+	db := l.db(t)
+	for _, fr := range rep.Files {
+		format := formatCodex
+		if strings.Contains(fr.Path, "claude-home") {
+			format = formatClaudeCode
+		}
+		if fr.Format != format {
+			t.Errorf("%s: format %q, want %q", fr.Path, fr.Format, format)
+		}
+		entries, hdr := readOther(t, format, fr.Path)
+		if fr.SessionID != hdr.ID || fr.Entries != len(entries) || fr.NewEntries != len(entries) {
+			t.Errorf("%s: %s, %d entries (%d new); the reader reads %s, %d", filepath.Base(fr.Path), fr.SessionID, fr.Entries, fr.NewEntries, hdr.ID, len(entries))
+		}
+		segs := segment.Split(entries, segment.OptionsFor(format))
+		if fr.Segments != len(segs) || fr.BoundariesByType["tree_jump"] != 0 {
+			t.Errorf("%s: %d segments %v, the segmenter cuts %d", filepath.Base(fr.Path), fr.Segments, fr.BoundariesByType, len(segs))
+		}
+		var nodes int
+		db.QueryRow(`SELECT count(*) FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE s.id = ?`, hdr.ID).Scan(&nodes)
+		if nodes != len(segs) {
+			t.Errorf("%s: %d nodes for %d segments", filepath.Base(fr.Path), nodes, len(segs))
+		}
+	}
+
+	sessions, err := l.Library.Sessions("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]SessionSummary{}
+	for _, s := range sessions {
+		byID[s.ID] = s
+	}
+	if s := byID[claudeMain]; s.Format != formatClaudeCode || s.Name == "" || s.Name == filepath.Base(s.Path) {
+		t.Errorf("Claude Code session %+v: want its title", s)
+	}
+	if s := byID[codexMain]; s.Format != formatCodex || s.Name != "Ledger total: label and review" {
+		t.Errorf("Codex session %+v: want the title of session_index.jsonl", s)
+	}
+	if s := byID[codexMain]; !s.CostUnknown {
+		t.Errorf("Codex session %+v: gpt-5.5-codex has no price in the table: its cost is unknown", s)
+	}
+	if s := byID[claudeMain]; s.CostUnknown || s.Cost <= 0 {
+		t.Errorf("Claude Code session %+v: priced by its reader", s)
+	}
+
+	g, err := l.Graph.Graph(GraphFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodeSession := map[string]string{}
+	for _, n := range g.Nodes {
+		nodeSession[n.ID] = n.SessionID
+	}
+	edgeInto := func(typ, childID string) *GraphEdge {
+		var found *GraphEdge
+		for i, e := range g.Edges {
+			if e.Type == typ && nodeSession[e.Target] == childID {
+				if found != nil {
+					t.Errorf("two %s edges into %s", typ, childID)
+				}
+				found = &g.Edges[i]
+			}
+		}
+		return found
+	}
+	// The node of a session holding the entry at seq.
+	nodeOf := func(sessionID string, seq int) string {
+		var id string
+		if err := db.QueryRow(`SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk
+			JOIN segments g ON g.session_pk = n.session_pk AND g.idx = n.segment_idx
+			WHERE s.id = ? AND g.start_seq <= ? AND g.end_seq >= ?`, sessionID, seq, seq).Scan(&id); err != nil {
+			t.Fatalf("node of %s seq %d: %v", sessionID, seq, err)
+		}
+		return id
+	}
+	spawnSeq := func(format, path, agent string) int {
+		entries, _ := readOther(t, format, path)
+		for _, e := range entries {
+			if e.SubagentID == agent && e.Type == pisession.TypeMessage {
+				return e.Seq
+			}
+		}
+		t.Fatalf("%s: no entry spawns %s", path, agent)
+		return 0
+	}
+	for _, c := range []struct {
+		format, parent, parentPath, child, agent string
+	}{
+		{formatClaudeCode, claudeMain, claudeHome + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + claudeMain + ".jsonl", "agent-" + claudeAgent, claudeAgent},
+		{formatCodex, codexMain, codexHome + "/sessions/2026/11/24/rollout-2026-11-24T11-04-43-" + codexMain + ".jsonl", codexAgent, codexAgent},
+	} {
+		e := edgeInto("subagent", c.child)
+		if e == nil {
+			t.Errorf("%s: no subagent edge into %s", c.format, c.child)
+			continue
+		}
+		if want := nodeOf(c.parent, spawnSeq(c.format, c.parentPath, c.agent)); e.Source != want || nodeSession[e.Target] != c.child {
+			t.Errorf("%s: subagent edge %s -> %s, want from %s (the node of the spawning call)", c.format, e.Source, e.Target, want)
+		}
+		if edgeInto("fork", c.child) != nil {
+			t.Errorf("%s: the sub-agent %s also got a fork edge", c.format, c.child)
+		}
+	}
+	for _, child := range []string{claudeFork, codexFork, codexWindow} {
+		e := edgeInto("fork", child)
+		if e == nil {
+			t.Errorf("no fork edge into %s", child)
+			continue
+		}
+		if parent := nodeSession[e.Source]; parent != claudeMain && parent != codexMain {
+			t.Errorf("fork edge into %s from session %s", child, parent)
+		}
+	}
+
+	// The Claude Code fork's copied lines are copies of the main
+	// session's, by uuid; its own turn is not.
+	mainEntries, _ := readOther(t, formatClaudeCode, claudeHome+"/-tmp-rhizome-claudecode-fixtures-work-acme-api/"+claudeMain+".jsonl")
+	inMain := map[string]bool{}
+	for _, e := range mainEntries {
+		if k := claudecode.DedupeKey(&e); k != "" {
+			inMain[k] = true
+		}
+	}
+	rows, err := db.Query(`SELECT e.entry_id, e.meta FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE s.id = ? ORDER BY e.seq`, claudeFork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies, own := 0, 0
+	for rows.Next() {
+		var id, meta string
+		rows.Scan(&id, &meta)
+		var m struct {
+			DuplicateOf string `json:"duplicateOf"`
+		}
+		if meta != "" {
+			json.Unmarshal([]byte(meta), &m)
+		}
+		switch {
+		case inMain[id]:
+			copies++
+			if m.DuplicateOf != "rhizome:entry/"+claudeMain+"/"+id {
+				t.Errorf("fork entry %s, copied from the main session: duplicateOf %q", id, m.DuplicateOf)
+			}
+		case m.DuplicateOf != "":
+			t.Errorf("fork entry %s is its own, marked a copy of %s", id, m.DuplicateOf)
+		default:
+			own++
+		}
+	}
+	rows.Close()
+	if copies == 0 || own == 0 {
+		t.Errorf("fork: %d copies, %d own entries", copies, own)
+	}
+}
+
+// A Codex rollback keeps the turns it supersedes, flagged, and starts a
+// branch from before them; the entry view says so (shown dimmed).
+func TestCodexRolledBackTurnsKeptAndFlagged(t *testing.T) {
+	path := codexHandMd + "/wrapped-legacy.jsonl"
+	s, err := codex.ReadFile(path) // flags rolled-back entries (FlagRolledBack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]bool{}
+	for _, e := range s.Entries {
+		if e.RolledBack {
+			want[e.Seq] = true
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the hand-made rollout has no rolled-back entry")
+	}
+	l := newTestLib(t)
+	fr := l.importPaths(t, path).Files[0]
+	if fr.Status != statusImported || fr.BoundariesByType["branch"] != 1 {
+		t.Fatalf("%+v", fr)
+	}
+	got := map[int]bool{}
+	for _, id := range sessionNodes(t, l, s.Header.ID) {
+		for _, v := range allEntries(t, l, id) {
+			if v.RolledBack {
+				got[v.Seq] = true
+			}
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("rolled back in the library %v, the reader says %v", got, want)
+	}
+	for seq := range want {
+		if !got[seq] {
+			t.Errorf("entry %d: rolled back by the reader, not in the library", seq)
+		}
+	}
+}
+
+// A file that is no session Rhizome reads fails with an error that names
+// the file and says what it looks like; one of each kind, dropped.
+func TestUnknownFormatSaysWhatItLooksLike(t *testing.T) {
+	l := newTestLib(t)
+	index, _ := os.ReadFile(codexHome + "/session_index.jsonl")
+	rep, err := l.Import.ImportFiles([]DroppedFile{
+		dropped("notes.jsonl", []byte("hello world\n")),
+		dropped("index.jsonl", index),
+		dropped("graph.json", []byte(`{"nodes": {"n1": {"node_id": "n1", "kind": "task", "thought": "x"}}, "edges": []}`)),
+		dropped("empty.jsonl", nil),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file that looks like a MemoBrain snapshot is read as one (its
+	// report comes after the session files') and says what is wrong in it.
+	want := map[string]string{"notes.jsonl": "not json", "index.jsonl": "thread_name", "graph.json": "memobrain", "empty.jsonl": "empty"}
+	if len(rep.Files) != len(want) {
+		t.Fatalf("%d reports, want %d", len(rep.Files), len(want))
+	}
+	for _, fr := range rep.Files {
+		w := want[filepath.Base(fr.Path)]
+		if w == "" || fr.Status != statusFailed || !strings.Contains(strings.ToLower(fr.Error), w) || !strings.Contains(fr.Error, fr.Path) {
+			t.Errorf("%s: %s %q, want an error naming it and %q", fr.Path, fr.Status, fr.Error, w)
+		}
+	}
+}
+
+// The analysis of a Claude Code session counts each response once: the
+// nodes' cost adds up to the reader's usage priced once per response.
+func TestClaudeCodeCostCountedOnce(t *testing.T) {
+	path := claudeHome + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + claudeMain + ".jsonl"
+	entries, _ := readOther(t, formatClaudeCode, path)
+	var want float64
+	for _, e := range entries {
+		if e.Message != nil && e.Message.Usage != nil && e.DuplicateOf == "" {
+			want += e.Message.Usage.Cost.Total
+		}
+	}
+	l := newTestLib(t)
+	l.importPaths(t, path)
+	ss, _ := l.Library.Sessions("")
+	if len(ss) != 1 || want <= 0 || diff(ss[0].Cost, want) > 1e-9 {
+		t.Errorf("session cost %v, the reader's responses cost %v", ss, want)
+	}
+}
+
+func diff(a, b float64) float64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+func dropped(name string, b []byte) DroppedFile {
+	return DroppedFile{Name: name, Content: base64.StdEncoding.EncodeToString(b)}
+}
+
+// An append goes on from the state stored at the last import (reader,
+// segmenter, open segment's accumulator, hash, gaps) and leaves the library
+// exactly as a fresh import of the grown file (issue 11 §2): for every real
+// and hand-made Claude Code and Codex file, cut after every line and in the
+// middle of lines (a half-written line pending; a response still awaiting
+// its usage, an echo its twin: entries returned unsettled and replaced).
+func TestAppendEqualsFullImportAllFormats(t *testing.T) {
+	for format, files := range otherFiles(t) {
+		for _, path := range files {
+			full, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(t.TempDir(), filepath.Base(path))
+			if err := os.WriteFile(p, full, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			fresh := newTestLib(t)
+			if fr := fresh.importPaths(t, p).Files[0]; fr.Status != statusImported {
+				t.Fatalf("%+v", fr)
+			}
+			want := fresh.snapshot(t)
+			lines := bytes.Count(full, []byte("\n"))
+			for k := 1; k < lines; k++ {
+				cut := len(prefixLines(full, k))
+				next := len(prefixLines(full, k+1))
+				for _, at := range []int{cut, cut + (next-cut)/2} {
+					if at == 0 || at >= len(full) {
+						continue
+					}
+					l := newTestLib(t)
+					os.WriteFile(p, full[:at], 0o644)
+					f1 := l.importPaths(t, p).Files[0]
+					os.WriteFile(p, full, 0o644)
+					f2 := l.importPaths(t, p).Files[0]
+					if f1.Status == statusFailed && (strings.Contains(f1.Error, "still being written") || strings.Contains(f1.Error, "not a Claude Code session: no line with a sessionId")) {
+						// Not a session yet: the lines that make its header
+						// are still to come.
+						if f2.Status != statusImported {
+							t.Fatalf("%s cut at %d: %+v", filepath.Base(path), at, f2)
+						}
+					} else if f1.Status != statusImported || f2.Status != statusAppended && f2.Status != statusUnchanged {
+						t.Fatalf("%s (%s) cut at byte %d (line %d): first %+v, then %+v", filepath.Base(path), format, at, k, f1, f2)
+					}
+					got := l.snapshot(t)
+					for _, part := range []struct {
+						name string
+						a, b []string
+					}{{"entries", got.Entries, want.Entries}, {"segments", got.Segments, want.Segments}, {"nodes", got.Nodes, want.Nodes},
+						{"edges", got.Edges, want.Edges}, {"problems", got.Problems, want.Problems}, {"gaps", got.Gaps, want.Gaps},
+						{"sessions", got.Sessions, want.Sessions}} {
+						if !reflect.DeepEqual(part.a, part.b) {
+							t.Fatalf("%s (%s) cut at byte %d (line %d): %s differ after the append:\n%s", filepath.Base(path), format, at, k, part.name, firstDiff(part.a, part.b))
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,236 @@
+package app
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// watchLib is a test library whose events are kept with their payloads.
+type watchLib struct {
+	*testLib
+	mu     sync.Mutex
+	events []watchEvent
+}
+
+type watchEvent struct {
+	name string
+	data any
+	at   time.Time
+}
+
+func newWatchLib(t *testing.T) *watchLib {
+	w := &watchLib{testLib: newTestLib(t)}
+	w.SetEmitter(func(event string, data any) {
+		w.mu.Lock()
+		w.events = append(w.events, watchEvent{event, data, time.Now()})
+		w.mu.Unlock()
+	})
+	return w
+}
+
+// waitImported waits up to limit for a "watch:imported" event after since
+// that names a file whose path ends with name, and returns its report and
+// when it came.
+func (w *watchLib) waitImported(t *testing.T, since time.Time, name string, limit time.Duration) (FileReport, time.Time) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		w.mu.Lock()
+		for _, ev := range w.events {
+			if ev.name != "watch:imported" || ev.at.Before(since) {
+				continue
+			}
+			for _, fr := range ev.data.(WatchImported).Files {
+				if strings.HasSuffix(fr.Path, name) {
+					w.mu.Unlock()
+					return fr, ev.at
+				}
+			}
+		}
+		w.mu.Unlock()
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("no watch:imported event for %s within %v", name, limit)
+	return FileReport{}, time.Time{}
+}
+
+// agentHomes points the default watched folders into a temporary home and
+// creates them.
+func agentHomes(t *testing.T) (claude, codexSessions string) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("PI_CODING_AGENT_DIR", filepath.Join(home, "pi"))
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "claude"))
+	t.Setenv("CODEX_HOME", filepath.Join(home, "codex"))
+	claude = filepath.Join(home, "claude", "projects")
+	codexSessions = filepath.Join(home, "codex", "sessions")
+	for _, d := range []string{claude, codexSessions, filepath.Join(home, "pi", "sessions")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return claude, codexSessions
+}
+
+// The watcher (real fsnotify on a temporary folder tree) imports what the
+// watched folders hold when it starts, then every line a session's writer
+// flushes, as an append, within a second of the write (issue 11 §2); a new
+// sub-folder is followed; a deleted file's session stays in the library,
+// marked "source deleted", and is unmarked when the file comes back.
+func TestWatcherImportsAppendsWithinASecond(t *testing.T) {
+	claude, codexSessions := agentHomes(t)
+	l := newWatchLib(t)
+	fs, err := l.Watch.Folders()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 4 || !fs[1].Enabled || !fs[1].Exists || fs[1].Path != claude || fs[3].Exists {
+		t.Fatalf("folders %+v", fs)
+	}
+
+	src := claudeHome + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + claudeMain + ".jsonl"
+	full, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(claude, "-work-acme")
+	os.MkdirAll(proj, 0o755)
+	live := filepath.Join(proj, claudeMain+".jsonl")
+	os.WriteFile(live, prefixLines(full, 10), 0o644)
+
+	start := time.Now()
+	if err := l.Watch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer l.Watch.Stop()
+	fr, _ := l.waitImported(t, start, claudeMain+".jsonl", 5*time.Second)
+	if fr.Status != statusImported || fr.Entries != 10 {
+		t.Fatalf("first import %+v", fr)
+	}
+	if st, _ := l.Watch.Status(); !st.Running || len(st.Folders) != 3 {
+		t.Errorf("status %+v", st)
+	}
+
+	// The writer appends a line at a time (some lines in two writes).
+	lines := bytes.Count(full, []byte("\n"))
+	f, err := os.OpenFile(live, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var worst time.Duration
+	for k := 10; k < 20 && k < lines; k++ {
+		line := prefixLines(full, k+1)[len(prefixLines(full, k)):]
+		wrote := time.Now()
+		if k%3 == 0 {
+			f.Write(line[:len(line)/2])
+			time.Sleep(20 * time.Millisecond)
+			f.Write(line[len(line)/2:])
+		} else {
+			f.Write(line)
+		}
+		fr, at := l.waitImported(t, wrote, claudeMain+".jsonl", 2*time.Second)
+		if fr.Status != statusAppended || fr.Entries < k+1 {
+			// A held entry may still wait for its settling line.
+			t.Fatalf("line %d: %+v", k+1, fr)
+		}
+		worst = max(worst, at.Sub(wrote))
+		ss, _ := l.Library.Sessions("")
+		if len(ss) != 1 || ss[0].Entries != fr.Entries {
+			t.Fatalf("library after line %d: %+v", k+1, ss)
+		}
+	}
+	if worst > time.Second {
+		t.Errorf("an appended line took %v to reach the library, want under a second", worst)
+	}
+	t.Logf("slowest append to reach the library: %v", worst)
+
+	// A new folder of the day, with a Codex rollout in it.
+	day := filepath.Join(codexSessions, "2026", "11", "24")
+	wrote := time.Now()
+	os.MkdirAll(day, 0o755)
+	rollout := "rollout-2026-11-24T11-04-45-" + codexFork + ".jsonl"
+	b, _ := os.ReadFile(codexHome + "/archived_sessions/" + rollout)
+	time.Sleep(50 * time.Millisecond) // the watcher has the folder
+	os.WriteFile(filepath.Join(day, rollout), b, 0o644)
+	if fr, _ := l.waitImported(t, wrote, rollout, 2*time.Second); fr.Status != statusImported || fr.Format != formatCodex {
+		t.Fatalf("rollout in a new folder: %+v", fr)
+	}
+
+	// Deleted: kept, marked; back: unmarked.
+	os.Remove(live)
+	deadline := time.Now().Add(2 * time.Second)
+	var kept SessionSummary
+	for time.Now().Before(deadline) {
+		ss, _ := l.Library.Sessions("")
+		for _, s := range ss {
+			if s.ID == claudeMain {
+				kept = s
+			}
+		}
+		if kept.SourceDeleted {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !kept.SourceDeleted || kept.Entries < 20 || kept.SourceDeletedAt == "" {
+		t.Fatalf("after the file was deleted: %+v", kept)
+	}
+	nodes := sessionNodes(t, l.testLib, claudeMain)
+	if len(nodes) == 0 || len(allEntries(t, l.testLib, nodes[0])) == 0 {
+		t.Errorf("the deleted file's session lost its nodes or entries")
+	}
+	out := filepath.Join(t.TempDir(), "back.jsonl")
+	if _, err := l.ExportSession(claudeMain, out); err != nil {
+		t.Errorf("export of a deleted file's session: %v", err)
+	}
+}
+
+// `rhizome watch` style: Start then Stop leaves nothing running, and the
+// switches and added folders are kept in the library.
+func TestWatchFoldersSettings(t *testing.T) {
+	agentHomes(t)
+	l := newWatchLib(t)
+	extra := t.TempDir()
+	fs, err := l.Watch.AddFolder(extra)
+	if err != nil || len(fs) != 5 || fs[4].Path != extra || !fs[4].Enabled || fs[4].Default {
+		t.Fatalf("%v %+v", err, fs)
+	}
+	if _, err := l.Watch.AddFolder("relative/path"); err == nil {
+		t.Error("a relative path was added")
+	}
+	fs, err = l.Watch.SetFolderEnabled(fs[0].Path, false)
+	if err != nil || fs[0].Enabled {
+		t.Fatalf("%v %+v", err, fs)
+	}
+	if _, err := l.Watch.SetFolderEnabled("/nowhere", true); err == nil {
+		t.Error("an unlisted folder was switched")
+	}
+	if _, err := l.Watch.RemoveFolder(fs[0].Path); err == nil {
+		t.Error("a default folder was removed")
+	}
+	again := &Watch{c: l.c, im: l.Import}
+	fs2, _ := again.Folders()
+	if fs2[0].Enabled || len(fs2) != 5 {
+		t.Errorf("not kept: %+v", fs2)
+	}
+	if fs, err = l.Watch.RemoveFolder(extra); err != nil || len(fs) != 4 {
+		t.Errorf("%v %+v", err, fs)
+	}
+	if err := l.Watch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	l.Watch.Stop()
+	if st, _ := l.Watch.Status(); st.Running {
+		t.Errorf("still running: %+v", st)
+	}
+	l.SetServed()
+	if _, err := l.Watch.AddFolder(extra); err != ErrNoPaths {
+		t.Errorf("served: %v", err)
+	}
+}

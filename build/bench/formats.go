@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"rhizome/app"
+	"rhizome/store"
+)
+
+// The Claude Code and Codex figures of issue 11: a corpus of the real logs
+// the real programs wrote (backend/claudecode and backend/codex testdata),
+// copied until it holds about --formats-mb megabytes; and appends of 1 KB to
+// one session of 155 MB of each format.
+
+// uuidRE matches a UUID; copies get new ones.
+var uuidRE = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// remapper gives each UUID of a copy a new one, the same everywhere in the
+// copy (so that a fork still names its parent and a sub-agent its session):
+// the last 12 hex digits are new, the rest (a UUIDv7's time, the version)
+// kept. keep lists UUIDs left as they are.
+type remapper struct {
+	m    map[string]string
+	keep map[string]bool
+}
+
+func newRemapper(keep ...string) *remapper {
+	r := &remapper{m: map[string]string{}, keep: map[string]bool{}}
+	for _, k := range keep {
+		r.keep[k] = true
+	}
+	return r
+}
+
+func (r *remapper) uuid(u string) string {
+	if r.keep[u] {
+		return u
+	}
+	if v, ok := r.m[u]; ok {
+		return v
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	v := u[:24] + hex.EncodeToString(b[:])
+	r.m[u] = v
+	return v
+}
+
+func (r *remapper) bytes(b []byte) []byte {
+	return uuidRE.ReplaceAllFunc(b, func(m []byte) []byte { return []byte(r.uuid(string(m))) })
+}
+
+// otherSources are the real Claude Code and Codex homes, as the programs
+// wrote them (relative paths kept in copies).
+var otherSources = []string{
+	"backend/claudecode/testdata/claude-home/projects",
+	"backend/codex/testdata/codex-home/sessions",
+	"backend/codex/testdata/codex-home/archived_sessions",
+}
+
+// writeOtherCorpus copies the real Claude Code and Codex session files into
+// dst until it holds target bytes: each copy is a folder with the files at
+// their relative paths, every UUID in their names and content new (the same
+// throughout the copy). It returns the files and bytes written.
+func writeOtherCorpus(dst string, target int64) (files int, size int64, err error) {
+	type src struct {
+		rel  string
+		data []byte
+	}
+	var srcs []src
+	for _, root := range otherSources {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(filepath.Dir(root), p)
+			srcs = append(srcs, src{rel, b})
+			return nil
+		})
+		if err != nil {
+			return 0, 0, fmt.Errorf("corpus: %w", err)
+		}
+	}
+	if len(srcs) == 0 {
+		return 0, 0, errors.New("corpus: no Claude Code or Codex files found (run from the repository's root)")
+	}
+	for copyN := 0; size < target; copyN++ {
+		r := newRemapper()
+		for _, s := range srcs {
+			p := filepath.Join(dst, fmt.Sprintf("copy-%05d", copyN), r.uuid0(s.rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return files, size, err
+			}
+			b := r.bytes(s.data)
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				return files, size, err
+			}
+			files++
+			size += int64(len(b))
+		}
+	}
+	return files, size, nil
+}
+
+// uuid0 remaps the UUIDs of a path.
+func (r *remapper) uuid0(p string) string { return string(r.bytes([]byte(p))) }
+
+// piIDRE matches a pi entry id field (8 hex digits) and the fields naming
+// one.
+var piIDRE = regexp.MustCompile(`"(id|parentId|firstKeptEntryId|targetId|fromId)":"([0-9a-f]{8})"`)
+
+// bigSession writes one session file of format of about target bytes into
+// dir, made of the body of a real session repeated with its ids new in each
+// repetition (the session's own id kept), and returns its path and the
+// next 1 KB a writer would append (another repetition's first lines).
+func bigSession(dir, format string, target int64) (path string, appendix func() []byte, err error) {
+	var src, id string
+	switch format {
+	case "pi":
+		src = "app/samples/large-session.jsonl"
+	case "claude-code":
+		src = "backend/claudecode/testdata/claude-home/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl"
+		id = "5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41"
+	case "codex":
+		src = "backend/codex/testdata/codex-home/sessions/2026/11/24/rollout-2026-11-24T11-04-43-01a20d3a-bd07-7491-8132-c49792fbf869.jsonl"
+		id = "01a20d3a-bd07-7491-8132-c49792fbf869"
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return "", nil, err
+	}
+	head, body := []byte(nil), data
+	if format == "pi" {
+		nl := bytes.IndexByte(data, '\n') + 1
+		head, body = data[:nl], data[nl:]
+	}
+	n := 0
+	repeat := func() []byte {
+		n++
+		if format == "pi" {
+			m := map[string]string{}
+			return piIDRE.ReplaceAllFunc(body, func(b []byte) []byte {
+				sub := piIDRE.FindSubmatch(b)
+				v, ok := m[string(sub[2])]
+				if !ok {
+					var x [4]byte
+					rand.Read(x[:])
+					v = hex.EncodeToString(x[:])
+					m[string(sub[2])] = v
+				}
+				return []byte(`"` + string(sub[1]) + `":"` + v + `"`)
+			})
+		}
+		return newRemapper(id).bytes(body)
+	}
+	path = filepath.Join(dir, filepath.Base(src))
+	f, err := os.Create(path)
+	if err != nil {
+		return "", nil, err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.Write(head)
+	size := int64(len(head))
+	for size < target {
+		b := repeat()
+		w.Write(b)
+		size += int64(len(b))
+	}
+	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+		return "", nil, err
+	}
+	// Appends: whole lines of further repetitions, at least 1 KB each.
+	var rest []byte
+	appendix = func() []byte {
+		var out []byte
+		for len(out) < 1024 {
+			if len(rest) == 0 {
+				rest = repeat()
+			}
+			nl := bytes.IndexByte(rest, '\n') + 1
+			out = append(out, rest[:nl]...)
+			rest = rest[nl:]
+		}
+		return out
+	}
+	return path, appendix, nil
+}
+
+// benchAppends imports a session of about mb megabytes of each format into
+// a fresh library (the baseline: reading it whole), then appends about 1 KB
+// to it rounds times, importing after each, in this process, and prints the
+// times (issue 11 §2: under 50 ms).
+func benchAppends(dir string, mb int, rounds int) error {
+	for _, format := range []string{"pi", "claude-code", "codex"} {
+		fdir := filepath.Join(dir, "append-"+format)
+		os.MkdirAll(fdir, 0o755)
+		path, appendix, err := bigSession(fdir, format, int64(mb)<<20)
+		if err != nil {
+			return err
+		}
+		fi, _ := os.Stat(path)
+		db := filepath.Join(fdir, "library.db")
+		st, err := store.Open(db)
+		if err != nil {
+			return err
+		}
+		a := app.New(st, db)
+		start := time.Now()
+		rep, err := a.Import.ImportPaths([]string{path})
+		full := time.Since(start)
+		if err != nil || rep.Totals.Imported != 1 {
+			st.Close()
+			return fmt.Errorf("%s: full import: %v %+v", format, err, rep.Files)
+		}
+		entries := rep.Files[0].Entries
+		var times []time.Duration
+		var bytesAppended int
+		for range rounds {
+			b := appendix()
+			bytesAppended += len(b)
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				st.Close()
+				return err
+			}
+			f.Write(b)
+			f.Close()
+			start := time.Now()
+			rep, err := a.Import.ImportPaths([]string{path})
+			took := time.Since(start)
+			if err != nil || rep.Files[0].Status != "appended" {
+				st.Close()
+				return fmt.Errorf("%s: append: %v %+v", format, err, rep.Files)
+			}
+			times = append(times, took)
+		}
+		st.Close()
+		sorted := append([]time.Duration(nil), times...)
+		sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+		fmt.Printf("append %-11s session %.0f MB (%d entries): full import %v; %d appends of %d bytes on average: median %v, slowest %v (target < 50 ms)\n",
+			format, float64(fi.Size())/1e6, entries, full.Round(time.Millisecond), rounds, bytesAppended/rounds,
+			sorted[len(sorted)/2].Round(100*time.Microsecond), sorted[len(sorted)-1].Round(100*time.Microsecond))
+	}
+	return nil
+}

@@ -1,0 +1,226 @@
+// Claude Code and Codex sessions in the window (issue 11): one file of each
+// format (pi, Claude Code, Codex, the real logs the real programs wrote)
+// dropped together is imported and drawn; the node panel shows a Codex
+// apply_patch and a Claude Code Edit as diffs, other tool calls, their
+// results and thinking as blocks, and untrusted text inert. The watched
+// folders are listed in Settings with a switch each; a session written into
+// one shows up live, and stays, marked, when its file is deleted.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { REPO, SAMPLE, dropFiles, openPage, shot, startServe, waitImportDone } from './harness.mjs';
+
+const CLAUDE = join(
+  REPO,
+  'backend/claudecode/testdata/claude-home/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl',
+);
+const CODEX = join(
+  REPO,
+  'backend/codex/testdata/codex-home/sessions/2026/11/24/rollout-2026-11-24T11-04-43-01a20d3a-bd07-7491-8132-c49792fbf869.jsonl',
+);
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+/** text with every UUID replaced by a new one, the same throughout. */
+function renew(text) {
+  const m = new Map();
+  return text.replace(UUID, (u) => {
+    if (!m.has(u)) m.set(u, u.slice(0, 24) + randomUUID().slice(24));
+    return m.get(u);
+  });
+}
+
+let serve, browser, page, problems, home;
+before(async () => {
+  // The watched folders' defaults come from these: a home of the test's own.
+  home = mkdtempSync(join(tmpdir(), 'rhizome-e2e-home-'));
+  const saved = { HOME: process.env.HOME, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR, CODEX_HOME: process.env.CODEX_HOME };
+  process.env.HOME = home;
+  process.env.CLAUDE_CONFIG_DIR = join(home, 'claude');
+  process.env.CODEX_HOME = join(home, 'codex');
+  mkdirSync(join(home, 'codex/sessions'), { recursive: true });
+  try {
+    serve = await startServe();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+  ({ browser, page, problems } = await openPage(serve.url, { width: 1280, height: 860 }));
+});
+after(async () => {
+  await browser?.close();
+  await serve?.stop();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+/** The first node of session sessionId holding an entry that has a block matching pick, with that entry. */
+async function nodeWith(sessionId, pick) {
+  const g = await serve.call('Graph', 'Graph', { sessionId });
+  for (const n of g.nodes) {
+    for (const e of await serve.entries(n.id)) {
+      if ((e.blocks ?? []).some(pick)) return { node: n.id, entry: e };
+    }
+  }
+  return null;
+}
+
+test('one file of each format dropped: imported, drawn, their blocks rendered', async () => {
+  await page.waitForSelector('[data-testid=empty-state]');
+  // A hand-made copy of the Claude Code file whose edit carries markup: shown as text, never run.
+  const evil = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+  const claudeEvil = renew(readFileSync(CLAUDE, 'utf8')).replace(
+    '"new_string":"func main() {',
+    `"new_string":${JSON.stringify(evil).slice(0, -1)}func main() {`,
+  );
+  assert.ok(claudeEvil.includes('onerror'), 'the markup was not put into the copy');
+  const evilID = /"sessionId":"([0-9a-f-]{36})"/.exec(claudeEvil)[1];
+  await dropFiles(page, [
+    { name: basename(SAMPLE), bytes: readFileSync(SAMPLE) },
+    { name: basename(CLAUDE), bytes: readFileSync(CLAUDE) },
+    { name: basename(CODEX), bytes: readFileSync(CODEX) },
+    { name: `${evilID}.jsonl`, bytes: Buffer.from(claudeEvil) },
+  ]);
+  assert.deepEqual(await waitImportDone(page), ['imported', 'imported', 'imported', 'imported']);
+
+  const sessions = await serve.call('Library', 'Sessions', '');
+  const byFormat = {};
+  for (const s of sessions) (byFormat[s.format] ??= []).push(s);
+  assert.equal(byFormat.pi?.length, 1);
+  assert.equal(byFormat['claude-code']?.length, 2);
+  assert.equal(byFormat.codex?.length, 1);
+  await page.keyboard.press('Escape'); // the import panel
+  await page.waitForSelector('[data-testid=empty-state]', { state: 'detached' });
+  assert.equal(await page.locator('[data-testid=session-item]').count(), sessions.length);
+  // Dropped files are not being written (no watcher follows them): none is live; the formats say which they are.
+  assert.equal(await page.locator('[data-testid=session-item] [data-testid=session-live]').count(), 0);
+  const codex = byFormat.codex[0];
+  const claude = byFormat['claude-code'].find((s) => s.id !== evilID);
+  assert.equal((await page.textContent(`[data-testid=session-item][data-session="${codex.id}"] [data-testid=session-format]`)).trim(), 'Codex');
+  assert.equal((await page.textContent(`[data-testid=session-item][data-session="${claude.id}"] [data-testid=session-format]`)).trim(), 'Claude Code');
+
+  // Codex: apply_patch as a diff of main.py.
+  const patch = await nodeWith(codex.id, (b) => b.type === 'toolCall' && b.name === 'apply_patch');
+  assert.ok(patch, 'no node of the Codex session holds its apply_patch call');
+  await page.evaluate((id) => window.__rhizome.selectNode(id), patch.node);
+  const codexPatch = page.locator(`[data-testid=message][data-entry="${patch.entry.id}"] [data-testid=tool-patch][data-tool=apply_patch]`);
+  await codexPatch.waitFor();
+  await codexPatch.scrollIntoViewIfNeeded();
+  assert.equal((await codexPatch.locator('.file-path').textContent()).trim(), 'main.py');
+  assert.equal(await codexPatch.locator('del').textContent(), 'print(total([1, 2, 3]))\n');
+  assert.equal(await codexPatch.locator('ins').textContent(), 'print("total:", total([1, 2, 3]))\n');
+  assert.equal((await page.textContent('[data-testid=node-panel] [data-testid=session-format]')).trim(), 'Codex');
+  await shot(page, 'formats-1-codex-patch');
+  // Dark theme, and the smallest window the app supports.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await codexPatch.scrollIntoViewIfNeeded();
+  await shot(page, 'formats-1b-codex-patch-dark-1024');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 860 });
+  // Its result, and an exec_command call, are blocks of their own.
+  const codexEntries = await serve.entries(patch.node);
+  assert.ok(codexEntries.some((e) => e.role === 'toolResult'), 'the Codex node has no tool result');
+  assert.ok((await page.locator('[data-testid=node-panel] [data-testid=message][data-role=toolResult]').count()) > 0);
+
+  // Claude Code: Edit as a diff; a Bash call and its result as blocks; thinking.
+  const edit = await nodeWith(claude.id, (b) => b.type === 'toolCall' && b.name === 'Edit');
+  assert.ok(edit, 'no node of the Claude Code session holds its Edit call');
+  await page.evaluate((id) => window.__rhizome.selectNode(id), edit.node);
+  const claudeEdit = page.locator(`[data-testid=message][data-entry="${edit.entry.id}"] [data-testid=tool-patch][data-tool=Edit]`);
+  await claudeEdit.waitFor();
+  const args = JSON.parse(edit.entry.blocks.find((b) => b.name === 'Edit').arguments);
+  assert.equal((await claudeEdit.locator('.file-path').textContent()).trim(), args.file_path);
+  const inserted = (await claudeEdit.locator('ins').allTextContents()).join('');
+  assert.ok(inserted.includes('/health'), `the Edit's insertion is not shown: ${inserted}`);
+  const call = await nodeWith(claude.id, (b) => b.type === 'toolCall' && b.name !== 'Edit');
+  if (call?.node === edit.node) {
+    const msg = page.locator(`[data-testid=message][data-entry="${call.entry.id}"]`);
+    await msg.locator('summary').first().click();
+    await msg.locator('.body').first().waitFor();
+  }
+  await claudeEdit.scrollIntoViewIfNeeded();
+  await shot(page, 'formats-2-claude-edit');
+  const thinking = await nodeWith(claude.id, (b) => b.type === 'thinking');
+  if (thinking) {
+    await page.evaluate((id) => window.__rhizome.selectNode(id), thinking.node);
+    await page.locator(`[data-testid=message][data-entry="${thinking.entry.id}"] .tag:text("thinking")`).first().waitFor();
+  }
+
+  // The copy with markup: its text is shown as text, nothing ran.
+  const evilEdit = await nodeWith(evilID, (b) => b.type === 'toolCall' && b.name === 'Edit');
+  await page.evaluate((id) => window.__rhizome.selectNode(id), evilEdit.node);
+  const evilPatch = page.locator(`[data-testid=message][data-entry="${evilEdit.entry.id}"] [data-testid=tool-patch]`);
+  await evilPatch.waitFor();
+  assert.ok((await evilPatch.locator('ins').allTextContents()).join('').includes('<script>window.__pwned=2</script>'));
+  assert.equal(await evilPatch.locator('img, script').count(), 0);
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+
+  // pi: still rendered as before.
+  const pi = byFormat.pi[0];
+  const piNode = (await serve.call('Graph', 'Graph', { sessionId: pi.id })).nodes[0].id;
+  await page.evaluate((id) => window.__rhizome.selectNode(id), piNode);
+  await page.waitForSelector(`[data-testid=node-panel][data-node="${piNode}"] [data-testid=message]`);
+  assert.deepEqual(problems.filter((p) => !/favicon/.test(p)), []);
+});
+
+test('watched folders: a switch each; a session written shows up live and stays when deleted', async () => {
+  await page.keyboard.press('Escape');
+  await page.click('[data-testid=settings-button]');
+  const rows = page.locator('[data-testid=watched-folder]');
+  await rows.first().waitFor();
+  const folders = await serve.call('Watch', 'Folders');
+  assert.equal(await rows.count(), folders.length);
+  const codexDir = join(home, 'codex/sessions');
+  const row = page.locator(`[data-testid=watched-folder][data-path="${codexDir}"]`);
+  assert.equal(await row.locator('[data-testid=watched-folder-switch]').isChecked(), true);
+  // Switched off and on again, as Go keeps it.
+  await row.locator('[data-testid=watched-folder-switch]').click();
+  await page.waitForFunction((p) => document.querySelector(`[data-testid=watched-folder][data-path="${p}"] input`)?.checked === false, codexDir);
+  assert.equal((await serve.call('Watch', 'Folders')).find((f) => f.path === codexDir).enabled, false);
+  await row.locator('[data-testid=watched-folder-switch]').click();
+  await page.waitForFunction((p) => document.querySelector(`[data-testid=watched-folder][data-path="${p}"] input`)?.checked === true, codexDir);
+  assert.equal((await serve.call('Watch', 'Folders')).find((f) => f.path === codexDir).enabled, true);
+  await shot(page, 'formats-3-watched-folders');
+  await page.keyboard.press('Escape');
+
+  // The watcher on; a Codex rollout written into its folder, line by line.
+  await serve.call('Watch', 'Start');
+  const text = renew(readFileSync(CODEX, 'utf8'));
+  const id = /"id":"([0-9a-f-]{36})"/.exec(text)[1];
+  const file = join(codexDir, '2026/11/24', `rollout-2026-11-24T12-00-00-${id}.jsonl`);
+  mkdirSync(join(codexDir, '2026/11/24'), { recursive: true });
+  const lines = text.split('\n');
+  const half = Math.floor(lines.length / 2);
+  writeFileSync(file, lines.slice(0, half).join('\n') + '\n');
+  const item = page.locator(`[data-testid=session-item][data-session="${id}"]`);
+  await item.waitFor({ timeout: 10_000 });
+  await item.locator('[data-testid=session-live]').waitFor();
+  await page.locator(`[data-testid=lane-label][data-session="${id}"] [data-testid=lane-live]`).waitFor();
+  const first = (await serve.call('Library', 'Sessions', '')).find((s) => s.id === id);
+  appendFileSync(file, lines.slice(half).join('\n'));
+  await page.waitForFunction(
+    ([sid, n]) => {
+      const el = document.querySelector(`[data-testid=session-item][data-session="${sid}"]`);
+      return el && Number(/(\d+) entries/.exec(el.textContent)?.[1]) > n;
+    },
+    [id, first.entries],
+    { timeout: 10_000 },
+  );
+  await item.scrollIntoViewIfNeeded();
+  await shot(page, 'formats-4-live');
+
+  // Deleted: kept, and said so.
+  rmSync(file);
+  await item.locator('[data-testid=session-source-deleted]').waitFor({ timeout: 10_000 });
+  await item.locator('[data-testid=session-live]').waitFor({ state: 'detached' });
+  const kept = (await serve.call('Library', 'Sessions', '')).find((s) => s.id === id);
+  assert.equal(kept.sourceDeleted, true);
+  assert.ok(kept.entries > first.entries);
+  await shot(page, 'formats-5-source-deleted');
+  await serve.call('Watch', 'Stop');
+});

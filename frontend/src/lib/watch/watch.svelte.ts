@@ -1,0 +1,108 @@
+// Watched folders (Watch.*): the agents' session folders the watcher
+// imports as they are written, each with its switch; the watcher's status;
+// and which sessions are live (written in the last liveSeconds) or kept
+// after their source file was deleted. Reloaded on watch:changed.
+
+import { api } from '../api';
+import type { SessionSummary, WatchStatus, WatchedFolder } from '../types';
+
+/** How often "live" marks are re-checked against the clock, in ms. */
+const TICK_MS = 5000;
+
+class WatchState {
+  folders = $state.raw<WatchedFolder[]>([]);
+  status = $state.raw<WatchStatus | null>(null);
+  /** Why the last change failed (Go's text). */
+  error = $state('');
+  /** The folder whose switch is being changed. */
+  busy = $state('');
+  /** The clock the live marks compare with (ms since the epoch). */
+  now = $state(Date.now());
+
+  liveSeconds = $derived(this.status?.liveSeconds ?? 60);
+
+  /** Subscribes to the watcher's events and ticks the clock; returns the unsubscribe. */
+  listen(): () => void {
+    const offs = [
+      api.on('watch:changed', (s) => {
+        this.status = s;
+        void this.loadFolders();
+      }),
+      api.on('watch:imported', () => (this.now = Date.now())),
+    ];
+    const timer = setInterval(() => (this.now = Date.now()), TICK_MS);
+    return () => {
+      offs.forEach((off) => off());
+      clearInterval(timer);
+    };
+  }
+
+  async load() {
+    await Promise.all([this.loadFolders(), this.loadStatus()]);
+  }
+
+  private async loadFolders() {
+    try {
+      this.folders = await api.watch.folders();
+    } catch (e) {
+      this.error = message(e);
+    }
+  }
+
+  private async loadStatus() {
+    try {
+      this.status = await api.watch.status();
+    } catch (e) {
+      this.error = message(e);
+    }
+  }
+
+  /** Runs a change of the folder list; the list Go returns replaces ours. */
+  private async change(path: string, run: () => Promise<WatchedFolder[]>) {
+    this.busy = path;
+    this.error = '';
+    try {
+      this.folders = await run();
+      await this.loadStatus();
+    } catch (e) {
+      this.error = message(e);
+    } finally {
+      this.busy = '';
+    }
+  }
+
+  setEnabled(path: string, enabled: boolean) {
+    return this.change(path, () => api.watch.setFolderEnabled(path, enabled));
+  }
+
+  add(path: string) {
+    return this.change(path, () => api.watch.addFolder(path));
+  }
+
+  choose() {
+    return this.change('', () => api.watch.chooseFolder());
+  }
+
+  remove(path: string) {
+    return this.change(path, () => api.watch.removeFolder(path));
+  }
+
+  /**
+   * s is being written: its file is in a folder the running watcher follows
+   * and an import wrote it in the last liveSeconds (a file dropped or
+   * imported by hand, or one whose source is gone, is not live).
+   */
+  isLive(s: SessionSummary | undefined): boolean {
+    const st = this.status;
+    if (!s?.updatedAt || s.sourceDeleted || !st?.running) return false;
+    if (!(st.folders ?? []).some((f) => s.path.startsWith(f.endsWith('/') || f.endsWith('\\') ? f : `${f}/`) || s.path.startsWith(`${f}\\`))) return false;
+    const t = Date.parse(s.updatedAt);
+    return Number.isFinite(t) && this.now - t < this.liveSeconds * 1000;
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export const watch = new WatchState();

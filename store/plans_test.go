@@ -1,0 +1,110 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The lookups an import makes for every file must not read the whole
+// sessions table: with thousands of sessions a full scan per file made a
+// library's import quadratic (build/bench: 7x a bare decode at 300 MB of
+// Claude Code and Codex logs). Their columns have partial indexes
+// (non-empty values only), which SQLite uses only when the query itself
+// says the value is not empty.
+func TestPerFileLookupsUseTheirIndexes(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for name, q := range map[string]struct {
+		sql  string
+		args []any
+	}{
+		"ForkChildren":      {forkChildrenQuery, []any{1, "/a/b.jsonl", "b.jsonl", "id"}},
+		"SubagentSessions":  {subagentSessionsQuery, []any{`["x"]`, "parent"}},
+		"SubagentFirstNode": {subagentFirstNodeQuery, []any{"x", "parent"}},
+	} {
+		rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q.sql, q.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		for _, step := range plan {
+			if strings.HasPrefix(step, "SCAN s") {
+				t.Errorf("%s reads every session: %s", name, strings.Join(plan, "; "))
+			}
+		}
+	}
+}
+
+// An append deletes the boundary edges of the nodes it remakes (one or two)
+// by their nodes, not by a list of every node of the session: with 14,000
+// segments that list made appending 1 KB to a long Claude Code session slow.
+func TestAppendEdgeDeleteReadsOnlyTheNodesRemade(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+resumeEdgesQuery, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	for _, step := range plan {
+		// Every node of the session: nodes_segment searched by session alone.
+		if strings.HasPrefix(step, "SCAN") || strings.Contains(step, "nodes_segment (session_pk=?)") {
+			t.Errorf("the append's edge delete reads more than the nodes remade: %s", strings.Join(plan, "; "))
+			break
+		}
+	}
+}
+
+// An import looks its session up by id without reading its segments and
+// nodes (three subqueries over thousands of rows in a long session, twice
+// per append).
+func TestImportLookupReadsOneSession(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+importSessionQuery, "id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if len(plan) != 1 || !strings.HasPrefix(plan[0], "SEARCH s USING INDEX") {
+		t.Errorf("the import's lookup reads more than its session: %s", strings.Join(plan, "; "))
+	}
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// `rhizome watch` (a process of its own, real fsnotify) imports the
+// sessions of the watched folders, then the lines a writer appends, within
+// a second each; Ctrl-C stops it with status 130. `rhizome export-session`
+// then writes the grown file back byte for byte, also once the file is
+// deleted (the library is the archive).
+func TestWatchCommandAndExportSession(t *testing.T) {
+	home := t.TempDir()
+	projects := filepath.Join(home, "claude", "projects", "-work-acme")
+	if err := os.MkdirAll(projects, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "backend/claudecode/testdata/claude-home/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl"
+	full, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lineEnd := func(k int) int {
+		off := 0
+		for range k {
+			off += bytes.IndexByte(full[off:], '\n') + 1
+		}
+		return off
+	}
+	live := filepath.Join(projects, "5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl")
+	os.WriteFile(live, full[:lineEnd(20)], 0o644)
+	lib := filepath.Join(t.TempDir(), "library.db")
+
+	cmd := rhizomeCmd("watch", "--db", lib)
+	cmd.Env = append(cmd.Env, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, "claude"),
+		"CODEX_HOME="+filepath.Join(home, "codex"), "PI_CODING_AGENT_DIR="+filepath.Join(home, "pi"))
+	var out, errb syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	waitFor := func(what string, limit time.Duration, ok func() bool) time.Duration {
+		t.Helper()
+		start := time.Now()
+		for !ok() {
+			if time.Since(start) > limit {
+				t.Fatalf("%s: not within %v\nstdout: %s\nstderr: %s", what, limit, out.String(), errb.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		return time.Since(start)
+	}
+	waitFor("the first import", 15*time.Second, func() bool { return strings.Contains(out.String(), "imported") })
+	f, err := os.OpenFile(live, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 20; k < 30; k++ {
+		before := strings.Count(out.String(), "appended")
+		f.Write(full[lineEnd(k):lineEnd(k+1)])
+		took := waitFor("an appended line", 5*time.Second, func() bool { return strings.Count(out.String(), "appended") > before })
+		if took > time.Second {
+			t.Errorf("line %d reached the library after %v, want under a second", k+1, took)
+		}
+	}
+	f.Write(full[lineEnd(30):])
+	f.Close()
+	waitFor("the rest of the file", 5*time.Second, func() bool { return strings.Count(out.String(), "appended") >= 11 })
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("watch still running 10 s after Ctrl-C")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("exit status %d, stderr %q; want 130 and interrupted", code, errb.String())
+	}
+
+	os.Remove(live)
+	back := filepath.Join(t.TempDir(), "back.jsonl")
+	var o, e bytes.Buffer
+	if code := run(context.Background(), []string{"export-session", "--db", lib, "rhizome:session/5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41", back}, &o, &e); code != 0 {
+		t.Fatalf("export-session: %d %s", code, e.String())
+	}
+	got, _ := os.ReadFile(back)
+	if !bytes.Equal(got, full) {
+		t.Errorf("exported %d bytes, the file had %d", len(got), len(full))
+	}
+	if code := run(context.Background(), []string{"export-session", "--db", lib, "nope", back}, &o, &e); code != 1 || !strings.Contains(e.String(), "nope") {
+		t.Errorf("unknown item: %d %s", code, e.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a process's output and a reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
