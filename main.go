@@ -404,6 +404,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		f.Sync()
 	}
 	a.SetContext(ctx)
+	a.StartBackground(false)
 	hs := srv.httpServer() // with read, write and idle timeouts (defaultTimeouts)
 	go func() {
 		<-ctx.Done()

@@ -39,7 +39,18 @@ func useCases(a *app.App) map[string]method {
 		"Graph.NodeVersions": call1(g.NodeVersions),
 		"Graph.NodeDiff":     call3(g.NodeDiff),
 
-		"Search.Query": call2(a.Search.Query),
+		"Search.Query":             call2(a.Search.Query),
+		"Search.Hybrid":            call1(a.Search.Hybrid),
+		"Search.Connect":           call3(a.Search.Connect),
+		"Search.SearchSettings":    call0(a.Search.SearchSettings),
+		"Search.SetSearchSettings": call1(a.Search.SetSearchSettings),
+		"Search.VectorStatus":      call0(func() (app.VectorStatus, error) { return a.Search.VectorStatus(), nil }),
+		"Search.RefreshVectors":    call0(func() (app.VectorStatus, error) { return a.Search.RefreshVectors(), nil }),
+
+		"Memory.Consolidate": call1(a.Memory.Consolidate),
+		"Memory.Runs":        call1(a.Memory.Runs),
+		"Memory.Undo":        call1(a.Memory.Undo),
+		"Memory.Due":         call0(a.Memory.Due),
 
 		"Loom.ListTrees":      call1(lm.ListTrees),
 		"Loom.CreateTree":     call1(lm.CreateTree),

@@ -42,6 +42,7 @@ func runWindow(db string, stderr io.Writer) int {
 			a.SetContext(ctx)
 			a.SetEmitter(func(event string, data any) { wruntime.EventsEmit(ctx, event, data) })
 			a.SetDialogs(windowDialogs{})
+			a.StartBackground(true)
 		},
 		Bind:  bind,
 		Linux: &linux.Options{ProgramName: "rhizome", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"sync"
 
+	"rhizome/backend/search"
 	"rhizome/store"
 )
 
@@ -56,6 +57,13 @@ type core struct {
 	dialogs Dialogs
 	ctx     context.Context
 	served  bool // set by SetServed: the app is served to a browser
+
+	vectors    *vectorQueue // the background embedding queue (vectors.go)
+	background bool         // StartBackground ran: imports kick the queue
+
+	bridgeMu   sync.Mutex
+	bridges    *search.Graph // the graph bridges walk, as of bridgesVer
+	bridgesVer string
 }
 
 // isServed reports whether the app is served to a browser (`rhizome serve`),
@@ -94,11 +102,13 @@ type App struct {
 	Search   *Search
 	Loom     *Loom
 	Settings *Settings
+	Memory   *Memory
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
 func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
+	c.vectors = newVectorQueue(c)
 	settings := &Settings{c: c}
 	return &App{
 		c:        c,
@@ -108,6 +118,7 @@ func New(st *store.Store, dbPath string) *App {
 		Search:   &Search{c: c},
 		Loom:     newLoom(c, settings),
 		Settings: settings,
+		Memory:   &Memory{c: c},
 	}
 }
 
@@ -126,6 +137,20 @@ func (a *App) SetServed() { a.c.mu.Lock(); a.c.served = true; a.c.mu.Unlock() }
 // start-up context in the window).
 func (a *App) SetContext(ctx context.Context) { a.c.mu.Lock(); a.c.ctx = ctx; a.c.mu.Unlock() }
 
+// StartBackground starts the background work of an open library: the
+// embedding queue (vectors for the hybrid search) and, with schedule, the
+// consolidation schedule. The window calls it with schedule, `rhizome
+// serve` without (a served library is consolidated on demand only).
+func (a *App) StartBackground(schedule bool) {
+	a.c.mu.Lock()
+	a.c.background = true
+	a.c.mu.Unlock()
+	a.c.vectors.Kick()
+	if schedule {
+		a.Memory.startSchedule()
+	}
+}
+
 // Areas returns the bound areas by name, in a stable order: the window binds
 // them (window.go), build/contract generates the frontend's types from them,
 // and `rhizome serve` serves the same use cases (serve_methods.go).
@@ -137,6 +162,7 @@ func (a *App) Areas() []Area {
 		{"Search", a.Search},
 		{"Loom", a.Loom},
 		{"Settings", a.Settings},
+		{"Memory", a.Memory},
 	}
 }
 

@@ -64,6 +64,12 @@ func (im *Import) run(srcs []source) (ImportReport, error) {
 	im.c.emitEvent("import:done", rep)
 	if changed {
 		im.c.emitEvent("library:changed", nil)
+		im.c.mu.RLock()
+		bg := im.c.background
+		im.c.mu.RUnlock()
+		if bg {
+			im.c.vectors.Kick()
+		}
 	}
 	return rep, nil
 }
