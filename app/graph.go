@@ -26,9 +26,18 @@ func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 	if err != nil {
 		return GraphData{}, err
 	}
+	archived := map[string]bool{}
+	if !filter.Archived {
+		if archived, err = g.c.store.ArchivedNodeIDs(ctx); err != nil {
+			return GraphData{}, err
+		}
+	}
 	data := GraphData{Nodes: make([]GraphNode, 0, len(nodes)), Edges: []GraphEdge{}}
 	in := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
+		if archived[n.ID] {
+			continue
+		}
 		in[n.ID] = true
 		data.Nodes = append(data.Nodes, GraphNode{
 			ID: n.ID, Label: clipRunes(n.Summary, labelRunes), Type: n.Type, Outcome: n.Outcome,
@@ -40,7 +49,11 @@ func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 	if err != nil {
 		return GraphData{}, err
 	}
-	for _, e := range edges {
+	made, err := g.c.store.MemoryEdges(ctx) // consolidation's SHARES_THEME and RELATES_TO
+	if err != nil {
+		return GraphData{}, err
+	}
+	for _, e := range append(edges, made...) {
 		if in[e.SourceNodeID] && in[e.TargetNodeID] {
 			data.Edges = append(data.Edges, graphEdge(e))
 		}

@@ -112,6 +112,9 @@ type GraphFilter struct {
 	Types     []string `json:"types,omitempty"`
 	From      string   `json:"from,omitempty"`
 	To        string   `json:"to,omitempty"`
+	// Archived brings back the nodes consolidation archived (left out by
+	// default).
+	Archived bool `json:"archived,omitempty"`
 }
 
 // GraphNode is a node as the graph view draws it.
