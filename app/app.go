@@ -151,6 +151,11 @@ func (a *App) StartBackground(schedule bool) {
 	}
 }
 
+// LoadVectors takes the vectors and index the background queue saved in
+// the library, for a process that runs no queue (the command line). A
+// library without them is searched without the vector component.
+func (a *App) LoadVectors() error { return a.c.vectors.load(a.c.context()) }
+
 // Areas returns the bound areas by name, in a stable order: the window binds
 // them (window.go), build/contract generates the frontend's types from them,
 // and `rhizome serve` serves the same use cases (serve_methods.go).

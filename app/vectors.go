@@ -271,9 +271,70 @@ func (q *vectorQueue) run(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
+	if b, err := idx.MarshalBinary(); err == nil {
+		if err := st.PutSearchBlob(ctx, indexBlob(model), "hnsw", b); err != nil {
+			return err
+		}
+	}
 	q.mu.Lock()
 	q.state = vectorState{model: model, embedder: emb, index: idx}
 	q.pending = 0
+	q.mu.Unlock()
+	return nil
+}
+
+// indexBlob names the search blob holding the nearest-neighbour index of
+// model's vectors.
+func indexBlob(model string) string { return "hnsw:" + model }
+
+// load takes the vectors the queue made last, and their saved index,
+// without embedding anything (the command line: nothing runs in the
+// background). Nothing is loaded when there are none; the search then
+// ranks without the vector component.
+func (q *vectorQueue) load(ctx context.Context) error {
+	set, err := q.c.loadSearchSettings()
+	if err != nil {
+		return err
+	}
+	var emb search.Embedder
+	var model string
+	if set.EmbeddingModel != "" {
+		e, err := q.endpoint(set)
+		if err != nil {
+			return err
+		}
+		emb, model = e, "endpoint:"+strings.TrimRight(set.EmbeddingBaseURL, "/")+"#"+set.EmbeddingModel
+	} else {
+		b, err := q.c.store.SearchBlob(ctx, lsaBlob)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		m, err := search.UnmarshalLSA(b)
+		if err != nil {
+			return fmt.Errorf("app: the offline model in the library: %w", err)
+		}
+		emb, model = m, m.ID()
+	}
+	b, err := q.c.store.SearchBlob(ctx, indexBlob(model))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	vecs := map[string][]float32{}
+	if err := q.c.store.Vectors(ctx, model, func(item string, v []float32) error { vecs[item] = v; return nil }); err != nil {
+		return err
+	}
+	idx, err := search.UnmarshalHNSW(b, func(key string) ([]float32, bool) { v, ok := vecs[key]; return v, ok })
+	if err != nil {
+		return fmt.Errorf("app: the vector index in the library: %w", err)
+	}
+	q.mu.Lock()
+	q.state = vectorState{model: model, embedder: emb, index: idx}
 	q.mu.Unlock()
 	return nil
 }
