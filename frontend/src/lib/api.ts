@@ -48,6 +48,15 @@ import type {
   NodeVersionInfo,
   Project,
   SearchHit,
+  HybridQuery,
+  HybridResult,
+  HybridHit,
+  ScorePart,
+  BridgePath,
+  SearchSettings,
+  VectorStatus,
+  ConsolidateRequest,
+  ConsolidationRun,
   SessionSummary,
   SettingsView,
   Stats,
@@ -380,6 +389,11 @@ export function loomPathView(v: unknown): LoomPathView {
   };
 }
 
+const consolidationRun = (v: unknown): ConsolidationRun => {
+  const r = obj<ConsolidationRun>(v);
+  return { ...r, cycles: list(r.cycles), stats: list(r.stats), changes: list(r.changes) };
+};
+
 const generated = (v: unknown): LoomGenerated => {
   const g = obj<LoomGenerated>(v);
   return { ...g, nodes: list(g.nodes).map(loomNode) };
@@ -446,6 +460,37 @@ export function createApi(getTransport: () => Transport) {
     node: async (id: string) => (await call('Graph', 'Node', id)) as NodeDetail,
 
     search: async (q: string, limit: number) => list<SearchHit>(await call('Search', 'Query', q, limit)),
+
+    /** The hybrid search (issue 10): weighted components, each hit's breakdown, bridges when asked. */
+    hybrid: {
+      query: async (q: HybridQuery): Promise<HybridResult> => {
+        const r = obj<HybridResult>(await call('Search', 'Hybrid', q));
+        return {
+          ...r,
+          hits: list<HybridHit>(r.hits).map((h) => ({ ...h, why: list<ScorePart>(h.why) })),
+          bridges: list<BridgePath>(r.bridges).map((b) => ({
+            ...b, nodeIds: list(b.nodeIds), labels: list(b.labels), steps: list(b.steps),
+          })),
+        };
+      },
+      /** "How is A connected to B?": node ids or rhizome:node/ URIs; the best few paths of up to 3 edges. */
+      connect: async (a: string, b: string, types: string[] = []) =>
+        list<BridgePath>(await call('Search', 'Connect', a, b, types)),
+      settings: async () => obj<SearchSettings>(await call('Search', 'SearchSettings')),
+      setSettings: async (s: SearchSettings) => obj<SearchSettings>(await call('Search', 'SetSearchSettings', s)),
+      vectorStatus: async () => obj<VectorStatus>(await call('Search', 'VectorStatus')),
+      refreshVectors: async () => obj<VectorStatus>(await call('Search', 'RefreshVectors')),
+    },
+
+    /** Consolidation (issue 10, section 3): runs on demand, their logs, undo. */
+    memory: {
+      consolidate: async (req: ConsolidateRequest) => consolidationRun(await call('Memory', 'Consolidate', req)),
+      /** Newest first; limit 0 = 20. */
+      runs: async (limit = 0) => list(await call('Memory', 'Runs', limit)).map(consolidationRun),
+      undo: async (runId: string) => consolidationRun(await call('Memory', 'Undo', runId)),
+      /** The cycles the schedule would run now. */
+      due: async () => list<string>(await call('Memory', 'Due')),
+    },
 
     /** A knowledge-graph node's stored versions, oldest first. */
     nodeVersions: async (nodeId: string) => list<NodeVersionInfo>(await call('Graph', 'NodeVersions', nodeId)),

@@ -68,6 +68,21 @@ export type TimelineSegment = FromGo<app.TimelineSegment>;
 export type SearchHit = app.SearchHit;
 export type Stats = FromGo<app.Stats>;
 
+// ---- hybrid search and consolidation (app/search_hybrid.go, memory.go) ----
+
+export type HybridQuery = app.HybridQuery;
+export type HybridSearchFilter = app.SearchFilter;
+/** One component's share of a hit's score: contribution = value * weight. */
+export type ScorePart = app.ScorePart;
+export type HybridHit = app.HybridHit;
+export type BridgePath = app.BridgePath;
+export type HybridResult = app.HybridResult;
+export type SearchSettings = app.SearchSettings;
+export type VectorStatus = app.VectorStatus;
+export type ConsolidateRequest = app.ConsolidateRequest;
+export type ConsolidationRun = app.ConsolidationRun;
+export type ConsolidationChange = app.ConsolidationChange;
+
 // ---- knowledge-graph node history (backend/graph/diff.go) ----
 
 /** One difference between two versions of a node. Values are JSON values. */

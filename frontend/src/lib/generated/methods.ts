@@ -4,6 +4,7 @@ import type * as Graph from './app/Graph';
 import type * as Import from './app/Import';
 import type * as Library from './app/Library';
 import type * as Loom from './app/Loom';
+import type * as Memory from './app/Memory';
 import type * as Search from './app/Search';
 import type * as Settings from './app/Settings';
 
@@ -54,8 +55,20 @@ export const methods = {
     'Verify',
     'Versions',
   ],
+  Memory: [
+    'Consolidate',
+    'Due',
+    'Runs',
+    'Undo',
+  ],
   Search: [
+    'Connect',
+    'Hybrid',
     'Query',
+    'RefreshVectors',
+    'SearchSettings',
+    'SetSearchSettings',
+    'VectorStatus',
   ],
   Settings: [
     'Get',
@@ -70,6 +83,7 @@ export interface Bindings {
   Import: typeof Import;
   Library: typeof Library;
   Loom: typeof Loom;
+  Memory: typeof Memory;
   Search: typeof Search;
   Settings: typeof Settings;
 }

@@ -24,6 +24,58 @@ export namespace app {
 	    timestamp: string;
 	    metadata?: Record<string, any>;
 	}
+	export interface BridgeStep {
+	    type: string;
+	    confidence: number;
+	    rationale: string;
+	    forward: boolean;
+	}
+	export interface BridgePath {
+	    nodeIds: string[];
+	    labels: string[];
+	    steps: BridgeStep[];
+	    score: number;
+	}
+	
+	export interface ConsolidateRequest {
+	    cycles: ('decay' | 'creative' | 'cluster' | 'forget')[];
+	    dryRun: boolean;
+	}
+	export interface ConsolidationChange {
+	    op: 'score' | 'archive' | 'unarchive' | 'addNode' | 'removeNode' | 'addEdge' | 'removeEdge';
+	    cycle: string;
+	    item: string;
+	    target: string;
+	    label: string;
+	    before: number;
+	    after: number;
+	    reason: string;
+	}
+	export interface ConsolidationCycle {
+	    cycle: string;
+	    examined: number;
+	    rescored: number;
+	    edgesAdded: number;
+	    metaPatterns: number;
+	    extended: number;
+	    partOf: number;
+	    archived: number;
+	    deleted: number;
+	    spared: number;
+	}
+	export interface ConsolidationRun {
+	    id: string;
+	    at: string;
+	    cycles: string[];
+	    dryRun: boolean;
+	    scheduled: boolean;
+	    undoOf: string;
+	    undoneBy: string;
+	    stats: ConsolidationCycle[];
+	    changeCount: number;
+	    changes: ConsolidationChange[];
+	    spared: number;
+	}
 	export interface DiffOp {
 	    op: 'equal' | 'delete' | 'insert';
 	    text: string;
@@ -106,8 +158,59 @@ export namespace app {
 	    types?: string[];
 	    from?: string;
 	    to?: string;
+	    archived?: boolean;
 	}
 	
+	export interface ScorePart {
+	    component: string;
+	    value: number;
+	    weight: number;
+	    contribution: number;
+	}
+	export interface HybridHit {
+	    item: string;
+	    uri: string;
+	    kind: 'node' | 'entry';
+	    nodeId: string;
+	    sessionId: string;
+	    project: string;
+	    nodeType: string;
+	    role: string;
+	    time: string;
+	    title: string;
+	    snippet: string;
+	    score: number;
+	    why: ScorePart[];
+	}
+	export interface SearchFilter {
+	    project: string;
+	    kinds: string[];
+	    nodeTypes: string[];
+	    roles: string[];
+	    tools: string[];
+	    files: string[];
+	    models: string[];
+	    relationTypes: string[];
+	    from: string;
+	    to: string;
+	    archived: boolean;
+	}
+	export interface HybridQuery {
+	    query: string;
+	    filter: SearchFilter;
+	    limit: number;
+	    bridges: boolean;
+	}
+	export interface HybridResult {
+	    hits: HybridHit[];
+	    keyword: string;
+	    timeText: string;
+	    timeFrom: string;
+	    timeTo: string;
+	    vectorModel: string;
+	    vectorNote: string;
+	    bridges: BridgePath[];
+	}
 	export interface ImportProgress {
 	    file: string;
 	    fileIndex: number;
@@ -317,6 +420,8 @@ export namespace app {
 	    nodes: number;
 	    cost: number;
 	}
+	
+	
 	export interface SearchHit {
 	    kind: string;
 	    nodeId: string;
@@ -325,6 +430,23 @@ export namespace app {
 	    snippet: string;
 	    score: number;
 	}
+	export interface SearchWeights {
+	    vector: number;
+	    keyword: number;
+	    relation: number;
+	    content: number;
+	    temporal: number;
+	    tag: number;
+	    importance: number;
+	    recency: number;
+	}
+	export interface SearchSettings {
+	    weights: SearchWeights;
+	    decayRate: number;
+	    embeddingBaseUrl: string;
+	    embeddingModel: string;
+	}
+	
 	export interface SessionSummary {
 	    id: string;
 	    path: string;
@@ -364,6 +486,13 @@ export namespace app {
 	    end: string;
 	    entries: number;
 	    boundaries: BoundaryView[];
+	}
+	export interface VectorStatus {
+	    model: string;
+	    vectors: number;
+	    pending: number;
+	    running: boolean;
+	    error: string;
 	}
 
 }
