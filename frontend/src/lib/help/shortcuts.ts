@@ -20,6 +20,7 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
     shortcuts: [
       { keys: ['G'], what: 'Graph view' },
       { keys: ['L'], what: 'Loom view' },
+      { keys: ['M'], what: 'Memory view: hybrid search, consolidation' },
       { keys: ['Ctrl', 'K'], what: 'Search (also ⌘K)' },
       { keys: ['/'], what: 'Search' },
       { keys: ['Enter'], what: 'Jump to the selected search result' },

@@ -3,8 +3,9 @@
 
 import { graphView } from '../graph/view';
 import { loomView } from '../loom/view';
+import { memoryView } from '../memory/view';
 import { views } from './views.svelte';
 
 export function registerViews() {
-  views.register(graphView, loomView);
+  views.register(graphView, loomView, memoryView);
 }
