@@ -52,6 +52,8 @@ func useCases(a *app.App) map[string]method {
 		"Memory.Undo":        call1(a.Memory.Undo),
 		"Memory.Due":         call0(a.Memory.Due),
 
+		"Patterns.Dashboard": call0(a.Patterns.Dashboard),
+
 		"Loom.ListTrees":      call1(lm.ListTrees),
 		"Loom.CreateTree":     call1(lm.CreateTree),
 		"Loom.Tree":           call1(lm.Tree),

@@ -103,6 +103,7 @@ type App struct {
 	Loom     *Loom
 	Settings *Settings
 	Memory   *Memory
+	Patterns *Patterns
 }
 
 // New makes the app over an open library. dbPath is shown in Stats.
@@ -119,6 +120,7 @@ func New(st *store.Store, dbPath string) *App {
 		Loom:     newLoom(c, settings),
 		Settings: settings,
 		Memory:   &Memory{c: c},
+		Patterns: &Patterns{c: c},
 	}
 }
 
@@ -168,6 +170,7 @@ func (a *App) Areas() []Area {
 		{"Loom", a.Loom},
 		{"Settings", a.Settings},
 		{"Memory", a.Memory},
+		{"Patterns", a.Patterns},
 	}
 }
 

@@ -5,6 +5,7 @@ import type * as Import from './app/Import';
 import type * as Library from './app/Library';
 import type * as Loom from './app/Loom';
 import type * as Memory from './app/Memory';
+import type * as Patterns from './app/Patterns';
 import type * as Search from './app/Search';
 import type * as Settings from './app/Settings';
 
@@ -61,6 +62,9 @@ export const methods = {
     'Runs',
     'Undo',
   ],
+  Patterns: [
+    'Dashboard',
+  ],
   Search: [
     'Connect',
     'Hybrid',
@@ -84,6 +88,7 @@ export interface Bindings {
   Library: typeof Library;
   Loom: typeof Loom;
   Memory: typeof Memory;
+  Patterns: typeof Patterns;
   Search: typeof Search;
   Settings: typeof Settings;
 }

@@ -76,6 +76,45 @@ export namespace app {
 	    changes: ConsolidationChange[];
 	    spared: number;
 	}
+	export interface UsageSeries {
+	    key: string;
+	    name: string;
+	    tokens: number[];
+	    cost: number[];
+	    totalTokens: number;
+	    totalCost: number;
+	}
+	export interface UsageChart {
+	    days: string[];
+	    tokens: number[];
+	    cost: number[];
+	    byModel: UsageSeries[];
+	    byProject: UsageSeries[];
+	    totalTokens: number;
+	    totalCost: number;
+	}
+	export interface PatternNode {
+	    uri: string;
+	    nodeId: string;
+	    kind: string;
+	    label: string;
+	}
+	export interface PatternItem {
+	    key: string;
+	    title: string;
+	    count: number;
+	    project: string;
+	    nodes: PatternNode[];
+	}
+	export interface PatternSection {
+	    pattern: string;
+	    name: string;
+	    items: PatternItem[];
+	}
+	export interface Dashboard {
+	    sections: PatternSection[];
+	    usage: UsageChart;
+	}
 	export interface DiffOp {
 	    op: 'equal' | 'delete' | 'insert';
 	    text: string;
@@ -413,6 +452,9 @@ export namespace app {
 	    versions: NodeVersionInfo[];
 	}
 	
+	
+	
+	
 	export interface Project {
 	    path: string;
 	    name: string;
@@ -487,6 +529,8 @@ export namespace app {
 	    entries: number;
 	    boundaries: BoundaryView[];
 	}
+	
+	
 	export interface VectorStatus {
 	    model: string;
 	    vectors: number;
