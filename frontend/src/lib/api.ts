@@ -57,6 +57,11 @@ import type {
   VectorStatus,
   ConsolidateRequest,
   ConsolidationRun,
+  Dashboard,
+  PatternSection,
+  PatternItem,
+  UsageChart,
+  UsageSeries,
   SessionSummary,
   SettingsView,
   Stats,
@@ -490,6 +495,22 @@ export function createApi(getTransport: () => Transport) {
       undo: async (runId: string) => consolidationRun(await call('Memory', 'Undo', runId)),
       /** The cycles the schedule would run now. */
       due: async () => list<string>(await call('Memory', 'Due')),
+    },
+
+    /** The patterns dashboard: seven patterns with the nodes behind them, usage over time. */
+    dashboard: async (): Promise<Dashboard> => {
+      const d = obj<Dashboard>(await call('Patterns', 'Dashboard'));
+      const u = obj<UsageChart>(d.usage);
+      const ser = (s: UsageSeries) => ({ ...s, tokens: list<number>(s.tokens), cost: list<number>(s.cost) });
+      return {
+        sections: list<PatternSection>(d.sections).map((s) => ({
+          ...s, items: list<PatternItem>(s.items).map((i) => ({ ...i, nodes: list(i.nodes) })),
+        })),
+        usage: {
+          ...u, days: list(u.days), tokens: list(u.tokens), cost: list(u.cost),
+          byModel: list<UsageSeries>(u.byModel).map(ser), byProject: list<UsageSeries>(u.byProject).map(ser),
+        },
+      };
     },
 
     /** A knowledge-graph node's stored versions, oldest first. */

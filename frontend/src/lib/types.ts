@@ -82,6 +82,12 @@ export type VectorStatus = app.VectorStatus;
 export type ConsolidateRequest = app.ConsolidateRequest;
 export type ConsolidationRun = app.ConsolidationRun;
 export type ConsolidationChange = app.ConsolidationChange;
+export type Dashboard = app.Dashboard;
+export type PatternSection = app.PatternSection;
+export type PatternItem = app.PatternItem;
+export type PatternNode = app.PatternNode;
+export type UsageChart = app.UsageChart;
+export type UsageSeries = app.UsageSeries;
 
 // ---- knowledge-graph node history (backend/graph/diff.go) ----
 

@@ -21,6 +21,7 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['G'], what: 'Graph view' },
       { keys: ['L'], what: 'Loom view' },
       { keys: ['M'], what: 'Memory view: hybrid search, consolidation' },
+      { keys: ['U'], what: 'Patterns dashboard and usage over time' },
       { keys: ['Ctrl', 'K'], what: 'Search (also ⌘K)' },
       { keys: ['/'], what: 'Search' },
       { keys: ['Enter'], what: 'Jump to the selected search result' },

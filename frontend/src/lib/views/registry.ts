@@ -4,8 +4,9 @@
 import { graphView } from '../graph/view';
 import { loomView } from '../loom/view';
 import { memoryView } from '../memory/view';
+import { patternsView } from '../patterns/view';
 import { views } from './views.svelte';
 
 export function registerViews() {
-  views.register(graphView, loomView, memoryView);
+  views.register(graphView, loomView, memoryView, patternsView);
 }
