@@ -33,6 +33,22 @@ test('hybrid search explains each result and draws the bridges', async () => {
   assert.deepEqual(problems, []);
 });
 
+test('a bridge is drawn in the graph, the rest dimmed, until Esc', async () => {
+  const ids = await page.evaluate(() => [...document.querySelectorAll('[data-testid=bridges] li')].length);
+  assert.ok(ids > 0);
+  await page.locator('[data-testid=show-path]').nth(2).click();
+  await page.waitForFunction(() => window.__rhizome.state().path?.length > 1 && window.__rhizome.state().selected);
+  const { path, selected } = await page.evaluate(() => window.__rhizome.state());
+  assert.equal(selected, path[0], 'the source is opened');
+  await page.waitForTimeout(800);
+  await shot(page, 'memory-bridge-in-graph');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.evaluate(() => window.__rhizome.state().path), null);
+  await page.keyboard.press('m');
+  await page.waitForSelector('[data-testid=memory-view]');
+  assert.deepEqual(problems, []);
+});
+
 test('a consolidation run is logged in the window and can be undone', async () => {
   await page.getByRole('button', { name: 'decay', exact: true }).click();
   await page.waitForSelector('[data-testid=run-log] ol > li .undo');

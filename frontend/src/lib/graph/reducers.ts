@@ -29,6 +29,20 @@ export function nodeReducer(em: Emphasis) {
       res.hidden = true;
       return res;
     }
+    const path = graph.path;
+    if (path && path.includes(id)) {
+      res.highlighted = true;
+      res.size = attrs.size * (id === path[0] || id === path[path.length - 1] ? 1.8 : 1.5);
+      res.zIndex = 3;
+      res.forceLabel = true;
+      return res;
+    }
+    if (path) {
+      res.color = em.dim;
+      res.label = '';
+      res.zIndex = 0;
+      return res;
+    }
     if (id === graph.selected) {
       res.highlighted = true;
       res.size = attrs.size * 1.5;
@@ -50,6 +64,14 @@ export function nodeReducer(em: Emphasis) {
 export function edgeReducer(model: Model, em: Emphasis) {
   return (id: string, attrs: EdgeAttrs): EdgeDrawn => {
     if (graph.hiddenEdgeTypes.has(attrs.kind)) return { ...attrs, hidden: true };
+    const path = graph.path;
+    if (path) {
+      const [s, t] = model.extremities(id);
+      const i = path.indexOf(s);
+      const j = path.indexOf(t);
+      if (i >= 0 && j >= 0 && Math.abs(i - j) === 1) return { ...attrs, size: attrs.size * 3, zIndex: 3, forceLabel: true };
+      return { ...attrs, hidden: true };
+    }
     const sel = graph.selected;
     const hovered = em.hovered;
     const hiddenNodes = graph.hiddenNodeTypes;

@@ -35,7 +35,7 @@ export const SHORTCUT_GROUPS: ShortcutGroup[] = [
       { keys: ['Tab'], what: 'Focus the graph; again: the node list' },
       { keys: ['←', '↑', '→', '↓'], what: 'Move to the connected node that way (else the nearest one)' },
       { keys: ['Enter'], what: 'Open the node in focus' },
-      { keys: ['Esc'], what: 'Close the node; in the node list, back to the graph' },
+      { keys: ['Esc'], what: 'Let go of the bridge path drawn; close the node; in the node list, back to the graph' },
       { keys: ['↑', '↓'], what: 'In the node list: previous / next node', or: true },
       { keys: ['['], what: 'Previous segment of the session' },
       { keys: [']'], what: 'Next segment of the session' },
