@@ -55,7 +55,7 @@ func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 	}
 	for _, e := range append(edges, made...) {
 		if in[e.SourceNodeID] && in[e.TargetNodeID] {
-			data.Edges = append(data.Edges, graphEdge(e))
+			data.Edges = append(data.Edges, drawnEdge(e))
 		}
 	}
 	return data, nil
@@ -96,6 +96,36 @@ func (g *Graph) Node(id string) (NodeDetail, error) {
 		})
 	}
 	return d, nil
+}
+
+// drawnMetadata is the edge metadata the graph view reads (its edge tips:
+// frontend/src/lib/graph/edges.ts; a link's confidence and rationale); the
+// rest (a compaction's summary, entry ids) stays for the node panel.
+var drawnMetadata = []string{"boundaries", "gapMinutes", "tokensBefore", "confidence", "rationale"}
+
+// rationaleRunes caps a rationale sent with the graph.
+const rationaleRunes = 160
+
+// drawnEdge is e as the graph request sends it: its metadata cut to
+// drawnMetadata. A compaction edge's summary alone is kilobytes, sent for
+// every edge of a large graph (issue 10, section 5: "send only what the
+// view needs").
+func drawnEdge(e graph.Edge) GraphEdge {
+	out := GraphEdge{ID: e.ID, Source: e.SourceNodeID, Target: e.TargetNodeID, Type: e.Type}
+	for _, k := range drawnMetadata {
+		v, ok := e.Metadata[k]
+		if !ok {
+			continue
+		}
+		if s, isText := v.(string); isText {
+			v = clipRunes(s, rationaleRunes)
+		}
+		if out.Metadata == nil {
+			out.Metadata = map[string]any{}
+		}
+		out.Metadata[k] = v
+	}
+	return out
 }
 
 func graphEdge(e graph.Edge) GraphEdge {
