@@ -17,6 +17,8 @@ export interface Emphasis {
   readonly cursorShown: boolean;
   /** The colour of a dimmed node (a theme colour). */
   readonly dim: string;
+  /** While a large graph is zoomed out: a node's cluster colour (its label left to the cluster's); null otherwise. */
+  readonly clusterColor: ((id: string) => string | undefined) | null;
 }
 
 type NodeDrawn = Partial<NodeDisplayData> & NodeAttrs;
@@ -54,6 +56,10 @@ export function nodeReducer(em: Emphasis) {
       res.color = em.dim;
       res.label = '';
       res.zIndex = 0;
+    } else if (em.clusterColor) {
+      res.color = em.clusterColor(id) ?? em.dim;
+      res.label = '';
+      res.zIndex = 1;
     } else {
       res.zIndex = 1;
     }
