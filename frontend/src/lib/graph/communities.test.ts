@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { findCommunities, placeClusterLabels } from './communities';
+import { centroids, findCommunities, placeClusterLabels } from './communities';
 import { syntheticGraph } from './synthetic';
 
 describe('communities of a large graph', () => {
@@ -35,7 +35,7 @@ describe('communities of a large graph', () => {
 
   test('labels never overlap and stay in the view', () => {
     const pos = new Map((g.nodes ?? []).map((n, i) => [n.id, { x: (i * 37) % 1000, y: (i * 91) % 700 }]));
-    const labels = placeClusterLabels(cs, (id) => pos.get(id) ?? null, (p) => p, 1000, 700);
+    const labels = placeClusterLabels(cs, centroids(cs, (id) => pos.get(id) ?? null), (p) => p, 1000, 700);
     expect(labels.length).toBeGreaterThan(0);
     for (const [i, a] of labels.entries()) {
       expect(a.x >= 0 && a.x <= 1000 && a.y >= 0 && a.y <= 700).toBe(true);

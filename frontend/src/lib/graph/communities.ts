@@ -151,22 +151,13 @@ const hit = (a: { x: number; y: number; w: number; h: number }, b: { x: number; 
 
 /**
  * Places the labels of the largest clusters first at their centroids
- * (position: a node's graph position, toView: graph to viewport pixels),
- * leaving out any label that would
+ * (centres, in graph coordinates: see centroids; toView: graph to viewport
+ * pixels), leaving out any label that would
  * overlap one placed or fall outside width x height.
  */
-export function placeClusterLabels(
-  communities: Community[],
-  position: (id: string) => { x: number; y: number } | null,
-  toView: (p: { x: number; y: number }) => { x: number; y: number },
-  width: number,
-  height: number,
-  max = 40,
-): ClusterLabel[] {
-  const placed: { x: number; y: number; w: number; h: number }[] = [];
-  const out: ClusterLabel[] = [];
-  for (const [i, c] of communities.entries()) {
-    if (out.length >= max || c.members.length < 3) break;
+/** The centroids (graph coordinates) of the communities, null where no member has a position. */
+export function centroids(communities: Community[], position: (id: string) => { x: number; y: number } | null) {
+  return communities.map((c) => {
     let x = 0;
     let y = 0;
     let n = 0;
@@ -177,8 +168,25 @@ export function placeClusterLabels(
       y += p.y;
       n++;
     }
-    if (n === 0) continue;
-    ({ x, y } = toView({ x: x / n, y: y / n }));
+    return n ? { x: x / n, y: y / n } : null;
+  });
+}
+
+export function placeClusterLabels(
+  communities: Community[],
+  centres: ({ x: number; y: number } | null)[],
+  toView: (p: { x: number; y: number }) => { x: number; y: number },
+  width: number,
+  height: number,
+  max = 40,
+): ClusterLabel[] {
+  const placed: { x: number; y: number; w: number; h: number }[] = [];
+  const out: ClusterLabel[] = [];
+  for (const [i, c] of communities.entries()) {
+    if (out.length >= max || c.members.length < 3) break;
+    const centre = centres[i];
+    if (!centre) continue;
+    const { x, y } = toView(centre);
     const box = { x, y, w: Math.min(220, 8 * Math.max(c.title.length, 12)), h: 36 };
     if (x < 0 || y < 0 || x > width || y > height || placed.some((p) => hit(p, box))) continue;
     placed.push(box);

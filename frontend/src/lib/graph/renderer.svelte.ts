@@ -21,7 +21,7 @@ import { LANE_GAP, SEGMENT_GAP, type Lane, type LaneLayout } from './layout';
 import { fillModel, newModel, type EdgeAttrs, type NodeAttrs } from './model';
 import { edgeReducer, nodeReducer, type Emphasis } from './reducers';
 import {
-  CLUSTER_COLORS, findCommunities, OPEN_RATIO, OVERVIEW_MIN_NODES, placeClusterLabels, type ClusterLabel, type Community,
+  centroids, CLUSTER_COLORS, findCommunities, OPEN_RATIO, OVERVIEW_MIN_NODES, placeClusterLabels, type ClusterLabel, type Community,
 } from './communities';
 
 type GraphSigma = Sigma<NodeAttrs, EdgeAttrs>;
@@ -47,6 +47,9 @@ export class GraphRenderer implements CursorHost {
   /** A large graph is zoomed out: its clusters are drawn closed. */
   private closed = false;
   private clusterSeq = 0;
+  /** The clusters' centroids in graph coordinates, and when they were measured (ms). */
+  private centres: ({ x: number; y: number } | null)[] = [];
+  private centresAt = 0;
 
   /** The lane layout of the current data, and the lanes as drawn (stretched). */
   private layout: LaneLayout = { positions: new Map(), lanes: [], order: [] };
@@ -320,6 +323,7 @@ export class GraphRenderer implements CursorHost {
     setTimeout(() => {
       if (seq !== this.clusterSeq) return;
       this.communities = findCommunities(nodes, data.edges ?? []);
+      this.centres = [];
       this.communities.forEach((c, i) => {
         const color = CLUSTER_COLORS[i % CLUSTER_COLORS.length];
         for (const id of c.members) this.clusterColorOf.set(id, color);
@@ -346,13 +350,16 @@ export class GraphRenderer implements CursorHost {
     }
     const { width, height } = s.getDimensions();
     const m = this.model;
-    this.clusterLabels = placeClusterLabels(
-      this.communities,
-      (id) => (m.hasNode(id) ? m.getNodeAttributes(id) : null),
-      (p) => s.graphToViewport(p),
-      width,
-      height,
-    );
+    // The nodes move only while a layout runs: centroids at most every 400 ms.
+    const now = performance.now();
+    if (this.centres.length !== this.communities.length || now - this.centresAt > 400) {
+      this.centres = centroids(this.communities, (id) => (m.hasNode(id) ? m.getNodeAttributes(id) : null));
+      this.centresAt = now;
+    }
+    const labels = placeClusterLabels(this.communities, this.centres, (p) => s.graphToViewport(p), width, height);
+    const same = labels.length === this.clusterLabels.length &&
+      labels.every((l, i) => l.key === this.clusterLabels[i].key && Math.abs(l.x - this.clusterLabels[i].x) < 0.5 && Math.abs(l.y - this.clusterLabels[i].y) < 0.5);
+    if (!same) this.clusterLabels = labels;
   }
 
   /** Places the lanes' titles for the camera as it is. */
