@@ -99,9 +99,10 @@ func (g *Graph) Node(id string) (NodeDetail, error) {
 }
 
 // drawnMetadata is the edge metadata the graph view reads (its edge tips:
-// frontend/src/lib/graph/edges.ts; a link's confidence and rationale); the
-// rest (a compaction's summary, entry ids) stays for the node panel.
-var drawnMetadata = []string{"boundaries", "gapMinutes", "tokensBefore", "confidence", "rationale"}
+// frontend/src/lib/graph/edges.ts; a link's confidence and rationale; a
+// fork's child session and entry, a few bytes); the rest (a compaction's
+// summary, entry ids) stays for the node panel.
+var drawnMetadata = []string{"boundaries", "gapMinutes", "tokensBefore", "confidence", "rationale", "childSession", "forkEntryId"}
 
 // rationaleRunes caps a rationale sent with the graph.
 const rationaleRunes = 160

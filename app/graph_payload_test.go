@@ -20,7 +20,7 @@ func TestGraphPayloadKeepsWhatTheViewReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{"boundaries", "gapMinutes", "tokensBefore", "confidence", "rationale"}
+	allowed := []string{"boundaries", "gapMinutes", "tokensBefore", "confidence", "rationale", "childSession", "forkEntryId"}
 	var kept int
 	for _, e := range d.Edges {
 		for k := range e.Metadata {
