@@ -62,3 +62,18 @@ test('a consolidation run is logged in the window and can be undone', async () =
   assert.equal(runs[0].undoOf, runs[1].id);
   assert.deepEqual(problems, []);
 });
+
+test('the weights are settings: a weight set to 0 shows in the breakdown', async () => {
+  await page.locator('[data-testid=search-settings] summary').click();
+  await page.waitForSelector('[data-testid=weight-recency]');
+  await page.fill('[data-testid=weight-recency]', '0');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=search-settings] .note')?.textContent?.startsWith('Saved'));
+  const saved = await serve.call('Search', 'SearchSettings');
+  assert.equal(saved.weights.recency, 0);
+  assert.equal(saved.weights.vector, 0.25);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=why] tr')].some((r) => r.textContent.includes('recency') && r.textContent.includes('× 0.00')));
+  await shot(page, 'memory-search-settings');
+  assert.deepEqual(problems, []);
+});

@@ -3,7 +3,13 @@
 // undo). Components call this; this calls api.
 
 import { api } from '../api';
-import type { ConsolidationRun, HybridResult, VectorStatus } from '../types';
+import type { ConsolidationRun, HybridResult, SearchSettings, VectorStatus } from '../types';
+
+/** The spec's weights (automem-features.md, "Hybrid Search & Scoring") and AutoMem's decay. */
+const SPEC_DEFAULTS = {
+  weights: { vector: 0.25, keyword: 0.15, relation: 0.25, content: 0.25, temporal: 0.15, tag: 0.1, importance: 0.05, recency: 0.1 },
+  decayRate: 0.01,
+};
 
 class MemoryStore {
   query = $state('');
@@ -20,6 +26,34 @@ class MemoryStore {
   running = $state(false);
   vectors = $state.raw<VectorStatus | null>(null);
   lastPlan = $state.raw<ConsolidationRun | null>(null);
+  settings = $state<SearchSettings | null>(null);
+  settingsNote = $state('');
+
+  async loadSettings() {
+    try {
+      this.settings = await api.hybrid.settings();
+    } catch (e) {
+      this.settingsNote = String(e);
+    }
+  }
+
+  defaultSettings() {
+    if (!this.settings) return;
+    this.settings.weights = { ...SPEC_DEFAULTS.weights };
+    this.settings.decayRate = SPEC_DEFAULTS.decayRate;
+  }
+
+  async saveSettings() {
+    if (!this.settings) return;
+    this.settingsNote = '';
+    try {
+      this.settings = await api.hybrid.setSettings($state.snapshot(this.settings));
+      this.settingsNote = 'Saved. Vectors are remade in the background when the model changed.';
+      await this.loadVectors();
+    } catch (e) {
+      this.settingsNote = String(e);
+    }
+  }
 
   async start() {
     await Promise.all([this.loadRuns(), this.loadVectors()]);
