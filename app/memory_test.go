@@ -257,6 +257,17 @@ func TestConsolidationForgetAndUndo(t *testing.T) {
 	if found(SearchFilter{}) {
 		t.Error("the search returns archived nodes")
 	}
+	arch, _ := l.st.ArchivedNodeIDs(ctx)
+	hits, err := l.Search.Query("theme", 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if arch[h.NodeID] {
+			t.Errorf("the search box returns archived node %s", h.NodeID)
+			break
+		}
+	}
 	if !found(SearchFilter{Archived: true}) {
 		t.Error("the archived filter does not bring archived nodes back")
 	}
