@@ -53,6 +53,15 @@ func TestHybridSearchEndToEnd(t *testing.T) {
 	if len(res.Hits) == 0 || res.VectorModel != "" || res.VectorNote == "" {
 		t.Fatalf("before vectors: %d hits, model %q, note %q", len(res.Hits), res.VectorModel, res.VectorNote)
 	}
+	// No endpoint: the offline model, trained on the library's text.
+	l.Search.RefreshVectors()
+	if st := waitVectors(t, l); !strings.HasPrefix(st.Model, "lsa-") || st.Vectors == 0 {
+		t.Fatalf("offline vectors: %+v", st)
+	}
+	res, err = l.Search.Hybrid(HybridQuery{Query: "theme selector", Limit: 10})
+	if err != nil || !strings.HasPrefix(res.VectorModel, "lsa-") || res.VectorNote != "" {
+		t.Fatalf("with offline vectors: model %q, note %q, %v", res.VectorModel, res.VectorNote, err)
+	}
 
 	srv := llmtest.NewOpenAIServer(1)
 	base, stop, err := srv.Start("127.0.0.1:0")

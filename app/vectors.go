@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,10 @@ import (
 
 // lsaBlob is the search blob holding the offline model.
 const lsaBlob = "lsa"
+
+// lsaTrainingDocs is how many of the library's texts the offline model is
+// trained on (search.LSAOptions' default MaxDocs).
+const lsaTrainingDocs = 50000
 
 // embedBatch is how many texts the queue embeds and saves at a time.
 const embedBatch = 256
@@ -174,9 +179,19 @@ func (q *vectorQueue) embedder(ctx context.Context, set SearchSettings) (search.
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, "", err
 	}
-	var corpus []string
+	// An even sample of the library's texts (reservoir sampling, seeded):
+	// BuildLSA trains on 50,000 at most, and a large library's texts would
+	// not all fit in memory.
+	corpus := make([]string, 0, lsaTrainingDocs)
+	rng := rand.New(rand.NewPCG(1, 2))
+	seen := 0
 	if err := st.EmbeddingCorpus(ctx, func(text string) error {
-		corpus = append(corpus, text)
+		seen++
+		if len(corpus) < lsaTrainingDocs {
+			corpus = append(corpus, text)
+		} else if j := rng.IntN(seen); j < lsaTrainingDocs {
+			corpus[j] = text
+		}
 		return ctx.Err()
 	}); err != nil {
 		return nil, "", err
