@@ -70,10 +70,8 @@ func (m *Memory) nodeVectors(ctx context.Context) (map[string][]float32, error) 
 	if model == "" {
 		return out, nil
 	}
-	err := m.c.store.Vectors(ctx, model, func(item string, v []float32) error {
-		if id, ok := strings.CutPrefix(item, "node:"); ok {
-			out[id] = v
-		}
+	err := m.c.store.NodeVectors(ctx, model, func(id string, v []float32) error {
+		out[id] = v
 		return nil
 	})
 	return out, err

@@ -79,6 +79,16 @@ func TestHybridSearchEndToEnd(t *testing.T) {
 		t.Fatalf("after the queue: %+v, %d requests", st, srv.EmbeddingRequests())
 	}
 	nA := countVectors(t, l, modelA)
+	nodes := 0
+	if err := l.st.NodeVectors(context.Background(), modelA, func(id string, v []float32) error {
+		if len(id) != 16 || len(v) == 0 {
+			t.Errorf("node vector %q of %d values", id, len(v))
+		}
+		nodes++
+		return nil
+	}); err != nil || nodes != 10 {
+		t.Errorf("node vectors: %d of 10 nodes, %v", nodes, err)
+	}
 
 	res, err = l.Search.Hybrid(HybridQuery{Query: "theme selector", Limit: 10, Bridges: true})
 	if err != nil {

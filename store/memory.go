@@ -422,3 +422,28 @@ func (s *Store) LastCycleRuns(ctx context.Context) (map[consolidate.Cycle]time.T
 	}
 	return out, rows.Err()
 }
+
+// NodeVectors calls fn with the vector model made of each node (not the
+// entries'), until fn returns an error (returned).
+func (s *Store) NodeVectors(ctx context.Context, model string, fn func(nodeID string, v []float32) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT item, vector FROM search_vectors WHERE model = ? AND item >= 'node:' AND item < 'node;'`, model)
+	if err != nil {
+		return fmt.Errorf("store: unable to read the node vectors of %s: %w", model, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var item string
+		var b []byte
+		if err := rows.Scan(&item, &b); err != nil {
+			return fmt.Errorf("store: unable to read the node vectors of %s: %w", model, err)
+		}
+		v, err := decodeVector(b)
+		if err != nil {
+			return fmt.Errorf("store: unable to read the vector of %s (%s): %w", item, model, err)
+		}
+		if err := fn(strings.TrimPrefix(item, "node:"), v); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
