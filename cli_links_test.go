@@ -29,10 +29,13 @@ func TestLinkCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("search: %d %s", code, errs)
 	}
-	var hits []struct{ Kind, NodeID, URI string }
-	if err := json.Unmarshal([]byte(out), &hits); err != nil {
+	var res struct {
+		Hits []struct{ Kind, NodeID, URI string }
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
+	hits := res.Hits
 	var nodes []string
 	var entry string
 	for _, h := range hits {

@@ -2,7 +2,8 @@
 //
 //	rhizome                          open the window on the library
 //	rhizome import [--db PATH] [--json] PATH...
-//	rhizome search [--db PATH] [--json] QUERY
+//	rhizome search [--db PATH] [--json] [--explain] [--bridges] [--filter K=V]... QUERY
+//	rhizome consolidate [--db PATH] [--json] [--dry-run] [--cycle decay|creative|cluster|forget]
 //	rhizome export [--db PATH] [--project P] --format json|graphml|gexf|markdown|memobrain [ITEM] OUT
 //	rhizome analyze [--db PATH] [--json] [--offline] [--base-url URL --model NAME] [--budget USD] [ITEM...]
 //	rhizome serve  [--db PATH] [--addr 127.0.0.1:0] [--base-url URL --model NAME]
@@ -122,7 +123,10 @@ Usage:
   rhizome                                   open the window
   rhizome import [--db PATH] [--json] PATH...  import pi session files or folders,
                                             and MemoBrain snapshots
-  rhizome search [--db PATH] [--json] QUERY    search the library
+  rhizome search [--db PATH] [--json] [--explain] [--bridges] [--filter K=V]... QUERY
+                                            search the library (hybrid)
+  rhizome consolidate [--db PATH] [--json] [--dry-run] [--cycle decay|creative|cluster|forget]
+                                            run the consolidation cycles
   rhizome serve  [--db PATH] [--addr 127.0.0.1:0] [--base-url URL --model NAME]
                                             serve the app to a browser on loopback
   rhizome summarize [--db PATH] [--json] [--offline] [--base-url URL --model NAME] [ITEM...]
@@ -162,6 +166,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runSearch(ctx, args[1:], stdout, stderr)
 	case "export":
 		return runExport(ctx, args[1:], stdout, stderr)
+	case "consolidate":
+		return runConsolidate(ctx, args[1:], stdout, stderr)
 	case "serve":
 		return runServe(ctx, args[1:], stdout, stderr)
 	case "link":
@@ -455,19 +461,78 @@ func reasoningSummary(r *app.ReasoningImport) string {
 	return s + ", " + r.URI
 }
 
-// runSearch is `rhizome search`; ctx ending (Ctrl-C) stops it.
+// filterFlags collects repeated --filter K=V flags.
+type filterFlags []string
+
+func (f *filterFlags) String() string     { return strings.Join(*f, ",") }
+func (f *filterFlags) Set(v string) error { *f = append(*f, v); return nil }
+
+// searchFilter reads --filter K=V pairs: project, kind, type, role, tool,
+// file, model, relation (repeatable: any of the values), from, to
+// (YYYY-MM-DD), archived (true). An unknown key or a pair without "=" is an
+// error naming it.
+func searchFilter(pairs []string) (app.SearchFilter, error) {
+	var f app.SearchFilter
+	for _, p := range pairs {
+		k, v, ok := strings.Cut(p, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || v == "" {
+			return f, fmt.Errorf("--filter %q: want KEY=VALUE", p)
+		}
+		switch k {
+		case "project":
+			f.Project = v
+		case "kind":
+			f.Kinds = append(f.Kinds, v)
+		case "type":
+			f.NodeTypes = append(f.NodeTypes, v)
+		case "role":
+			f.Roles = append(f.Roles, v)
+		case "tool":
+			f.Tools = append(f.Tools, v)
+		case "file":
+			f.Files = append(f.Files, v)
+		case "model":
+			f.Models = append(f.Models, v)
+		case "relation":
+			f.RelationTypes = append(f.RelationTypes, v)
+		case "from":
+			f.From = v
+		case "to":
+			f.To = v
+		case "archived":
+			f.Archived = v == "true" || v == "1" || v == "yes"
+		default:
+			return f, fmt.Errorf("--filter %q: unknown key %q (project, kind, type, role, tool, file, model, relation, from, to, archived)", p, k)
+		}
+	}
+	return f, nil
+}
+
+// runSearch is `rhizome search`: the hybrid search (issue 10), with each
+// hit's score broken down (--explain) and bridges between the hits
+// (--bridges); ctx ending (Ctrl-C) stops it.
 func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("search", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	db := fl.String("db", defaultDBPath(), "library file")
-	asJSON := fl.Bool("json", false, "print hits as JSON")
+	asJSON := fl.Bool("json", false, "print the result as JSON")
 	limit := fl.Int("limit", 20, "most hits to show")
-	if err := fl.Parse(reorder(args, "db", "limit")); err != nil {
+	explain := fl.Bool("explain", false, "break each hit's score down by component")
+	bridges := fl.Bool("bridges", false, "show paths of up to three edges between the hits")
+	var filters filterFlags
+	fl.Var(&filters, "filter", "KEY=VALUE: project, kind, type, role, tool, file, model, relation, from, to, archived (repeatable)")
+	if err := fl.Parse(reorder(args, "db", "limit", "filter")); err != nil {
 		return 2
 	}
 	q := strings.Join(fl.Args(), " ")
 	if strings.TrimSpace(q) == "" {
 		fmt.Fprintln(stderr, "rhizome search: give a query")
+		return 2
+	}
+	f, err := searchFilter(filters)
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome search: %v\n", err)
 		return 2
 	}
 	a, st, ok := openAppContext(ctx, *db, stderr)
@@ -479,7 +544,10 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	defer st.Close()
-	hits, err := a.Search.Query(q, *limit)
+	if err := a.LoadVectors(); err != nil {
+		fmt.Fprintf(stderr, "rhizome search: ranking without vectors: %v\n", err)
+	}
+	res, err := a.Search.Hybrid(app.HybridQuery{Query: q, Filter: f, Limit: *limit, Bridges: *bridges})
 	if ctx.Err() != nil {
 		fmt.Fprintf(stderr, "rhizome search: %v\n", context.Cause(ctx))
 		return interruptedStatus(ctx)
@@ -489,21 +557,117 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	if *asJSON {
+		if !*explain {
+			for i := range res.Hits {
+				res.Hits[i].Why = nil
+			}
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(hits)
+		enc.Encode(res)
 		return 0
 	}
-	if len(hits) == 0 {
+	if res.TimeText != "" {
+		fmt.Fprintf(stdout, "time: %q = %s .. %s\n", res.TimeText, res.TimeFrom, res.TimeTo)
+	}
+	if res.VectorNote != "" {
+		fmt.Fprintf(stdout, "note: %s\n", res.VectorNote)
+	}
+	if len(res.Hits) == 0 {
 		fmt.Fprintln(stdout, "no matches")
 	}
-	for _, h := range hits {
-		snippet := strings.NewReplacer("\u0001", "[", "\u0002", "]", "\n", " ").Replace(h.Snippet)
-		where := h.NodeID
-		if where == "" {
-			where = h.URI
+	for _, h := range res.Hits {
+		fmt.Fprintf(stdout, "%.3f  %s  %-5s %s\n    %s\n", h.Score, h.NodeID, h.Kind, h.Title, h.Snippet)
+		if *explain {
+			var parts []string
+			for _, p := range h.Why {
+				if p.Contribution > 0 {
+					parts = append(parts, fmt.Sprintf("%s %.3f (%.2f x %.2f)", p.Component, p.Contribution, p.Value, p.Weight))
+				}
+			}
+			fmt.Fprintf(stdout, "    why: %s\n", strings.Join(parts, ", "))
 		}
-		fmt.Fprintf(stdout, "%s  %-5s %s\n    %s\n", where, h.Kind, h.Title, snippet)
+	}
+	if *bridges {
+		fmt.Fprintf(stdout, "\nbridges (%d):\n", len(res.Bridges))
+		for _, b := range res.Bridges {
+			fmt.Fprintf(stdout, "%.3f  %s\n", b.Score, bridgeLine(b))
+		}
+	}
+	return 0
+}
+
+// bridgeLine prints a path as `a -[TYPE]-> b <-[TYPE]- c`, each node its id
+// and the start of its summary, each edge its rationale.
+func bridgeLine(b app.BridgePath) string {
+	var sb strings.Builder
+	for i, id := range b.NodeIDs {
+		if i > 0 {
+			s := b.Steps[i-1]
+			if s.Forward {
+				fmt.Fprintf(&sb, " -[%s]-> ", s.Type)
+			} else {
+				fmt.Fprintf(&sb, " <-[%s]- ", s.Type)
+			}
+		}
+		label := []rune(b.Labels[i])
+		if len(label) > 40 {
+			label = append(label[:40], '…')
+		}
+		fmt.Fprintf(&sb, "%s (%s)", id, string(label))
+	}
+	return sb.String()
+}
+
+// runConsolidate is `rhizome consolidate`: one consolidation run of the
+// cycles named (all four by default), applied and logged, or only planned
+// with --dry-run.
+func runConsolidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("consolidate", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	db := fl.String("db", defaultDBPath(), "library file")
+	asJSON := fl.Bool("json", false, "print the run's log as JSON")
+	dry := fl.Bool("dry-run", false, "plan the run without changing the library")
+	var cycles filterFlags
+	fl.Var(&cycles, "cycle", "decay, creative, cluster or forget (repeatable; default all four)")
+	if err := fl.Parse(reorder(args, "db", "cycle")); err != nil {
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "rhizome consolidate: unexpected argument %q\n", fl.Arg(0))
+		return 2
+	}
+	a, st, ok := openAppContext(ctx, *db, stderr)
+	if !ok {
+		return 1
+	}
+	defer st.Close()
+	if err := a.LoadVectors(); err != nil {
+		fmt.Fprintf(stderr, "rhizome consolidate: without vectors: %v\n", err)
+	}
+	run, err := a.Memory.Consolidate(app.ConsolidateRequest{Cycles: cycles, DryRun: *dry})
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "rhizome consolidate: %v\n", context.Cause(ctx))
+		return interruptedStatus(ctx)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome consolidate: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(run)
+		return 0
+	}
+	what := "run"
+	if run.DryRun {
+		what = "dry run (nothing changed)"
+	}
+	fmt.Fprintf(stdout, "%s %s at %s: %d changes, %d spared\n", what, run.ID, run.At, run.ChangeCount, run.Spared)
+	for _, s := range run.Stats {
+		fmt.Fprintf(stdout, "  %-8s examined %d, rescored %d, edges %d, MetaPatterns %d (+%d extended, %d PART_OF), archived %d, spared %d\n",
+			s.Cycle, s.Examined, s.Rescored, s.EdgesAdded, s.MetaPatterns, s.Extended, s.PartOf, s.Archived, s.Spared)
 	}
 	return 0
 }
@@ -545,6 +709,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	a.SetContext(ctx)
 	a.StartSummaries(ctx)
+	a.StartBackground(false)
 	hs := srv.httpServer() // with read, write and idle timeouts (defaultTimeouts)
 	go func() {
 		<-ctx.Done()

@@ -207,8 +207,8 @@ func TestWritersTakeTurns(t *testing.T) {
 			t.Errorf("second import: %v, want 3 imported", rep.Totals)
 		}
 	}
-	var hits []struct{ NodeID string }
-	if searchRes.code != 0 || json.Unmarshal([]byte(searchRes.out), &hits) != nil || len(hits) == 0 {
+	var found struct{ Hits []struct{ NodeID string } }
+	if searchRes.code != 0 || json.Unmarshal([]byte(searchRes.out), &found) != nil || len(found.Hits) == 0 {
 		t.Errorf("search: exit %d, %s %s", searchRes.code, searchRes.out, searchRes.err)
 	}
 	if longRes.code != 0 {

@@ -48,8 +48,21 @@ func useCases(a *app.App) map[string]method {
 		"Analysis.Cancel":    call0(a.Analysis.Cancel),
 		"Analysis.SetBudget": call1(a.Analysis.SetBudget),
 
-		"Search.Query": call2(a.Search.Query),
-		"Search.Items": call3(a.Search.Items),
+		"Search.Query":             call2(a.Search.Query),
+		"Search.Items":             call3(a.Search.Items),
+		"Search.Hybrid":            call1(a.Search.Hybrid),
+		"Search.Connect":           call3(a.Search.Connect),
+		"Search.SearchSettings":    call0(a.Search.SearchSettings),
+		"Search.SetSearchSettings": call1(a.Search.SetSearchSettings),
+		"Search.VectorStatus":      call0(func() (app.VectorStatus, error) { return a.Search.VectorStatus(), nil }),
+		"Search.RefreshVectors":    call0(func() (app.VectorStatus, error) { return a.Search.RefreshVectors(), nil }),
+
+		"Memory.Consolidate": call1(a.Memory.Consolidate),
+		"Memory.Runs":        call1(a.Memory.Runs),
+		"Memory.Undo":        call1(a.Memory.Undo),
+		"Memory.Due":         call0(a.Memory.Due),
+
+		"Patterns.Dashboard": call0(a.Patterns.Dashboard),
 
 		"Knowledge.List":          call1(a.Knowledge.List),
 		"Knowledge.Get":           call1(a.Knowledge.Get),

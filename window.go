@@ -49,6 +49,7 @@ func runWindow(db string, model app.ModelOverride, stderr io.Writer) int {
 			a.SetEmitter(func(event string, data any) { wruntime.EventsEmit(ctx, event, data) })
 			a.SetDialogs(windowDialogs{})
 			a.StartSummaries(ctx)
+			a.StartBackground(true)
 		},
 		Bind:  bind,
 		Linux: &linux.Options{ProgramName: "rhizome", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},

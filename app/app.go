@@ -12,6 +12,7 @@ import (
 	"errors"
 	"sync"
 
+	"rhizome/backend/search"
 	"rhizome/store"
 )
 
@@ -78,7 +79,13 @@ type core struct {
 	ctx     context.Context
 	served  bool // set by SetServed: the app is served to a browser
 
-	summaries *summarizer // the summaries' background worker
+	summaries  *summarizer  // the summaries' background worker
+	vectors    *vectorQueue // the background embedding queue (vectors.go)
+	background bool         // StartBackground ran: imports kick the queue
+
+	bridgeMu   sync.Mutex
+	bridges    *search.Graph // the graph bridges walk, as of bridgesVer
+	bridgesVer string
 }
 
 // isServed reports whether the app is served to a browser (`rhizome serve`),
@@ -126,6 +133,8 @@ type App struct {
 	Summaries *Summaries
 	Analysis  *Analysis
 	Watch     *Watch
+	Memory    *Memory
+	Patterns  *Patterns
 
 	// Agent is what an agent may do through `rhizome mcp` (not bound to the
 	// window).
@@ -135,6 +144,7 @@ type App struct {
 // New makes the app over an open library. dbPath is shown in Stats.
 func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
+	c.vectors = newVectorQueue(c)
 	settings := &Settings{c: c}
 	kn := &Knowledge{c: c}
 	im := &Import{c: c}
@@ -158,6 +168,8 @@ func New(st *store.Store, dbPath string) *App {
 		Agent:     &Agent{c: c, k: kn},
 		Summaries: &Summaries{c: c},
 		Analysis:  &Analysis{c: c, settings: settings},
+		Memory:    &Memory{c: c},
+		Patterns:  &Patterns{c: c},
 	}
 }
 
@@ -182,6 +194,25 @@ func (a *App) SetServed() { a.c.mu.Lock(); a.c.served = true; a.c.mu.Unlock() }
 // start-up context in the window).
 func (a *App) SetContext(ctx context.Context) { a.c.mu.Lock(); a.c.ctx = ctx; a.c.mu.Unlock() }
 
+// StartBackground starts the background work of an open library: the
+// embedding queue (vectors for the hybrid search) and, with schedule, the
+// consolidation schedule. The window calls it with schedule, `rhizome
+// serve` without (a served library is consolidated on demand only).
+func (a *App) StartBackground(schedule bool) {
+	a.c.mu.Lock()
+	a.c.background = true
+	a.c.mu.Unlock()
+	a.c.vectors.Kick()
+	if schedule {
+		a.Memory.startSchedule()
+	}
+}
+
+// LoadVectors takes the vectors and index the background queue saved in
+// the library, for a process that runs no queue (the command line). A
+// library without them is searched without the vector component.
+func (a *App) LoadVectors() error { return a.c.vectors.load(a.c.context()) }
+
 // Areas returns the bound areas by name, in a stable order: the window binds
 // them (window.go), build/contract generates the frontend's types from them,
 // and `rhizome serve` serves the same use cases (serve_methods.go).
@@ -201,6 +232,8 @@ func (a *App) Areas() []Area {
 		{"Summaries", a.Summaries},
 		{"Analysis", a.Analysis},
 		{"Watch", a.Watch},
+		{"Memory", a.Memory},
+		{"Patterns", a.Patterns},
 	}
 }
 

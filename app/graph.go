@@ -29,9 +29,18 @@ func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 	if err != nil {
 		return GraphData{}, err
 	}
+	archived := map[string]bool{}
+	if !filter.Archived {
+		if archived, err = g.c.store.ArchivedNodeIDs(ctx); err != nil {
+			return GraphData{}, err
+		}
+	}
 	data := GraphData{Nodes: make([]GraphNode, 0, len(nodes)), Edges: []GraphEdge{}}
 	in := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
+		if archived[n.ID] {
+			continue
+		}
 		in[n.ID] = true
 		label := n.Label // the segment summary's (3-6 words)
 		if label == "" {
@@ -47,9 +56,13 @@ func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 	if err != nil {
 		return GraphData{}, err
 	}
-	for _, e := range edges {
+	made, err := g.c.store.MemoryEdges(ctx) // consolidation's SHARES_THEME and RELATES_TO
+	if err != nil {
+		return GraphData{}, err
+	}
+	for _, e := range append(edges, made...) {
 		if in[e.SourceNodeID] && in[e.TargetNodeID] {
-			data.Edges = append(data.Edges, graphEdge(e))
+			data.Edges = append(data.Edges, drawnEdge(e))
 		}
 	}
 	userLinks, err := g.c.userLinkEdges(ctx, data.Nodes)
@@ -122,6 +135,38 @@ func (g *Graph) Node(id string) (NodeDetail, error) {
 		d.Analyses = append(d.Analyses, info)
 	}
 	return d, nil
+}
+
+// drawnMetadata is the edge metadata the graph view reads (its edge tips:
+// frontend/src/lib/graph/edges.ts; a link's confidence and rationale; a
+// fork's child session and entry, a few bytes); the rest (a compaction's
+// summary, entry ids) stays for the node panel.
+var drawnMetadata = []string{"boundaries", "gapMinutes", "tokensBefore", "confidence", "rationale", "childSession", "forkEntryId"}
+
+// rationaleRunes caps a rationale sent with the graph.
+const rationaleRunes = 160
+
+// drawnEdge is e as the graph request sends it: its metadata cut to
+// drawnMetadata. A compaction edge's summary alone is kilobytes, sent for
+// every edge of a large graph (issue 10, section 5: "send only what the
+// view needs").
+func drawnEdge(e graph.Edge) GraphEdge {
+	out := GraphEdge{ID: e.ID, Source: e.SourceNodeID, Target: e.TargetNodeID, Type: e.Type,
+		Confidence: e.Confidence, Similarity: e.Similarity, Rationale: clipRunes(e.Rationale, rationaleRunes), CreatedBy: string(e.CreatedBy)}
+	for _, k := range drawnMetadata {
+		v, ok := e.Metadata[k]
+		if !ok {
+			continue
+		}
+		if s, isText := v.(string); isText {
+			v = clipRunes(s, rationaleRunes)
+		}
+		if out.Metadata == nil {
+			out.Metadata = map[string]any{}
+		}
+		out.Metadata[k] = v
+	}
+	return out
 }
 
 func graphEdge(e graph.Edge) GraphEdge {

@@ -97,6 +97,12 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (Im
 	emit("import:done", rep)
 	if changed {
 		im.c.emitEvent("library:changed", nil)
+		im.c.mu.RLock()
+		bg := im.c.background
+		im.c.mu.RUnlock()
+		if bg {
+			im.c.vectors.Kick()
+		}
 	}
 	return rep, nil
 }

@@ -39,16 +39,33 @@ const (
 // to open (uri: an entry hit names the exact entry) and, for nodes and
 // entries, the node. A node hit is titled by the summary the node shows and
 // is also found by it (a person's edit, a model's summary); an entry hit
-// names its session by its title. No match gives [].
+// names its session by its title. Nodes consolidation archived, and their
+// entries, are left out (the Memory view's hybrid search brings them back).
+// No match gives [].
 func (s *Search) Query(q string, limit int) ([]SearchHit, error) {
 	if limit <= 0 {
 		limit = defaultSearchLimit
 	}
 	limit = min(limit, maxSearchLimit)
 	ctx := s.c.context()
-	hits, err := s.c.store.Search(ctx, q, limit)
+	archived, err := s.c.store.ArchivedNodeIDs(ctx)
 	if err != nil {
 		return nil, err
+	}
+	ask := limit
+	if len(archived) > 0 {
+		ask = min(2*limit+20, 2*maxSearchLimit)
+	}
+	all, err := s.c.store.Search(ctx, q, ask)
+	if err != nil {
+		return nil, err
+	}
+	hits := all[:0:0]
+	for _, h := range all {
+		if h.NodeID != "" && archived[h.NodeID] {
+			continue
+		}
+		hits = append(hits, h)
 	}
 	var found []store.SummaryRow
 	if match := store.MatchQuery(q); match != "" {
@@ -71,11 +88,21 @@ func (s *Search) Query(q string, limit int) ([]SearchHit, error) {
 				continue
 			}
 			segs, err := s.c.store.Segments(ctx, r.Subject)
-			if err != nil || len(segs) == 0 {
-				continue // a session gone since, or without segments: nothing to open
+			if err != nil {
+				continue // a session gone since: nothing to open
+			}
+			open := ""
+			for _, sg := range segs {
+				if !archived[sg.NodeID] {
+					open = sg.NodeID
+					break
+				}
+			}
+			if open == "" {
+				continue // no segments, or all of them archived
 			}
 			text := r.Shown.Title + ". " + r.Shown.Text
-			out = append(out, SearchHit{Kind: "session", URI: link.Session(r.Subject).String(), NodeID: segs[0].NodeID, SessionID: r.Subject,
+			out = append(out, SearchHit{Kind: "session", URI: link.Session(r.Subject).String(), NodeID: open, SessionID: r.Subject,
 				Title: r.Shown.Title, Snippet: snippet(text)})
 		case summary.KindSegment:
 			edited = append(edited, r)
@@ -115,7 +142,7 @@ func (s *Search) Query(q string, limit int) ([]SearchHit, error) {
 	// Segments whose shown summary matched but whose node did not (the
 	// node's text is the offline summary): after the rest.
 	for _, r := range edited {
-		if nodeHit[r.Subject] {
+		if nodeHit[r.Subject] || archived[r.Subject] {
 			continue
 		}
 		n, err := s.c.store.Node(ctx, r.Subject)

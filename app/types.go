@@ -147,6 +147,9 @@ type GraphFilter struct {
 	Types     []string `json:"types,omitempty"`
 	From      string   `json:"from,omitempty"`
 	To        string   `json:"to,omitempty"`
+	// Archived brings back the nodes consolidation archived (left out by
+	// default).
+	Archived bool `json:"archived,omitempty"`
 }
 
 // GraphNode is a node as the graph view draws it.
@@ -985,4 +988,243 @@ type ReasoningRunProgress struct {
 // imported, made, changed or deleted.
 type ReasoningChanged struct {
 	GraphID string `json:"graphId"`
+}
+
+// HybridQuery is one hybrid search (issue 10, section 1): the query (it may
+// hold a time expression such as "last week"), filters, and whether to grow
+// bridges from the results.
+type HybridQuery struct {
+	Query  string       `json:"query"`
+	Filter SearchFilter `json:"filter"`
+	Limit  int          `json:"limit"` // results; 0 means 30, at most 200
+	// Bridges asks for paths of up to three edges from the results' nodes
+	// (source -> bridge -> target).
+	Bridges bool `json:"bridges"`
+}
+
+// SearchFilter narrows a hybrid search; empty fields do not filter. Dates
+// are YYYY-MM-DD or RFC 3339; To is inclusive of its day.
+type SearchFilter struct {
+	Project       string   `json:"project"`
+	Kinds         []string `json:"kinds"` // "node", "entry"
+	NodeTypes     []string `json:"nodeTypes"`
+	Roles         []string `json:"roles"` // user, assistant, toolResult
+	Tools         []string `json:"tools"`
+	Files         []string `json:"files"` // a path or its end ("server.ts")
+	Models        []string `json:"models"`
+	RelationTypes []string `json:"relationTypes"`
+	From          string   `json:"from"`
+	To            string   `json:"to"`
+	// Archived brings archived nodes (and their entries) back into the
+	// results; they are left out by default.
+	Archived bool `json:"archived"`
+}
+
+// ScorePart is one component's share of a result's score ("why this
+// result"): Contribution = Value * Weight.
+type ScorePart struct {
+	Component    string  `json:"component"`
+	Value        float64 `json:"value"`
+	Weight       float64 `json:"weight"`
+	Contribution float64 `json:"contribution"`
+}
+
+// HybridHit is one ranked item of a hybrid search with its score broken
+// down by component, largest contribution first.
+type HybridHit struct {
+	Item      string      `json:"item"` // "node:<id>" or "entry:<key>"
+	URI       string      `json:"uri"`  // its rhizome: URI
+	Kind      string      `json:"kind" ts_type:"'node' | 'entry'"`
+	NodeID    string      `json:"nodeId"` // the node to open (an entry's segment node)
+	SessionID string      `json:"sessionId"`
+	Project   string      `json:"project"`
+	NodeType  string      `json:"nodeType"`
+	Role      string      `json:"role"`
+	Time      string      `json:"time"` // RFC 3339, "" when unknown
+	Title     string      `json:"title"`
+	Snippet   string      `json:"snippet"` // plain text, at most 240 characters
+	Score     float64     `json:"score"`
+	Why       []ScorePart `json:"why"`
+}
+
+// BridgeStep is one edge of a bridge path, read from the node before it to
+// the node after it.
+type BridgeStep struct {
+	Type       string  `json:"type"`
+	Confidence float64 `json:"confidence"`
+	Rationale  string  `json:"rationale"`
+	Forward    bool    `json:"forward"` // the edge points along the path
+}
+
+// BridgePath is a path of up to three edges between nodes: NodeIDs[0] is
+// the source, the last the target, the others bridges; Labels are the
+// nodes' summaries. Score is the product of the edges' confidences (times
+// the seed's score for bridges from a search).
+type BridgePath struct {
+	NodeIDs []string     `json:"nodeIds"`
+	Labels  []string     `json:"labels"`
+	Steps   []BridgeStep `json:"steps"`
+	Score   float64      `json:"score"`
+}
+
+// HybridResult is a hybrid search's answer: the hits, how the query was
+// read, which vectors ranked it, and bridges when asked.
+type HybridResult struct {
+	Hits    []HybridHit `json:"hits"`
+	Keyword string      `json:"keyword"` // the query without its time expression
+	// TimeText is the time expression read from the query ("last week"),
+	// TimeFrom and TimeTo its range (RFC 3339, To exclusive).
+	TimeText string `json:"timeText"`
+	TimeFrom string `json:"timeFrom"`
+	TimeTo   string `json:"timeTo"`
+	// VectorModel names the vectors behind the vector component (an
+	// embedding model, or "lsa-…" for the offline model); "" when there
+	// are none yet.
+	VectorModel string `json:"vectorModel"`
+	// VectorNote says why the vector component is missing or partial
+	// (vectors still being made, the endpoint failing).
+	VectorNote string       `json:"vectorNote"`
+	Bridges    []BridgePath `json:"bridges"`
+}
+
+// SearchSettings are the hybrid search's settings: the component weights,
+// the recency decay and the embedding endpoint (an OpenAI-compatible
+// /v1/embeddings; none means the offline model).
+type SearchSettings struct {
+	Weights   SearchWeights `json:"weights"`
+	DecayRate float64       `json:"decayRate"` // recency: exp(-rate * age in days)
+	// EmbeddingBaseURL and EmbeddingModel name the endpoint ("" for the
+	// offline LSA model). The API key of the model setting for the same
+	// base URL is used, if any.
+	EmbeddingBaseURL string `json:"embeddingBaseUrl"`
+	EmbeddingModel   string `json:"embeddingModel"`
+}
+
+// SearchWeights are the hybrid score's weights (automem-features.md,
+// "Hybrid Search & Scoring"); each >= 0.
+type SearchWeights struct {
+	Vector     float64 `json:"vector"`
+	Keyword    float64 `json:"keyword"`
+	Relation   float64 `json:"relation"`
+	Content    float64 `json:"content"`
+	Temporal   float64 `json:"temporal"`
+	Tag        float64 `json:"tag"`
+	Importance float64 `json:"importance"`
+	Recency    float64 `json:"recency"`
+}
+
+// VectorStatus says how far the background embedding queue has come.
+type VectorStatus struct {
+	Model   string `json:"model"`   // the model vectors are made with
+	Vectors int    `json:"vectors"` // vectors in the nearest-neighbour index
+	Pending int    `json:"pending"` // items left to embed (as last counted)
+	Running bool   `json:"running"`
+	Error   string `json:"error"` // the last run's error, if any
+}
+
+// ConsolidateRequest is one consolidation run asked for: the cycles (none:
+// all four) and whether only to plan it.
+type ConsolidateRequest struct {
+	Cycles []string `json:"cycles" ts_type:"('decay' | 'creative' | 'cluster' | 'forget')[]"`
+	DryRun bool     `json:"dryRun"`
+}
+
+// ConsolidationCycle counts what one cycle of a run did.
+type ConsolidationCycle struct {
+	Cycle        string `json:"cycle"`
+	Examined     int    `json:"examined"`
+	Rescored     int    `json:"rescored"`
+	EdgesAdded   int    `json:"edgesAdded"`
+	MetaPatterns int    `json:"metaPatterns"`
+	Extended     int    `json:"extended"`
+	PartOf       int    `json:"partOf"`
+	Archived     int    `json:"archived"`
+	Deleted      int    `json:"deleted"`
+	Spared       int    `json:"spared"`
+}
+
+// ConsolidationChange is one change of a run, for people.
+type ConsolidationChange struct {
+	Op     string  `json:"op" ts_type:"'score' | 'archive' | 'unarchive' | 'addNode' | 'removeNode' | 'addEdge' | 'removeEdge'"`
+	Cycle  string  `json:"cycle"`
+	Item   string  `json:"item"`   // the rhizome: URI changed (a node, or an edge's source)
+	Target string  `json:"target"` // an edge's target
+	Label  string  `json:"label"`  // the item's summary, when known
+	Before float64 `json:"before"`
+	After  float64 `json:"after"`
+	Reason string  `json:"reason"`
+}
+
+// ConsolidationRun is one run's log: what it changed (up to 500 changes
+// listed, the rest counted), per cycle, and whether it was undone.
+type ConsolidationRun struct {
+	ID          string                `json:"id"`
+	At          string                `json:"at"` // RFC 3339
+	Cycles      []string              `json:"cycles"`
+	DryRun      bool                  `json:"dryRun"`
+	Scheduled   bool                  `json:"scheduled"`
+	UndoOf      string                `json:"undoOf"`
+	UndoneBy    string                `json:"undoneBy"`
+	Stats       []ConsolidationCycle  `json:"stats"`
+	ChangeCount int                   `json:"changeCount"`
+	Changes     []ConsolidationChange `json:"changes"`
+	Spared      int                   `json:"spared"`
+}
+
+// PatternNode is one node behind a pattern's finding: its URI, the segment
+// node to open for it (the node itself, or the segment a knowledge node was
+// found in; "" when none), its kind and label.
+type PatternNode struct {
+	URI    string `json:"uri"`
+	NodeID string `json:"nodeId"`
+	Kind   string `json:"kind"`
+	Label  string `json:"label"`
+}
+
+// PatternItem is one finding of a pattern: a line ("tried 2x", "corrected
+// 3x") and the nodes behind it.
+type PatternItem struct {
+	Key     string        `json:"key"`
+	Title   string        `json:"title"`
+	Count   int           `json:"count"`
+	Project string        `json:"project"`
+	Nodes   []PatternNode `json:"nodes"`
+}
+
+// PatternSection is one of the seven patterns with its findings, the
+// largest first.
+type PatternSection struct {
+	Pattern string        `json:"pattern"`
+	Name    string        `json:"name"`
+	Items   []PatternItem `json:"items"`
+}
+
+// UsageSeries is one model's or project's tokens and cost per day, aligned
+// with UsageChart.Days.
+type UsageSeries struct {
+	Key         string    `json:"key"`
+	Name        string    `json:"name"`
+	Tokens      []int64   `json:"tokens"`
+	Cost        []float64 `json:"cost"` // USD
+	TotalTokens int64     `json:"totalTokens"`
+	TotalCost   float64   `json:"totalCost"`
+}
+
+// UsageChart is token use and cost per day (every day from the first to the
+// last, zero where nothing was used), per model and per project.
+type UsageChart struct {
+	Days        []string      `json:"days"` // YYYY-MM-DD, UTC
+	Tokens      []int64       `json:"tokens"`
+	Cost        []float64     `json:"cost"`
+	ByModel     []UsageSeries `json:"byModel"`   // costliest first
+	ByProject   []UsageSeries `json:"byProject"` // costliest first
+	TotalTokens int64         `json:"totalTokens"`
+	TotalCost   float64       `json:"totalCost"`
+}
+
+// Dashboard is the patterns dashboard: the seven patterns in the spec's
+// order and usage over time.
+type Dashboard struct {
+	Sections []PatternSection `json:"sections"`
+	Usage    UsageChart       `json:"usage"`
 }

@@ -237,8 +237,8 @@ func (s *Store) SearchBlob(ctx context.Context, name string) ([]byte, error) {
 	return b, nil
 }
 
-// SearchGraph returns the knowledge graph's edges as bridges walk them, node
-// items as ends. An edge's confidence is its metadata's "confidence" (a
+// SearchGraph returns the knowledge graph's edges, and those consolidation
+// made between nodes, as bridges walk them, node items as ends. An edge's confidence is its metadata's "confidence" (a
 // number in (0, 1]), else 1; its rationale the metadata's "rationale", else
 // "reason", else its creator.
 func (s *Store) SearchGraph(ctx context.Context) ([]search.GraphEdge, error) {
@@ -246,6 +246,11 @@ func (s *Store) SearchGraph(ctx context.Context) ([]search.GraphEdge, error) {
 	if err != nil {
 		return nil, err
 	}
+	more, err := s.MemoryEdges(ctx)
+	if err != nil {
+		return nil, err
+	}
+	edges = append(edges, more...)
 	out := make([]search.GraphEdge, 0, len(edges))
 	for _, e := range edges {
 		out = append(out, graphEdge(e))

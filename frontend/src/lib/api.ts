@@ -75,6 +75,20 @@ import type {
   ReviewMark,
   ProjectRules,
   SearchHit,
+  HybridQuery,
+  HybridResult,
+  HybridHit,
+  ScorePart,
+  BridgePath,
+  SearchSettings,
+  VectorStatus,
+  ConsolidateRequest,
+  ConsolidationRun,
+  Dashboard,
+  PatternSection,
+  PatternItem,
+  UsageChart,
+  UsageSeries,
   SessionSummary,
   SettingsView,
   SummaryQueueStatus,
@@ -491,6 +505,11 @@ export const summaryView = (v: unknown): SummaryView => {
   return { ...s, versions: list(s.versions) };
 };
 
+const consolidationRun = (v: unknown): ConsolidationRun => {
+  const r = obj<ConsolidationRun>(v);
+  return { ...r, cycles: list(r.cycles), stats: list(r.stats), changes: list(r.changes) };
+};
+
 const generated = (v: unknown): LoomGenerated => {
   const g = obj<LoomGenerated>(v);
   return { ...g, nodes: list(g.nodes).map(loomNode) };
@@ -597,6 +616,53 @@ export function createApi(getTransport: () => Transport) {
       },
       /** Sets or clears a review mark; the item's marks. */
       setMark: async (uri: string, mark: ReviewMark, on: boolean) => list<ReviewMark>(await call('Marks', 'Set', uri, mark, on)),
+    },
+
+    /** The hybrid search (issue 10): weighted components, each hit's breakdown, bridges when asked. */
+    hybrid: {
+      query: async (q: HybridQuery): Promise<HybridResult> => {
+        const r = obj<HybridResult>(await call('Search', 'Hybrid', q));
+        return {
+          ...r,
+          hits: list<HybridHit>(r.hits).map((h) => ({ ...h, why: list<ScorePart>(h.why) })),
+          bridges: list<BridgePath>(r.bridges).map((b) => ({
+            ...b, nodeIds: list(b.nodeIds), labels: list(b.labels), steps: list(b.steps),
+          })),
+        };
+      },
+      /** "How is A connected to B?": node ids or rhizome:node/ URIs; the best few paths of up to 3 edges. */
+      connect: async (a: string, b: string, types: string[] = []) =>
+        list<BridgePath>(await call('Search', 'Connect', a, b, types)),
+      settings: async () => obj<SearchSettings>(await call('Search', 'SearchSettings')),
+      setSettings: async (s: SearchSettings) => obj<SearchSettings>(await call('Search', 'SetSearchSettings', s)),
+      vectorStatus: async () => obj<VectorStatus>(await call('Search', 'VectorStatus')),
+      refreshVectors: async () => obj<VectorStatus>(await call('Search', 'RefreshVectors')),
+    },
+
+    /** Consolidation (issue 10, section 3): runs on demand, their logs, undo. */
+    memory: {
+      consolidate: async (req: ConsolidateRequest) => consolidationRun(await call('Memory', 'Consolidate', req)),
+      /** Newest first; limit 0 = 20. */
+      runs: async (limit = 0) => list(await call('Memory', 'Runs', limit)).map(consolidationRun),
+      undo: async (runId: string) => consolidationRun(await call('Memory', 'Undo', runId)),
+      /** The cycles the schedule would run now. */
+      due: async () => list<string>(await call('Memory', 'Due')),
+    },
+
+    /** The patterns dashboard: seven patterns with the nodes behind them, usage over time. */
+    dashboard: async (): Promise<Dashboard> => {
+      const d = obj<Dashboard>(await call('Patterns', 'Dashboard'));
+      const u = obj<UsageChart>(d.usage);
+      const ser = (s: UsageSeries) => ({ ...s, tokens: list<number>(s.tokens), cost: list<number>(s.cost) });
+      return {
+        sections: list<PatternSection>(d.sections).map((s) => ({
+          ...s, items: list<PatternItem>(s.items).map((i) => ({ ...i, nodes: list(i.nodes) })),
+        })),
+        usage: {
+          ...u, days: list(u.days), tokens: list(u.tokens), cost: list(u.cost),
+          byModel: list<UsageSeries>(u.byModel).map(ser), byProject: list<UsageSeries>(u.byProject).map(ser),
+        },
+      };
     },
 
     /** A knowledge-graph node's stored versions, oldest first. */

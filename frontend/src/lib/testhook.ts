@@ -49,6 +49,8 @@ export interface TestHook {
     selected: string | null;
     /** The node the keyboard is on in the graph. */
     cursor: string | null;
+    /** The bridge path drawn over the graph. */
+    path: string[] | null;
     graphLoading: boolean;
     importing: boolean;
     nodes: number;
@@ -92,6 +94,7 @@ export function installTestHook() {
     state: () => ({
       selected: graph.selected,
       cursor: graph.cursor,
+      path: graph.path,
       graphLoading: graph.loading,
       importing: imports.running,
       nodes: (graph.data.nodes ?? []).length,

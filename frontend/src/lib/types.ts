@@ -96,6 +96,27 @@ export type ProjectRuleGroup = app.ProjectRuleGroup;
 export type ProjectRules = app.ProjectRules;
 export type KnowledgeReextract = app.KnowledgeReextract;
 
+// ---- hybrid search and consolidation (app/search_hybrid.go, memory.go) ----
+
+export type HybridQuery = app.HybridQuery;
+export type HybridSearchFilter = app.SearchFilter;
+/** One component's share of a hit's score: contribution = value * weight. */
+export type ScorePart = app.ScorePart;
+export type HybridHit = app.HybridHit;
+export type BridgePath = app.BridgePath;
+export type HybridResult = app.HybridResult;
+export type SearchSettings = app.SearchSettings;
+export type VectorStatus = app.VectorStatus;
+export type ConsolidateRequest = app.ConsolidateRequest;
+export type ConsolidationRun = app.ConsolidationRun;
+export type ConsolidationChange = app.ConsolidationChange;
+export type Dashboard = app.Dashboard;
+export type PatternSection = app.PatternSection;
+export type PatternItem = app.PatternItem;
+export type PatternNode = app.PatternNode;
+export type UsageChart = app.UsageChart;
+export type UsageSeries = app.UsageSeries;
+
 // ---- knowledge-graph node history (backend/graph/diff.go) ----
 
 /** One difference between two versions of a node. Values are JSON values. */

@@ -8,7 +8,9 @@ import type * as Library from './app/Library';
 import type * as Links from './app/Links';
 import type * as Loom from './app/Loom';
 import type * as Marks from './app/Marks';
+import type * as Memory from './app/Memory';
 import type * as Notes from './app/Notes';
+import type * as Patterns from './app/Patterns';
 import type * as Reasoning from './app/Reasoning';
 import type * as Search from './app/Search';
 import type * as Settings from './app/Settings';
@@ -97,10 +99,19 @@ export const methods = {
   Marks: [
     'Set',
   ],
+  Memory: [
+    'Consolidate',
+    'Due',
+    'Runs',
+    'Undo',
+  ],
   Notes: [
     'Delete',
     'Get',
     'Put',
+  ],
+  Patterns: [
+    'Dashboard',
   ],
   Reasoning: [
     'ApplyFlushAndFold',
@@ -118,8 +129,14 @@ export const methods = {
     'Turns',
   ],
   Search: [
+    'Connect',
+    'Hybrid',
     'Items',
     'Query',
+    'RefreshVectors',
+    'SearchSettings',
+    'SetSearchSettings',
+    'VectorStatus',
   ],
   Settings: [
     'Get',
@@ -157,7 +174,9 @@ export interface Bindings {
   Links: typeof Links;
   Loom: typeof Loom;
   Marks: typeof Marks;
+  Memory: typeof Memory;
   Notes: typeof Notes;
+  Patterns: typeof Patterns;
   Reasoning: typeof Reasoning;
   Search: typeof Search;
   Settings: typeof Settings;

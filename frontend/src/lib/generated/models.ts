@@ -66,6 +66,97 @@ export namespace app {
 	    timestamp: string;
 	    metadata?: Record<string, any>;
 	}
+	export interface BridgeStep {
+	    type: string;
+	    confidence: number;
+	    rationale: string;
+	    forward: boolean;
+	}
+	export interface BridgePath {
+	    nodeIds: string[];
+	    labels: string[];
+	    steps: BridgeStep[];
+	    score: number;
+	}
+	
+	export interface ConsolidateRequest {
+	    cycles: ('decay' | 'creative' | 'cluster' | 'forget')[];
+	    dryRun: boolean;
+	}
+	export interface ConsolidationChange {
+	    op: 'score' | 'archive' | 'unarchive' | 'addNode' | 'removeNode' | 'addEdge' | 'removeEdge';
+	    cycle: string;
+	    item: string;
+	    target: string;
+	    label: string;
+	    before: number;
+	    after: number;
+	    reason: string;
+	}
+	export interface ConsolidationCycle {
+	    cycle: string;
+	    examined: number;
+	    rescored: number;
+	    edgesAdded: number;
+	    metaPatterns: number;
+	    extended: number;
+	    partOf: number;
+	    archived: number;
+	    deleted: number;
+	    spared: number;
+	}
+	export interface ConsolidationRun {
+	    id: string;
+	    at: string;
+	    cycles: string[];
+	    dryRun: boolean;
+	    scheduled: boolean;
+	    undoOf: string;
+	    undoneBy: string;
+	    stats: ConsolidationCycle[];
+	    changeCount: number;
+	    changes: ConsolidationChange[];
+	    spared: number;
+	}
+	export interface UsageSeries {
+	    key: string;
+	    name: string;
+	    tokens: number[];
+	    cost: number[];
+	    totalTokens: number;
+	    totalCost: number;
+	}
+	export interface UsageChart {
+	    days: string[];
+	    tokens: number[];
+	    cost: number[];
+	    byModel: UsageSeries[];
+	    byProject: UsageSeries[];
+	    totalTokens: number;
+	    totalCost: number;
+	}
+	export interface PatternNode {
+	    uri: string;
+	    nodeId: string;
+	    kind: string;
+	    label: string;
+	}
+	export interface PatternItem {
+	    key: string;
+	    title: string;
+	    count: number;
+	    project: string;
+	    nodes: PatternNode[];
+	}
+	export interface PatternSection {
+	    pattern: string;
+	    name: string;
+	    items: PatternItem[];
+	}
+	export interface Dashboard {
+	    sections: PatternSection[];
+	    usage: UsageChart;
+	}
 	export interface DiffOp {
 	    op: 'equal' | 'delete' | 'insert';
 	    text: string;
@@ -174,8 +265,59 @@ export namespace app {
 	    types?: string[];
 	    from?: string;
 	    to?: string;
+	    archived?: boolean;
 	}
 	
+	export interface ScorePart {
+	    component: string;
+	    value: number;
+	    weight: number;
+	    contribution: number;
+	}
+	export interface HybridHit {
+	    item: string;
+	    uri: string;
+	    kind: 'node' | 'entry';
+	    nodeId: string;
+	    sessionId: string;
+	    project: string;
+	    nodeType: string;
+	    role: string;
+	    time: string;
+	    title: string;
+	    snippet: string;
+	    score: number;
+	    why: ScorePart[];
+	}
+	export interface SearchFilter {
+	    project: string;
+	    kinds: string[];
+	    nodeTypes: string[];
+	    roles: string[];
+	    tools: string[];
+	    files: string[];
+	    models: string[];
+	    relationTypes: string[];
+	    from: string;
+	    to: string;
+	    archived: boolean;
+	}
+	export interface HybridQuery {
+	    query: string;
+	    filter: SearchFilter;
+	    limit: number;
+	    bridges: boolean;
+	}
+	export interface HybridResult {
+	    hits: HybridHit[];
+	    keyword: string;
+	    timeText: string;
+	    timeFrom: string;
+	    timeTo: string;
+	    vectorModel: string;
+	    vectorNote: string;
+	    bridges: BridgePath[];
+	}
 	export interface ImportProgress {
 	    file: string;
 	    fileIndex: number;
@@ -583,6 +725,9 @@ export namespace app {
 	    marks: ('starred' | 'to-revisit' | 'done')[];
 	}
 	
+	
+	
+	
 	export interface Project {
 	    path: string;
 	    name: string;
@@ -780,6 +925,8 @@ export namespace app {
 	    vocabulary: 'automem' | 'ccmemory';
 	}
 	
+	
+	
 	export interface SearchHit {
 	    kind: 'session' | 'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary';
 	    uri: string;
@@ -790,6 +937,23 @@ export namespace app {
 	    snippet: string;
 	    score: number;
 	}
+	export interface SearchWeights {
+	    vector: number;
+	    keyword: number;
+	    relation: number;
+	    content: number;
+	    temporal: number;
+	    tag: number;
+	    importance: number;
+	    recency: number;
+	}
+	export interface SearchSettings {
+	    weights: SearchWeights;
+	    decayRate: number;
+	    embeddingBaseUrl: string;
+	    embeddingModel: string;
+	}
+	
 	export interface SessionSummary {
 	    id: string;
 	    path: string;
@@ -874,6 +1038,15 @@ export namespace app {
 	    end: string;
 	    entries: number;
 	    boundaries: BoundaryView[];
+	}
+	
+	
+	export interface VectorStatus {
+	    model: string;
+	    vectors: number;
+	    pending: number;
+	    running: boolean;
+	    error: string;
 	}
 	export interface WatchImported {
 	    at: string;

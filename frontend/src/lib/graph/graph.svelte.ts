@@ -40,6 +40,8 @@ class KnowledgeGraph {
   selected = $state<string | null>(null);
   /** The node the keyboard is on in the graph (arrow keys move it, Enter opens it). */
   cursor = $state<string | null>(null);
+  /** A bridge drawn over the graph (source, bridges, target node ids), the rest dimmed; null when none. */
+  path = $state.raw<string[] | null>(null);
 
   controls: GraphControls | null = null;
   /** A node to center once the graph holding it is drawn. */
@@ -148,6 +150,12 @@ class KnowledgeGraph {
    * Selects a node; with center, moves the camera to it. A node outside the
    * current filter brings its session into view first.
    */
+  /** Draws a bridge path over the graph and opens its source (Esc lets go of it). */
+  async showPath(ids: string[]) {
+    this.path = ids.length > 1 ? ids : null;
+    if (ids.length > 0) await this.selectNode(ids[0], true);
+  }
+
   async selectNode(id: string | null, center = false) {
     this.selected = id;
     if (!id) return;

@@ -17,6 +17,8 @@ export interface Emphasis {
   readonly cursorShown: boolean;
   /** The colour of a dimmed node (a theme colour). */
   readonly dim: string;
+  /** While a large graph is zoomed out: a node's cluster colour (its label left to the cluster's); null otherwise. */
+  readonly clusterColor: ((id: string) => string | undefined) | null;
 }
 
 type NodeDrawn = Partial<NodeDisplayData> & NodeAttrs;
@@ -27,6 +29,20 @@ export function nodeReducer(em: Emphasis) {
     const res: NodeDrawn = { ...attrs };
     if (graph.hiddenNodeTypes.has(attrs.kind) || (graph.focusSet && !graph.focusSet.has(id))) {
       res.hidden = true;
+      return res;
+    }
+    const path = graph.path;
+    if (path && path.includes(id)) {
+      res.highlighted = true;
+      res.size = attrs.size * (id === path[0] || id === path[path.length - 1] ? 1.8 : 1.5);
+      res.zIndex = 3;
+      res.forceLabel = true;
+      return res;
+    }
+    if (path) {
+      res.color = em.dim;
+      res.label = '';
+      res.zIndex = 0;
       return res;
     }
     if (id === graph.selected) {
@@ -40,6 +56,10 @@ export function nodeReducer(em: Emphasis) {
       res.color = em.dim;
       res.label = '';
       res.zIndex = 0;
+    } else if (em.clusterColor) {
+      res.color = em.clusterColor(id) ?? em.dim;
+      res.label = '';
+      res.zIndex = 1;
     } else {
       res.zIndex = 1;
     }
@@ -50,6 +70,14 @@ export function nodeReducer(em: Emphasis) {
 export function edgeReducer(model: Model, em: Emphasis) {
   return (id: string, attrs: EdgeAttrs): EdgeDrawn => {
     if (graph.hiddenEdgeTypes.has(attrs.kind)) return { ...attrs, hidden: true };
+    const path = graph.path;
+    if (path) {
+      const [s, t] = model.extremities(id);
+      const i = path.indexOf(s);
+      const j = path.indexOf(t);
+      if (i >= 0 && j >= 0 && Math.abs(i - j) === 1) return { ...attrs, size: attrs.size * 3, zIndex: 3, forceLabel: true };
+      return { ...attrs, hidden: true };
+    }
     const sel = graph.selected;
     const hovered = em.hovered;
     const hiddenNodes = graph.hiddenNodeTypes;

@@ -21,6 +21,9 @@ import { placeLaneLabels, type LaneLabel } from './laneLabels';
 import { LANE_GAP, SEGMENT_GAP, type Lane, type LaneLayout } from './layout';
 import { fillModel, newModel, type EdgeAttrs, type NodeAttrs } from './model';
 import { edgeReducer, nodeReducer, type Emphasis } from './reducers';
+import {
+  centroids, CLUSTER_COLORS, findCommunities, OPEN_RATIO, OVERVIEW_MIN_NODES, placeClusterLabels, type ClusterLabel, type Community,
+} from './communities';
 
 type GraphSigma = Sigma<NodeAttrs, EdgeAttrs>;
 
@@ -37,6 +40,17 @@ export class GraphRenderer implements CursorHost {
   laneLabels = $state.raw<LaneLabel[]>([]);
   /** Why the canvas could not start (no WebGL). */
   webglError = $state('');
+  /** The clusters' labels over the canvas, while a large graph is zoomed out. */
+  clusterLabels = $state.raw<ClusterLabel[]>([]);
+  /** The communities of a large graph (communities.ts), the largest first; none for a small one. */
+  private communities: Community[] = [];
+  private clusterColorOf = new Map<string, string>();
+  /** A large graph is zoomed out: its clusters are drawn closed. */
+  private closed = false;
+  private clusterSeq = 0;
+  /** The clusters' centroids in graph coordinates, and when they were measured (ms). */
+  private centres: ({ x: number; y: number } | null)[] = [];
+  private centresAt = 0;
 
   /** The lane layout of the current data, and the lanes as drawn (stretched). */
   private layout: LaneLayout = { positions: new Map(), lanes: [], order: [] };
@@ -70,6 +84,9 @@ export class GraphRenderer implements CursorHost {
       },
       get dim() {
         return r.dimColor;
+      },
+      get clusterColor() {
+        return r.closed && !graph.selected && !graph.path ? (id: string) => r.clusterColorOf.get(id) : null;
       },
     };
   }
@@ -208,6 +225,7 @@ export class GraphRenderer implements CursorHost {
     s.on('afterProcess', () => this.measureLabelRoom());
     s.on('afterRender', () => {
       this.updateLaneLabels();
+      this.updateClusters();
       if (this.cursor.active) this.cursor.placeTip();
       this.renderTimes.push(performance.now() - renderStart);
       if (this.renderTimes.length > RENDER_TIMES) this.renderTimes.shift();
@@ -242,6 +260,7 @@ export class GraphRenderer implements CursorHost {
     this.force.stop();
     this.hover.reset(data.edges ?? []);
     this.layout = fillModel(this.model, data);
+    this.findClusters(data);
     const s = this.sigma;
     if (s) {
       if (graph.layout === 'lanes') this.placeLanes();
@@ -325,6 +344,60 @@ export class GraphRenderer implements CursorHost {
     const c = s.graphToViewport({ x: 0, y: -LANE_GAP * this.stretch });
     this.room.segment = Math.min(320, Math.hypot(b.x - a.x, b.y - a.y));
     this.room.lane = Math.hypot(c.x - a.x, c.y - a.y);
+  }
+
+  /**
+   * Finds the communities of a large graph (none for a small one), after
+   * the first frame: the graph is drawn first, its overview a moment later.
+   */
+  private findClusters(data: GraphData) {
+    const nodes = data.nodes ?? [];
+    const seq = ++this.clusterSeq;
+    this.clusterColorOf.clear();
+    this.communities = [];
+    this.closed = false;
+    if (this.clusterLabels.length) this.clusterLabels = [];
+    if (nodes.length < OVERVIEW_MIN_NODES) return;
+    setTimeout(() => {
+      if (seq !== this.clusterSeq) return;
+      this.communities = findCommunities(nodes, data.edges ?? []);
+      this.centres = [];
+      this.communities.forEach((c, i) => {
+        const color = CLUSTER_COLORS[i % CLUSTER_COLORS.length];
+        for (const id of c.members) this.clusterColorOf.set(id, color);
+      });
+      this.sigma?.refresh({ skipIndexation: true });
+    }, 50);
+  }
+
+  /** Closes or opens the clusters for the camera as it is, and places their labels. */
+  private updateClusters() {
+    const s = this.sigma;
+    if (!s || this.communities.length === 0) {
+      if (this.clusterLabels.length) this.clusterLabels = [];
+      return;
+    }
+    const closed = s.getCamera().getState().ratio > OPEN_RATIO;
+    if (closed !== this.closed) {
+      this.closed = closed;
+      requestAnimationFrame(() => this.sigma?.refresh({ skipIndexation: true }));
+    }
+    if (!closed) {
+      if (this.clusterLabels.length) this.clusterLabels = [];
+      return;
+    }
+    const { width, height } = s.getDimensions();
+    const m = this.model;
+    // The nodes move only while a layout runs: centroids at most every 400 ms.
+    const now = performance.now();
+    if (this.centres.length !== this.communities.length || now - this.centresAt > 400) {
+      this.centres = centroids(this.communities, (id) => (m.hasNode(id) ? m.getNodeAttributes(id) : null));
+      this.centresAt = now;
+    }
+    const labels = placeClusterLabels(this.communities, this.centres, (p) => s.graphToViewport(p), width, height);
+    const same = labels.length === this.clusterLabels.length &&
+      labels.every((l, i) => l.key === this.clusterLabels[i].key && Math.abs(l.x - this.clusterLabels[i].x) < 0.5 && Math.abs(l.y - this.clusterLabels[i].y) < 0.5);
+    if (!same) this.clusterLabels = labels;
   }
 
   /** Places the lanes' titles for the camera as it is. */

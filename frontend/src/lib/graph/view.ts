@@ -26,6 +26,10 @@ export const graphView: ViewSpec = {
   panelOpen: () => !!graph.selected,
   onkey: graphKey,
   clearSelection: () => {
+    if (graph.path) {
+      graph.path = null;
+      return true;
+    }
     if (!graph.selected) return false;
     void graph.selectNode(null);
     return true;

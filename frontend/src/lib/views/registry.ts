@@ -5,8 +5,10 @@ import { graphView } from '../graph/view';
 import { knowledgeView } from '../knowledge/view';
 import { loomView } from '../loom/view';
 import { reasoningView } from '../reasoning/view';
+import { memoryView } from '../memory/view';
+import { patternsView } from '../patterns/view';
 import { views } from './views.svelte';
 
 export function registerViews() {
-  views.register(graphView, loomView, reasoningView, knowledgeView);
+  views.register(graphView, loomView, reasoningView, knowledgeView, memoryView, patternsView);
 }

@@ -9,7 +9,7 @@ import type { Component } from 'svelte';
 import type { Intake } from '../import/intake';
 
 /** The views, by the name each registers. */
-export type ViewName = 'graph' | 'loom' | 'reasoning' | 'knowledge';
+export type ViewName = 'graph' | 'loom' | 'reasoning' | 'knowledge' | 'memory' | 'patterns';
 
 export interface ViewSpec {
   name: ViewName;

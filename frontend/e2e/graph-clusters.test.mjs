@@ -1,0 +1,54 @@
+// A large graph's overview: 12,000 nodes drawn zoomed out as labelled
+// clusters (Louvain communities over the edges and each project's sessions
+// in time), whose labels never overlap; zooming in opens them (the cluster
+// labels go, the nodes' own colours and labels come back).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, overlaps, shot, startServe, waitNodeCount } from './harness.mjs';
+
+let serve, browser, page, problems;
+before(async () => {
+  serve = await startServe();
+  ({ browser, page, problems } = await openPage(serve.url));
+});
+after(async () => {
+  await browser?.close();
+  await serve?.stop();
+});
+
+test('12,000 nodes: labelled clusters zoomed out, opened when zoomed in', async () => {
+  await page.waitForSelector('[data-testid=empty-state]');
+  const load = await page.evaluate(() => window.__rhizome.loadSynthetic(12_000));
+  await waitNodeCount(page, 12_000);
+  await page.waitForSelector('[data-testid=cluster-label]');
+  const boxes = await page.locator('[data-testid=cluster-label]').evaluateAll((els) =>
+    els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height, text: e.textContent };
+    }));
+  assert.ok(boxes.length >= 5, `${boxes.length} cluster labels`);
+  for (const [i, a] of boxes.entries()) {
+    assert.match(a.text, /project-\d+/);
+    for (const b of boxes.slice(i + 1)) assert.ok(!overlaps(a, b, 2), `"${a.text}" overlaps "${b.text}"`);
+  }
+  await shot(page, 'graph-12k-clusters-lanes');
+  // Force layout: the clusters come apart.
+  await page.keyboard.press('Shift+L');
+  await page.waitForTimeout(6000);
+  await page.locator('[data-testid=zoom-fit]').click({ force: true });
+  await page.waitForTimeout(1500);
+  await shot(page, 'graph-12k-clusters-force');
+  // Zoomed in, the clusters open.
+  const press = async (sel) => {
+    const b = await page.locator(sel).boundingBox();
+    await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+  };
+  for (let i = 0; i < 6; i++) {
+    await press('[data-testid=zoom-in]');
+    await page.waitForTimeout(300);
+  }
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=cluster-label]').length === 0, null, { timeout: 10_000 });
+  await shot(page, 'graph-12k-opened');
+  console.log(`build ${load.build.toFixed(0)} ms, first frames ${load.frames.toFixed(0)} ms, ${boxes.length} cluster labels`);
+  assert.deepEqual(problems, []);
+});
