@@ -24,6 +24,19 @@ after(async () => {
 
 const rootUri = () => `rhizome:loom/${tree.id}/${tree.rootNodeId}`;
 
+/**
+ * The node whose messages say "harmonious" (in a pasted diff hunk). Found by
+ * its messages, not its label: a node is titled by its summary, which leaves
+ * pasted diffs out.
+ */
+async function harmoniousNode() {
+  const hit = (await serve.call('Search', 'Query', 'harmonious', 10)).find((h) => h.kind === 'entry');
+  assert.ok(hit, 'no message says "harmonious" in the samples');
+  const node = graph.nodes.find((n) => n.id === hit.nodeId);
+  assert.ok(node, `the node of ${hit.uri} is not in the graph`);
+  return node;
+}
+
 /** In the open picker: types query, then moves with ↓ until uri's hit is active, and Enter. */
 async function pickByKeyboard(query, uri) {
   await page.keyboard.type(query);
@@ -115,7 +128,7 @@ test('K on a loom node, the picker and the type make a link; it shows from both 
 });
 
 test('a note on a node: [[ opens the picker, the mention renders as a chip and becomes a link; marks toggle', async () => {
-  const node = graph.nodes.find((n) => /harmonious/.test(n.label));
+  const node = await harmoniousNode();
   const target = graph.nodes.find((n) => /little poem/.test(n.label));
   await page.keyboard.press('g');
   await page.evaluate((id) => window.__rhizome.selectNode(id), node.id);
@@ -313,7 +326,7 @@ test('[[ in the loom composer: the picker opens above it, the mention becomes a 
 
 test('a link whose target is gone stays, shown as broken ("target gone")', async () => {
   const poem = graph.nodes.find((n) => /little poem/.test(n.label));
-  const noted = graph.nodes.find((n) => /harmonious/.test(n.label));
+  const noted = await harmoniousNode();
   const note = await serve.call('Notes', 'Get', `rhizome:node/${noted.id}`);
   assert.ok(note.exists, 'the note of the earlier test is missing');
   await page.keyboard.press('g');
