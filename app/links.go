@@ -346,6 +346,9 @@ func (c *core) userLinkEdges(ctx context.Context, nodes []GraphNode) ([]GraphEdg
 	items := make([]link.Item, len(nodes))
 	for i, n := range nodes {
 		items[i] = link.Node(n.ID)
+		if n.Knowledge != nil {
+			items[i] = link.Knowledge(n.ID)
+		}
 	}
 	links, err := c.store.LinksAmong(ctx, items)
 	if err != nil {

@@ -148,7 +148,15 @@ export namespace app {
 	    confidence: number;
 	    similarity?: number;
 	    rationale?: string;
-	    createdBy: 'boundary' | 'daemon' | 'offline' | 'model' | 'user';
+	    createdBy: 'boundary' | 'daemon' | 'offline' | 'model' | 'user' | 'agent';
+	}
+	export interface GraphKnowledge {
+	    kind: 'decision' | 'correction' | 'exception' | 'failedApproach' | 'insight' | 'question' | 'projectFact' | 'lesson';
+	    title: string;
+	    status: 'active' | 'superseded' | 'stale';
+	    createdBy: 'offline' | 'model' | 'user' | 'agent';
+	    confidence: number;
+	    segmentNodeId?: string;
 	}
 	export interface GraphNode {
 	    id: string;
@@ -162,6 +170,7 @@ export namespace app {
 	    cost: number;
 	    tokens: number;
 	    entries: number;
+	    knowledge?: GraphKnowledge;
 	}
 	export interface GraphData {
 	    nodes: GraphNode[];
@@ -174,7 +183,9 @@ export namespace app {
 	    types?: string[];
 	    from?: string;
 	    to?: string;
+	    noKnowledge?: boolean;
 	}
+	
 	
 	export interface ImportProgress {
 	    file: string;
