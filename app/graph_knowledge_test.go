@@ -104,6 +104,17 @@ func TestGraphKnowledgeNodes(t *testing.T) {
 		}
 	}
 
+	// A link's end that is a knowledge item resolves to it, opened in the
+	// graph at its segment.
+	v, err := l.Links.Resolve("rhizome:knowledge/" + decision.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Exists || v.Kind != "knowledge" || v.Title != decision.Knowledge.Title || v.Open.View != "graph" ||
+		v.Open.NodeID != decision.Knowledge.SegmentNodeID || v.Open.KnowledgeID != decision.ID {
+		t.Errorf("Resolve(knowledge): %+v", v)
+	}
+
 	off, err := l.Graph.Graph(GraphFilter{NoKnowledge: true})
 	if err != nil {
 		t.Fatal(err)

@@ -258,6 +258,8 @@ func (c *core) itemView(r store.ItemRecord) ItemView {
 		v.Open = OpenTarget{View: viewGraph, Project: r.Project}
 	case link.KindNote:
 		v.Open = OpenTarget{NoteOf: r.NoteOf.String()}
+	case link.KindKnowledge:
+		v.Open = OpenTarget{View: viewGraph, NodeID: r.NodeID, SessionID: r.SessionID, Project: r.Project, KnowledgeID: r.Item.ID}
 	case link.KindURL:
 		v.Open = OpenTarget{View: viewExternal, URL: r.Item.ID}
 	case link.KindFile:

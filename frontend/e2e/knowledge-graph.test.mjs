@@ -93,3 +93,19 @@ test('clicking a knowledge node opens its panel, then the Knowledge view', async
   await page.locator('[data-testid=decision-title]', { hasText: decision.knowledge.title }).first().waitFor();
   assert.deepEqual(problems, []);
 });
+
+test('a link to a knowledge item opens it in the graph, beside its segment', async () => {
+  const fact = data.nodes.find((n) => n.knowledge?.kind === 'projectFact');
+  const seg = data.nodes.find((n) => !n.knowledge && n.id !== fact.knowledge.segmentNodeId);
+  await serve.call('Links', 'Create', { source: `rhizome:node/${seg.id}`, target: `rhizome:knowledge/${fact.id}`, type: 'REFERENCES' });
+  await page.keyboard.press('g');
+  await page.evaluate((id) => window.__rhizome.selectNode(id), seg.id);
+  const chip = page.locator(`[data-testid=link-row][data-other="rhizome:knowledge/${fact.id}"] [data-testid=item-chip]`);
+  await chip.waitFor();
+  assert.match(await chip.textContent(), new RegExp(fact.knowledge.title.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  await chip.click();
+  await page.locator(`[data-testid=knowledge-node-panel][data-id="${fact.id}"]`).waitFor();
+  assert.equal((await page.evaluate(() => window.__rhizome.state())).selected, fact.id);
+  await shot(page, 'e2e-kgraph-5-link-opened');
+  assert.deepEqual(problems, []);
+});

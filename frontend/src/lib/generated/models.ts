@@ -232,6 +232,7 @@ export namespace app {
 	    project?: string;
 	    url?: string;
 	    noteOf?: string;
+	    knowledgeId?: string;
 	}
 	export interface ItemView {
 	    uri: string;
