@@ -16,8 +16,9 @@ import (
 // user) with its type, confidence, similarity, rationale and maker, and,
 // for the whole library, the loom trees ("loomTree") with their nodes
 // ("loomNode", PART_OF their tree) and continuations. Node ids are the
-// items' rhizome: URIs. Knowledge nodes and links are not stored by this
-// version of the library and are not exported. It is not a bound use case:
+// items' rhizome: URIs. Then the knowledge nodes with their provenance and
+// supersession edges (exportKnowledge) and the links people made with the
+// items they reach (exportLinks). It is not a bound use case:
 // the command line writes the files (backend/export).
 func (a *App) ExportGraph(project string) (export.Graph, error) {
 	ctx := a.c.context()
@@ -51,10 +52,16 @@ func (a *App) ExportGraph(project string) (export.Graph, error) {
 		}
 		out.Edges = append(out.Edges, exportEdge(src, dst, e))
 	}
+	if err := a.exportKnowledge(&out, project, uri); err != nil {
+		return out, fmt.Errorf("app: unable to export the graph: %w", err)
+	}
 	if project == "" {
 		if err := a.exportLoom(&out); err != nil {
 			return out, fmt.Errorf("app: unable to export the graph: %w", err)
 		}
+	}
+	if err := a.exportLinks(&out); err != nil {
+		return out, fmt.Errorf("app: unable to export the graph: %w", err)
 	}
 	return out, nil
 }

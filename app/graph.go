@@ -20,7 +20,9 @@ const labelRunes = 80
 
 // Graph returns the nodes matching filter and the edges between them (an
 // edge is shown when both its ends are), the links people made between them
-// included (type "link", see userLinkEdges).
+// included (type "link", see userLinkEdges), and, unless filter.NoKnowledge,
+// the knowledge nodes of those segments with their provenance and
+// supersession edges (knowledgeNodes).
 func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 	ctx := g.c.context()
 	nodes, err := g.c.store.Nodes(ctx, store.NodeFilter{
@@ -63,6 +65,11 @@ func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 	for _, e := range append(edges, made...) {
 		if in[e.SourceNodeID] && in[e.TargetNodeID] {
 			data.Edges = append(data.Edges, drawnEdge(e))
+		}
+	}
+	if !filter.NoKnowledge {
+		if err := g.knowledgeNodes(ctx, filter, &data); err != nil {
+			return GraphData{}, err
 		}
 	}
 	userLinks, err := g.c.userLinkEdges(ctx, data.Nodes)

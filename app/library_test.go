@@ -248,7 +248,7 @@ func TestLibraryV3(t *testing.T) {
 func TestGraph(t *testing.T) {
 	l := newTestLib(t)
 	l.importPaths(t, v3Dir, "samples")
-	all, err := l.Graph.Graph(GraphFilter{})
+	all, err := l.Graph.Graph(GraphFilter{NoKnowledge: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,11 +263,11 @@ func TestGraph(t *testing.T) {
 	}
 
 	treeID := sessionIDOf(t, filepath.Join(v3Dir, v3Tree))
-	g, _ := l.Graph.Graph(GraphFilter{SessionID: treeID})
+	g, _ := l.Graph.Graph(GraphFilter{SessionID: treeID, NoKnowledge: true})
 	if len(g.Nodes) != 4 || len(g.Edges) != 3 {
 		t.Errorf("tree: %d nodes, %d edges", len(g.Nodes), len(g.Edges))
 	}
-	g, _ = l.Graph.Graph(GraphFilter{Project: "/home/dana/src/ledger-svc"})
+	g, _ = l.Graph.Graph(GraphFilter{Project: "/home/dana/src/ledger-svc", NoKnowledge: true})
 	if len(g.Nodes) == 0 {
 		t.Error("no ledger-svc nodes")
 	}
@@ -276,7 +276,7 @@ func TestGraph(t *testing.T) {
 			t.Errorf("project filter let %+v through", n)
 		}
 	}
-	g, _ = l.Graph.Graph(GraphFilter{From: "2026-01-13", To: "2026-01-13"})
+	g, _ = l.Graph.Graph(GraphFilter{From: "2026-01-13", To: "2026-01-13", NoKnowledge: true})
 	if len(g.Nodes) == 0 {
 		t.Error("no nodes on 2026-01-13")
 	}
@@ -286,13 +286,13 @@ func TestGraph(t *testing.T) {
 		}
 	}
 	typ := all.Nodes[0].Type
-	g, _ = l.Graph.Graph(GraphFilter{Types: []string{typ}})
+	g, _ = l.Graph.Graph(GraphFilter{Types: []string{typ}, NoKnowledge: true})
 	for _, n := range g.Nodes {
 		if n.Type != typ {
 			t.Errorf("type filter let %s through", n.Type)
 		}
 	}
-	empty, err := l.Graph.Graph(GraphFilter{SessionID: "nope"})
+	empty, err := l.Graph.Graph(GraphFilter{SessionID: "nope", NoKnowledge: true})
 	if err != nil || empty.Nodes == nil || empty.Edges == nil {
 		t.Errorf("empty graph %v %+v", err, empty)
 	}

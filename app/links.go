@@ -258,6 +258,8 @@ func (c *core) itemView(r store.ItemRecord) ItemView {
 		v.Open = OpenTarget{View: viewGraph, Project: r.Project}
 	case link.KindNote:
 		v.Open = OpenTarget{NoteOf: r.NoteOf.String()}
+	case link.KindKnowledge:
+		v.Open = OpenTarget{View: viewGraph, NodeID: r.NodeID, SessionID: r.SessionID, Project: r.Project, KnowledgeID: r.Item.ID}
 	case link.KindURL:
 		v.Open = OpenTarget{View: viewExternal, URL: r.Item.ID}
 	case link.KindFile:
@@ -346,6 +348,9 @@ func (c *core) userLinkEdges(ctx context.Context, nodes []GraphNode) ([]GraphEdg
 	items := make([]link.Item, len(nodes))
 	for i, n := range nodes {
 		items[i] = link.Node(n.ID)
+		if n.Knowledge != nil {
+			items[i] = link.Knowledge(n.ID)
+		}
 	}
 	links, err := c.store.LinksAmong(ctx, items)
 	if err != nil {

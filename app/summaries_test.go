@@ -119,7 +119,7 @@ func TestSampleSummariesStored(t *testing.T) {
 	}
 
 	// The graph's labels and the sessions' titles are the summaries'.
-	g, err := l.Graph.Graph(GraphFilter{})
+	g, err := l.Graph.Graph(GraphFilter{NoKnowledge: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestHumanEditSurvivesTheModel(t *testing.T) {
 	if sv.Text != "Asked for two short poems about pi instead of more docs." || sv.Label != "Asked for two short poems" {
 		t.Errorf("the edited segment: %+v", sv)
 	}
-	g, _ := l.Graph.Graph(GraphFilter{SessionID: id})
+	g, _ := l.Graph.Graph(GraphFilter{SessionID: id, NoKnowledge: true})
 	for _, n := range g.Nodes {
 		if nodeKey(n.ID).Item == seg && n.Label != sv.Label {
 			t.Errorf("graph label %q, want the edit's %q", n.Label, sv.Label)

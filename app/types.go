@@ -150,6 +150,9 @@ type GraphFilter struct {
 	// Archived brings back the nodes consolidation archived (left out by
 	// default).
 	Archived bool `json:"archived,omitempty"`
+	// NoKnowledge leaves the knowledge nodes out (graph_knowledge.go); by
+	// default they are drawn beside their segments.
+	NoKnowledge bool `json:"noKnowledge,omitempty"`
 }
 
 // GraphNode is a node as the graph view draws it.
@@ -165,6 +168,9 @@ type GraphNode struct {
 	Cost      float64 `json:"cost"`
 	Tokens    int64   `json:"tokens"`
 	Entries   int     `json:"entries"`
+	// Knowledge is set on a knowledge node (its Type is then the kind; see
+	// graph_knowledge.go), nil on a segment node.
+	Knowledge *GraphKnowledge `json:"knowledge,omitempty"`
 }
 
 // GraphEdge is an edge as the graph view draws it.
@@ -179,7 +185,7 @@ type GraphEdge struct {
 	Confidence float64  `json:"confidence"`
 	Similarity *float64 `json:"similarity,omitempty"`
 	Rationale  string   `json:"rationale,omitempty"`
-	CreatedBy  string   `json:"createdBy" ts_type:"'boundary' | 'daemon' | 'offline' | 'model' | 'user'"`
+	CreatedBy  string   `json:"createdBy" ts_type:"'boundary' | 'daemon' | 'offline' | 'model' | 'user' | 'agent'"`
 }
 
 // GraphData is the graph view's content.

@@ -26,6 +26,9 @@ type OpenTarget struct {
 	// NoteOf is, for a note, the URI of the item it is on (opened with the
 	// note shown).
 	NoteOf string `json:"noteOf,omitempty"`
+	// KnowledgeID is, for a knowledge item, its id: the graph draws it
+	// beside its segment (NodeID, "" for an item from no segment).
+	KnowledgeID string `json:"knowledgeId,omitempty"`
 }
 
 // ItemView is an item as a person sees it: its URI and kind, a title, where

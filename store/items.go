@@ -88,6 +88,8 @@ func (s *Store) ResolveItems(ctx context.Context, items []link.Item) (map[string
 			err = s.resolveProjects(ctx, its, out)
 		case link.KindNote:
 			err = s.resolveNotes(ctx, its, out)
+		case link.KindKnowledge:
+			err = s.resolveKnowledge(ctx, its, out)
 		case link.KindURL, link.KindFile:
 			for _, it := range its {
 				out[it.String()] = ItemRecord{Item: it, Exists: true, Title: it.ID}

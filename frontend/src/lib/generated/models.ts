@@ -239,7 +239,15 @@ export namespace app {
 	    confidence: number;
 	    similarity?: number;
 	    rationale?: string;
-	    createdBy: 'boundary' | 'daemon' | 'offline' | 'model' | 'user';
+	    createdBy: 'boundary' | 'daemon' | 'offline' | 'model' | 'user' | 'agent';
+	}
+	export interface GraphKnowledge {
+	    kind: 'decision' | 'correction' | 'exception' | 'failedApproach' | 'insight' | 'question' | 'projectFact' | 'lesson';
+	    title: string;
+	    status: 'active' | 'superseded' | 'stale';
+	    createdBy: 'offline' | 'model' | 'user' | 'agent';
+	    confidence: number;
+	    segmentNodeId?: string;
 	}
 	export interface GraphNode {
 	    id: string;
@@ -253,6 +261,7 @@ export namespace app {
 	    cost: number;
 	    tokens: number;
 	    entries: number;
+	    knowledge?: GraphKnowledge;
 	}
 	export interface GraphData {
 	    nodes: GraphNode[];
@@ -266,7 +275,9 @@ export namespace app {
 	    from?: string;
 	    to?: string;
 	    archived?: boolean;
+	    noKnowledge?: boolean;
 	}
+	
 	
 	export interface ScorePart {
 	    component: string;
@@ -363,6 +374,7 @@ export namespace app {
 	    project?: string;
 	    url?: string;
 	    noteOf?: string;
+	    knowledgeId?: string;
 	}
 	export interface ItemView {
 	    uri: string;

@@ -2,6 +2,8 @@
 // draws on a canvas, so these are literal colours, chosen to read on both the
 // light and the dark background.
 
+import { knowledgeColor } from './knowledgeNodes';
+
 /** Node types of the node model, in the spec's order (backend/graph.NodeTypes). */
 export const NODE_TYPES = [
   'coding', 'debugging', 'refactoring', 'sysadmin', 'research', 'planning', 'qa',
@@ -35,7 +37,7 @@ function hash(s: string): number {
 
 /** The colour of a node type; unknown types get a stable colour of their own. */
 export function nodeColor(type: string): string {
-  return NODE_COLORS[type] ?? EXTRA[hash(type) % EXTRA.length];
+  return NODE_COLORS[type] ?? knowledgeColor(type) ?? EXTRA[hash(type) % EXTRA.length];
 }
 
 /**

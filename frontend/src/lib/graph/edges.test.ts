@@ -44,4 +44,12 @@ describe('describeEdge: what an edge tooltip says', () => {
     expect(d.boundary).toBe('A relation across sessions, made by the offline rules; confidence 48%');
     expect(d.details).toEqual(['both touch src/server.ts', 'similarity 0.60']);
   });
+  it('says where a knowledge node came from and who stated a supersession', () => {
+    const src = describeEdge({ id: 'source:01K', source: '01K', target: 'abc', type: 'DERIVED_FROM', confidence: 1, createdBy: 'offline', rationale: 'found in this segment by the offline rule no-lets' });
+    expect(src.boundary).toBe('Knowledge from this segment, by the offline rules');
+    expect(src.details).toEqual(['found in this segment by the offline rule no-lets']);
+    const sup = describeEdge({ id: 'supersedes:01B:01A', source: '01B', target: '01A', type: 'SUPERSEDES', confidence: 1, createdBy: 'user', rationale: '' });
+    expect(sup.type).toBe('supersedes');
+    expect(sup.boundary).toBe('A supersession stated by you');
+  });
 });

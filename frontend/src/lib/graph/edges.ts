@@ -24,6 +24,7 @@ const MAKERS: Record<string, string> = {
   model: 'the model analyzer',
   user: 'you',
   daemon: 'the analyzer',
+  agent: 'an agent',
 };
 
 /** The edge type of a link a person (or a model) made between two nodes (Links). */
@@ -39,6 +40,15 @@ export function describeEdge(e: GraphEdge): EdgeDescription {
       type: `link: ${typeof m.label === 'string' && m.label ? m.label : words(String(m.relation ?? 'link')).toLowerCase()}`,
       boundary: `Made by ${by}${m.relation ? ` (${m.relation})` : ''}`,
       details: typeof m.note === 'string' && m.note ? [m.note.length > 140 ? `${m.note.slice(0, 139)}…` : m.note] : [],
+    };
+  }
+  if (e.id.startsWith('source:') || e.id.startsWith('supersedes:')) {
+    // A knowledge node's provenance or a stated supersession (app's graph_knowledge.go).
+    const by = MAKERS[e.createdBy] ?? e.createdBy;
+    return {
+      type: words(e.type),
+      boundary: e.id.startsWith('source:') ? `Knowledge from this segment, by ${by}` : `A supersession stated by ${by}`,
+      details: e.rationale ? [e.rationale] : [],
     };
   }
   let boundaries = Array.isArray(m.boundaries) ? m.boundaries.filter((b): b is string => typeof b === 'string') : [];

@@ -191,7 +191,7 @@ class KnowledgeGraph {
       order = timeline.segments.map((t) => t.nodeId);
     } else if (cur) {
       order = (this.data.nodes ?? [])
-        .filter((n) => n.sessionId === cur.sessionId)
+        .filter((n) => n.sessionId === cur.sessionId && !n.knowledge)
         .sort((a, b) => a.segment - b.segment)
         .map((n) => n.id);
     } else return;

@@ -5,6 +5,7 @@
 import Graph from 'graphology';
 import type { GraphData } from '../types';
 import { edgeColor, edgeStyle, nodeColor } from './colors';
+import { KNOWLEDGE_PROGRAM, knowledgeColor, knowledgeSize, placeKnowledge } from './knowledgeNodes';
 import { laneLayout, type LaneLayout } from './layout';
 
 export type NodeAttrs = {
@@ -15,6 +16,8 @@ export type NodeAttrs = {
   label: string;
   kind: string;
   sessionId: string;
+  /** Sigma's node program: unset (a circle) for segments, KNOWLEDGE_PROGRAM for knowledge nodes. */
+  type?: string;
 };
 export type EdgeAttrs = { size: number; color: string; type: string; kind: string; curvature: number; confidence: number };
 
@@ -37,18 +40,21 @@ export const nodeSize = (entries: number, order: number) =>
 export function fillModel(model: Model, data: GraphData): LaneLayout {
   model.clear();
   const nodes = data.nodes ?? [];
-  const layout = laneLayout(nodes);
+  // Segments are laid out in lanes; knowledge nodes under their segment (knowledgeNodes.ts).
+  const layout = laneLayout(nodes.filter((n) => !n.knowledge));
+  placeKnowledge(nodes, layout.positions);
   const order = nodes.length;
   for (const n of nodes) {
     const p = layout.positions.get(n.id)!;
     model.addNode(n.id, {
       x: p.x,
       y: p.y,
-      size: nodeSize(n.entries, order),
-      color: nodeColor(n.type),
+      size: n.knowledge ? knowledgeSize(order) : nodeSize(n.entries, order),
+      color: (n.knowledge && knowledgeColor(n.type)) || nodeColor(n.type),
       label: short(n.label || n.type),
       kind: n.type,
       sessionId: n.sessionId,
+      ...(n.knowledge ? { type: KNOWLEDGE_PROGRAM } : {}),
     });
   }
   for (const e of data.edges ?? []) {

@@ -7,6 +7,7 @@
 import Sigma from 'sigma';
 import { EdgeArrowProgram } from 'sigma/rendering';
 import { EdgeCurvedArrowProgram } from '@sigma/edge-curve';
+import { NodeSquareProgram } from '@sigma/node-square';
 import { library } from '../library/library.svelte';
 import { links } from '../links/links.svelte';
 import type { GraphData } from '../types';
@@ -19,6 +20,7 @@ import { graph, type GraphControls, type LayoutMode } from './graph.svelte';
 import { Hover } from './hover.svelte';
 import { placeLaneLabels, type LaneLabel } from './laneLabels';
 import { LANE_GAP, SEGMENT_GAP, type Lane, type LaneLayout } from './layout';
+import { KNOWLEDGE_PROGRAM } from './knowledgeNodes';
 import { fillModel, newModel, type EdgeAttrs, type NodeAttrs } from './model';
 import { edgeReducer, nodeReducer, type Emphasis } from './reducers';
 import {
@@ -106,6 +108,7 @@ export class GraphRenderer implements CursorHost {
         enableEdgeEvents: true,
         defaultEdgeType: 'arrow',
         edgeProgramClasses: { arrow: EdgeArrowProgram, curved: EdgeCurvedArrowProgram },
+        nodeProgramClasses: { [KNOWLEDGE_PROGRAM]: NodeSquareProgram },
         labelColor: { color: cssVar('--graph-label', '#2a3140') },
         labelFont: getComputedStyle(document.body).fontFamily,
         labelSize: 12,

@@ -41,6 +41,14 @@ export async function openItem(item: string | ItemView, opts: OpenOptions = {}):
   }
   switch (o.view) {
     case 'graph':
+      if (o.knowledgeId) {
+        // A knowledge item: its segment's scope first, then the item beside it.
+        views.show('graph');
+        if (o.nodeId) await graph.selectNode(o.nodeId, true);
+        else if (o.project) await graph.selectProject(o.project);
+        if (graph.nodeById.has(o.knowledgeId)) await graph.selectNode(o.knowledgeId, true);
+        return;
+      }
       if (o.nodeId) {
         if (o.entryId) nodeReader.openAt({ nodeId: o.nodeId, entryId: o.entryId, offset: o.entryOffset ?? 0, terms: opts.terms ?? [] });
         views.show('graph');
