@@ -355,3 +355,32 @@ func TestConsolidationSchedule(t *testing.T) {
 		t.Errorf("runs %+v", runs)
 	}
 }
+
+// Hybrid hits are named as the rest of the window names things (issue 8):
+// an entry by its session's title, never by its file name; a node by the
+// summary it shows.
+func TestHybridHitsNamedBySummaries(t *testing.T) {
+	l := newTestLib(t)
+	if _, err := l.Import.ImportSamples(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := l.Search.Hybrid(HybridQuery{Query: "theme colors", Limit: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := 0
+	for _, h := range res.Hits {
+		if strings.Contains(h.Title, ".jsonl") {
+			t.Errorf("hit %s titled by a file name: %q", h.URI, h.Title)
+		}
+		if h.Kind == "entry" {
+			entries++
+			if !strings.Contains(h.Title, " · ") {
+				t.Errorf("entry hit %s: %q, want the session's title and the entry's place", h.URI, h.Title)
+			}
+		}
+	}
+	if entries == 0 {
+		t.Fatal("no entry hits to check")
+	}
+}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 
 	"rhizome/backend/link"
 	"rhizome/backend/search"
+	"rhizome/backend/summary"
 	"rhizome/store"
 )
 
@@ -210,6 +212,9 @@ func (s *Search) Hybrid(q HybridQuery) (HybridResult, error) {
 			seeds = append(seeds, search.Hit{Item: store.NodeItem(r.Doc.NodeID), Score: r.Score})
 		}
 	}
+	if err := s.titleHybridHits(ctx, res.Hits); err != nil {
+		return HybridResult{}, err
+	}
 	if q.Bridges && len(seeds) > 0 {
 		g, err := s.c.bridgeGraph()
 		if err != nil {
@@ -365,4 +370,44 @@ func (c *core) bridgePaths(paths []search.Path) ([]BridgePath, error) {
 		out = append(out, bp)
 	}
 	return out, nil
+}
+
+// titleHybridHits names hits as the rest of the window does (issue 8): a
+// node by the summary it shows, an entry by its session's title and its
+// place ("user #393"), never by a file name.
+func (s *Search) titleHybridHits(ctx context.Context, hits []HybridHit) error {
+	var nodeIDs, sessionIDs []string
+	for _, h := range hits {
+		if h.Kind == "node" {
+			nodeIDs = append(nodeIDs, h.NodeID)
+		} else if h.SessionID != "" {
+			sessionIDs = append(sessionIDs, h.SessionID)
+		}
+	}
+	nodeSums, err := s.c.store.SummariesOf(ctx, string(summary.KindSegment), nodeIDs)
+	if err != nil {
+		return err
+	}
+	sesSums, err := s.c.store.SummariesOf(ctx, string(summary.KindSession), sessionIDs)
+	if err != nil {
+		return err
+	}
+	for i := range hits {
+		h := &hits[i]
+		switch h.Kind {
+		case "node":
+			if r := nodeSums[h.NodeID]; r != nil && r.Shown.Text != "" {
+				h.Title = clipRunes(r.Shown.Text, labelRunes)
+			}
+		default:
+			if r := sesSums[h.SessionID]; r != nil && r.Shown.Title != "" {
+				where := h.Title
+				if _, after, ok := strings.Cut(h.Title, " · "); ok {
+					where = after
+				}
+				h.Title = clipRunes(r.Shown.Title+" · "+where, labelRunes)
+			}
+		}
+	}
+	return nil
 }
