@@ -214,9 +214,12 @@ describe('the loom', () => {
     await serve.call('Loom', 'AddNode', id, n1.id, 'Continue: what did the message say?');
     await serve.call('Summaries', 'Regenerate', [`rhizome:loom/${id}`]);
     let gen = null;
-    for (let i = 0; i < 100 && !gen?.text; i++) {
+    // Wait for the summary of the whole tree: the one made when the tree
+    // was created (one node) is stale until the queue has remade it.
+    const settled = (g) => g?.text && !g.stale && !g.queued;
+    for (let i = 0; i < 100 && !settled(gen); i++) {
       gen = await serve.call('Summaries', 'Get', `rhizome:loom/${id}`).catch(() => null);
-      if (!gen?.text) await new Promise((r) => setTimeout(r, 100));
+      if (!settled(gen)) await new Promise((r) => setTimeout(r, 100));
     }
     assert.ok(gen?.text, 'no summary made for the tree');
 
