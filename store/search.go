@@ -127,58 +127,39 @@ func containsString(xs []string, x string) bool {
 // entrySQL returns the WHERE conditions (each starting with " AND") and
 // their arguments for entries e of sessions s; nodeSQL the same for nodes n.
 func (f SearchFilter) entrySQL() (string, []any) {
-	var b strings.Builder
-	var args []any
-	if f.Project != "" {
-		b.WriteString(` AND s.cwd = ?`)
-		args = append(args, f.Project)
-	}
-	if f.SessionID != "" {
-		b.WriteString(` AND s.id = ?`)
-		args = append(args, f.SessionID)
-	}
-	if len(f.Roles) > 0 {
-		b.WriteString(` AND e.role IN (?` + strings.Repeat(`, ?`, len(f.Roles)-1) + `)`)
-		for _, r := range f.Roles {
-			args = append(args, r)
-		}
-	}
-	from, to := f.timeBounds()
-	if from != "" {
-		b.WriteString(` AND e.timestamp >= ?`)
-		args = append(args, from)
-	}
-	if to != "" {
-		b.WriteString(` AND e.timestamp <= ?`)
-		args = append(args, to)
-	}
-	return b.String(), args
+	return f.whereSQL("s.cwd", "e.role", f.Roles, "e.timestamp")
 }
 
 func (f SearchFilter) nodeSQL() (string, []any) {
+	return f.whereSQL("n.project", "n.type", f.NodeTypes, "n.timestamp")
+}
+
+// whereSQL is the filter's conditions over the columns named: the project,
+// one of values in column in (none: any), and the time range.
+func (f SearchFilter) whereSQL(project, column string, values []string, timestamp string) (string, []any) {
 	var b strings.Builder
 	var args []any
 	if f.Project != "" {
-		b.WriteString(` AND n.project = ?`)
+		b.WriteString(` AND ` + project + ` = ?`)
 		args = append(args, f.Project)
 	}
 	if f.SessionID != "" {
 		b.WriteString(` AND s.id = ?`)
 		args = append(args, f.SessionID)
 	}
-	if len(f.NodeTypes) > 0 {
-		b.WriteString(` AND n.type IN (?` + strings.Repeat(`, ?`, len(f.NodeTypes)-1) + `)`)
-		for _, t := range f.NodeTypes {
-			args = append(args, t)
+	if len(values) > 0 {
+		b.WriteString(` AND ` + column + ` IN (?` + strings.Repeat(`, ?`, len(values)-1) + `)`)
+		for _, v := range values {
+			args = append(args, v)
 		}
 	}
 	from, to := f.timeBounds()
 	if from != "" {
-		b.WriteString(` AND n.timestamp >= ?`)
+		b.WriteString(` AND ` + timestamp + ` >= ?`)
 		args = append(args, from)
 	}
 	if to != "" {
-		b.WriteString(` AND n.timestamp <= ?`)
+		b.WriteString(` AND ` + timestamp + ` <= ?`)
 		args = append(args, to)
 	}
 	return b.String(), args
