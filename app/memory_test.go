@@ -384,3 +384,44 @@ func TestHybridHitsNamedBySummaries(t *testing.T) {
 		t.Fatal("no entry hits to check")
 	}
 }
+
+// A library whose offline model an older Rhizome trained (unstemmed terms,
+// "rhizome-lsa-1") still opens and searches: the command line ranks without
+// vectors, and the queue trains a new model, re-embeds everything under
+// its id and drops the old vectors.
+func TestOutdatedOfflineModelRetrained(t *testing.T) {
+	l := newTestLib(t)
+	if _, err := l.Import.ImportSamples(); err != nil {
+		t.Fatal(err)
+	}
+	l.Search.RefreshVectors()
+	first := waitVectors(t, l)
+	ctx := context.Background()
+	b, err := l.st.SearchBlob(ctx, lsaBlob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := append([]byte("rhizome-lsa-1\n"), b[len("rhizome-lsa-2\n"):]...)
+	if err := l.st.PutSearchBlob(ctx, lsaBlob, "lsa", old); err != nil {
+		t.Fatal(err)
+	}
+	cli := &vectorQueue{c: l.c}
+	if err := cli.load(ctx); err != nil {
+		t.Fatalf("loading an outdated model: %v", err)
+	}
+	if st := cli.current(); st.embedder != nil {
+		t.Fatalf("an outdated model was used for queries: %q", st.model)
+	}
+	l.Search.RefreshVectors()
+	second := waitVectors(t, l)
+	if !strings.HasPrefix(second.Model, "lsa-") || second.Model == "" || second.Vectors != first.Vectors {
+		t.Fatalf("after retraining: %+v (before: %+v)", second, first)
+	}
+	if b, err := l.st.SearchBlob(ctx, lsaBlob); err != nil || !strings.HasPrefix(string(b), "rhizome-lsa-2\n") {
+		t.Errorf("the library's model after retraining: %.14q, %v", b, err)
+	}
+	res, err := l.Search.Hybrid(HybridQuery{Query: "theme selector", Limit: 5})
+	if err != nil || res.VectorModel != second.Model || len(res.Hits) == 0 {
+		t.Fatalf("search after retraining: model %q, %d hits, %v", res.VectorModel, len(res.Hits), err)
+	}
+}

@@ -328,6 +328,9 @@ func (q *vectorQueue) load(ctx context.Context) error {
 			return err
 		}
 		m, err := search.UnmarshalLSA(b)
+		if errors.Is(err, search.ErrLSAOutdated) {
+			return nil // the background queue trains a new one
+		}
 		if err != nil {
 			return fmt.Errorf("app: the offline model in the library: %w", err)
 		}

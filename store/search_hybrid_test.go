@@ -22,7 +22,7 @@ func TestHybridSearch(t *testing.T) {
 	if _, err := s.RefreshSearchIndex(ctx); err != nil {
 		t.Fatal(err)
 	}
-	lsa := trainLSA(t, s)
+	lsa := trainLSA(t, s, search.LSAOptions{})
 	idx := embedLibrary(t, s, lsa, lsa.ID())
 	now := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
 	engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(),

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -165,7 +166,7 @@ func embedLibrary(t testing.TB, s *Store, e search.Embedder, model string) *sear
 	return idx
 }
 
-func trainLSA(t testing.TB, s *Store) *search.LSA {
+func trainLSA(t testing.TB, s *Store, opts search.LSAOptions) *search.LSA {
 	t.Helper()
 	var corpus []string
 	if err := s.EmbeddingCorpus(context.Background(), func(text string) error {
@@ -174,7 +175,7 @@ func trainLSA(t testing.TB, s *Store) *search.LSA {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	m, err := search.BuildLSA(context.Background(), corpus, search.LSAOptions{})
+	m, err := search.BuildLSA(context.Background(), corpus, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,8 +215,10 @@ func (m *metrics) add(ranked []string, relevant map[string]bool) {
 
 // The retrieval-quality set (testdata/search/quality.json): entries ranked
 // by bm25 alone (the keyword search), by the offline vectors alone, and by
-// the hybrid score, reported as recall@10 and MRR@10; the hybrid must beat
-// bm25 alone on both. See issue 10, "Hybrid search".
+// the hybrid score, reported as recall@10 and MRR@10; the hybrid, with the
+// spec's default weights, must beat bm25 alone on both. The offline model's
+// random sketch is seeded; the hybrid must win with each of three seeds, not
+// with one lucky model. See issue 10, "Hybrid search".
 func TestRetrievalQuality(t *testing.T) {
 	var set qualitySet
 	b, err := os.ReadFile("testdata/search/quality.json")
@@ -233,16 +236,10 @@ func TestRetrievalQuality(t *testing.T) {
 	if _, err := s.RefreshSearchIndex(ctx); err != nil {
 		t.Fatal(err)
 	}
-	lsa := trainLSA(t, s)
-	idx := embedLibrary(t, s, lsa, lsa.ID())
-	t.Logf("offline model %s: %d terms, %d dimensions; %d vectors indexed", lsa.ID(), lsa.Terms(), lsa.Dims, idx.Len())
-
-	engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(),
-		Now: func() time.Time { return set.Now }}
-	entriesOnly := search.Filter{Kinds: []string{search.KindEntry}}
-	var typed, bm25, vector, hybrid metrics
-	for _, q := range set.Queries {
-		relevant := map[string]bool{}
+	relevant := make([]map[string]bool, len(set.Queries))
+	var typed, bm25 metrics
+	for i, q := range set.Queries {
+		relevant[i] = map[string]bool{}
 		for _, r := range q.Relevant {
 			var pk int64
 			err := s.db.QueryRow(`SELECT e.pk FROM entries e JOIN sessions s ON s.pk = e.session_pk
@@ -250,68 +247,71 @@ func TestRetrievalQuality(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%q: relevant entry %s line %d: %v", q.Query, r.File, r.Line, err)
 			}
-			relevant[EntryItem(pk)] = true
+			relevant[i][EntryItem(pk)] = true
 		}
 		// The search box: bm25 over the entries holding every word.
-		hits, err := s.SearchWith(ctx, q.Query, SearchFilter{Kinds: []string{"entry"}}, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ranked []string
-		for _, h := range hits {
-			ranked = append(ranked, EntryItem(h.EntryPK))
-		}
-		typed.add(ranked, relevant)
+		typed.add(keywordRanking(t, s, q.Query, false), relevant[i])
 		// bm25 alone: entries holding any word, ranked by bm25.
-		hits, err = s.SearchWith(ctx, q.Query, SearchFilter{Kinds: []string{"entry"}, AnyWord: true}, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ranked = ranked[:0]
-		for _, h := range hits {
-			ranked = append(ranked, EntryItem(h.EntryPK))
-		}
-		bm25.add(ranked, relevant)
-		// Vectors alone: nearest entries to the query's embedding.
-		vecs, err := lsa.Embed(ctx, []string{q.Query})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ranked = ranked[:0]
-		for _, h := range idx.Nearest(vecs[0], 60) {
-			if itemKind(h.Item) == search.KindEntry && len(ranked) < 10 {
-				ranked = append(ranked, h.Item)
-			}
-		}
-		vector.add(ranked, relevant)
-		// The hybrid.
-		resp, err := engine.Search(ctx, search.Request{Query: q.Query, Filter: entriesOnly, Limit: 10})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ranked = ranked[:0]
-		for _, r := range resp.Results {
-			ranked = append(ranked, r.Doc.Item)
-		}
-		hybrid.add(ranked, relevant)
+		bm25.add(keywordRanking(t, s, q.Query, true), relevant[i])
 	}
 	n := float64(len(set.Queries))
-	for _, m := range []struct {
-		name string
-		m    metrics
-	}{{"bm25, every word", typed}, {"bm25 alone", bm25}, {"LSA vectors alone", vector}, {"hybrid", hybrid}} {
-		t.Logf("%-18s recall@10 %.3f  MRR@10 %.3f  (%d queries)", m.name, m.m.recall/n, m.m.mrr/n, len(set.Queries))
+	t.Logf("%-22s recall@10 %.3f  MRR@10 %.3f  (%d queries)", "bm25, every word", typed.recall/n, typed.mrr/n, len(set.Queries))
+	t.Logf("%-22s recall@10 %.3f  MRR@10 %.3f", "bm25 alone", bm25.recall/n, bm25.mrr/n)
+	entriesOnly := search.Filter{Kinds: []string{search.KindEntry}}
+	for _, seed := range []uint64{1, 2, 3} {
+		lsa := trainLSA(t, s, search.LSAOptions{Seed: seed})
+		idx := embedLibrary(t, s, lsa, lsa.ID())
+		engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(),
+			Now: func() time.Time { return set.Now }}
+		var vector, hybrid metrics
+		for i, q := range set.Queries {
+			// Vectors alone: nearest entries to the query's embedding.
+			vecs, err := lsa.Embed(ctx, []string{q.Query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ranked []string
+			for _, h := range idx.Nearest(vecs[0], 60) {
+				if itemKind(h.Item) == search.KindEntry && len(ranked) < 10 {
+					ranked = append(ranked, h.Item)
+				}
+			}
+			vector.add(ranked, relevant[i])
+			resp, err := engine.Search(ctx, search.Request{Query: q.Query, Filter: entriesOnly, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ranked = ranked[:0]
+			for _, r := range resp.Results {
+				ranked = append(ranked, r.Doc.Item)
+			}
+			hybrid.add(ranked, relevant[i])
+		}
+		t.Logf("offline model %s (seed %d): %d stemmed terms, %d dimensions; %d vectors", lsa.ID(), seed, lsa.Terms(), lsa.Dims, idx.Len())
+		t.Logf("%-22s recall@10 %.3f  MRR@10 %.3f", fmt.Sprintf("LSA vectors alone (%d)", seed), vector.recall/n, vector.mrr/n)
+		t.Logf("%-22s recall@10 %.3f  MRR@10 %.3f", fmt.Sprintf("hybrid (%d)", seed), hybrid.recall/n, hybrid.mrr/n)
+		if hybrid.recall <= bm25.recall || hybrid.mrr <= bm25.mrr {
+			t.Errorf("seed %d: the hybrid (recall@10 %.3f, MRR %.3f) does not beat bm25 alone (%.3f, %.3f)",
+				seed, hybrid.recall/n, hybrid.mrr/n, bm25.recall/n, bm25.mrr/n)
+		}
+		if hybrid.recall <= typed.recall || hybrid.mrr <= typed.mrr {
+			t.Errorf("seed %d: the hybrid (recall@10 %.3f, MRR %.3f) does not beat the search box (%.3f, %.3f)",
+				seed, hybrid.recall/n, hybrid.mrr/n, typed.recall/n, typed.mrr/n)
+		}
 	}
-	// The hybrid, with the spec's default weights, must rank the answers
-	// higher than bm25 alone (MRR), and beat the search box (every word
-	// required) on both measures. On recall@10 it is level with bm25 over
-	// any word (0.684 against 0.698 when this was written): the offline
-	// vectors find little bm25 misses here; the log says where it stands.
-	if hybrid.mrr <= bm25.mrr {
-		t.Errorf("the hybrid (MRR %.3f) does not beat bm25 alone (MRR %.3f)", hybrid.mrr/n, bm25.mrr/n)
+}
+
+// keywordRanking is the top ten entries of the keyword search for q: entries
+// holding every word, or any word.
+func keywordRanking(t *testing.T, s *Store, q string, anyWord bool) []string {
+	t.Helper()
+	hits, err := s.SearchWith(context.Background(), q, SearchFilter{Kinds: []string{"entry"}, AnyWord: anyWord}, 10)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if hybrid.recall <= typed.recall || hybrid.mrr <= typed.mrr {
-		t.Errorf("the hybrid (recall@10 %.3f, MRR %.3f) does not beat the search box (%.3f, %.3f)",
-			hybrid.recall/n, hybrid.mrr/n, typed.recall/n, typed.mrr/n)
+	var ranked []string
+	for _, h := range hits {
+		ranked = append(ranked, EntryItem(h.EntryPK))
 	}
+	return ranked
 }

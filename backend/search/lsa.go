@@ -14,12 +14,13 @@ import (
 	"sort"
 	"unicode"
 
+	"github.com/kljensen/snowball/english"
 	"gonum.org/v1/gonum/mat"
 )
 
 // LSA is the offline embedding model: latent semantic analysis of the
 // library's own text (Deerwester et al., 1990). Texts become TF-IDF
-// vectors (sublinear term frequency 1+ln tf, IDF ln(N/df), unit length)
+// vectors over stemmed terms (see lsaStem) (sublinear term frequency 1+ln tf, IDF ln(N/df), unit length)
 // over a vocabulary of the library's terms; the model is the top Dims right
 // singular vectors of the training documents' TF-IDF matrix, found by
 // randomized SVD (Halko, Martinsson and Tropp, 2011: a Gaussian sketch,
@@ -92,12 +93,13 @@ func BuildLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, error)
 	}
 	// Document frequencies.
 	df := map[string]int{}
+	stems := stemCache{}
 	tokenized := make([]map[string]int, len(docs))
 	for i, d := range docs {
 		tf := map[string]int{}
 		EachToken(d, func(t Token) bool {
 			if lsaTerm(t.Term) {
-				tf[t.Term]++
+				tf[stems.of(t.Term)]++
 			}
 			return true
 		})
@@ -220,6 +222,7 @@ func (m *LSA) Terms() int { return len(m.idf) }
 func (m *LSA) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	tf := map[string]int{}
+	stems := stemCache{}
 	for i, text := range texts {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -228,7 +231,9 @@ func (m *LSA) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 		}
 		clear(tf)
 		EachToken(text, func(t Token) bool {
-			tf[t.Term]++
+			if lsaTerm(t.Term) {
+				tf[stems.of(t.Term)]++
+			}
 			return true
 		})
 		v := make([]float32, m.Dims)
@@ -380,7 +385,16 @@ func randomizedSVD(ctx context.Context, a *csr, k, iters int, seed uint64) ([]fl
 	return out, nil
 }
 
-const lsaMagic = "rhizome-lsa-1\n"
+// lsaMagic starts an encoded model; "rhizome-lsa-1" models (before terms
+// were stemmed) are refused with ErrLSAOutdated.
+const (
+	lsaMagic    = "rhizome-lsa-2\n"
+	lsaMagicOld = "rhizome-lsa-1\n"
+)
+
+// ErrLSAOutdated is returned by UnmarshalLSA for a model an older Rhizome
+// encoded, whose vocabulary this one cannot read: train a new one.
+var ErrLSAOutdated = errors.New("search: the latent semantic model was made by an older Rhizome (unstemmed terms)")
 
 // MarshalBinary encodes the model (see UnmarshalLSA).
 func (m *LSA) MarshalBinary() ([]byte, error) {
@@ -410,8 +424,11 @@ func (m *LSA) encode(w io.Writer) {
 }
 
 // UnmarshalLSA decodes a model MarshalBinary encoded; the error says what is
-// wrong with the bytes.
+// wrong with the bytes, ErrLSAOutdated for a model of an older format.
 func UnmarshalLSA(data []byte) (*LSA, error) {
+	if bytes.HasPrefix(data, []byte(lsaMagicOld)) {
+		return nil, ErrLSAOutdated
+	}
 	if !bytes.HasPrefix(data, []byte(lsaMagic)) {
 		return nil, errors.New("search: not a latent semantic model (bad header)")
 	}
@@ -459,4 +476,27 @@ func UnmarshalLSA(data []byte) (*LSA, error) {
 	m.encode(h)
 	m.id = "lsa-" + hex.EncodeToString(h.Sum(nil))[:12]
 	return m, nil
+}
+
+// lsaStem is a term's Snowball English stem (Porter2: "skills" and
+// "skill", "crashed" and "crash" are one term), so that the model learns
+// from a word's every form at once; the small vocabulary of one person's
+// library needs it more than a web-scale model would. Only the model's
+// terms are stemmed: keyword search and the content component keep exact
+// tokens.
+func lsaStem(t string) string { return english.Stem(t, false) }
+
+// stemCache remembers the stems of a batch of texts (a word recurs).
+type stemCache map[string]string
+
+func (c stemCache) of(t string) string {
+	s, ok := c[t]
+	if !ok {
+		if len(c) > 1<<16 {
+			clear(c)
+		}
+		s = lsaStem(t)
+		c[t] = s
+	}
+	return s
 }

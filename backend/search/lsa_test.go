@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -82,6 +83,35 @@ func TestLSA(t *testing.T) {
 	}
 	if _, err := BuildLSA(context.Background(), []string{"a b", "c d"}, LSAOptions{}); err == nil {
 		t.Error("a model from two words")
+	}
+}
+
+// A word's forms are one term of the model ("palettes" is "palette"), and a
+// model an older Rhizome encoded (unstemmed, "rhizome-lsa-1") is refused as
+// outdated so that the app trains a new one.
+func TestLSAStems(t *testing.T) {
+	docs, _ := topicCorpus(400, 1)
+	m, err := BuildLSA(context.Background(), docs, LSAOptions{Dims: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := m.Embed(context.Background(), []string{"palette", "palettes", "rendering", "render", "limiters"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cos32(v[0], v[1]); math.Abs(c-1) > 1e-6 {
+		t.Errorf("palette and palettes: cosine %.3f, want 1", c)
+	}
+	if c := cos32(v[2], v[3]); math.Abs(c-1) > 1e-6 {
+		t.Errorf("rendering and render: cosine %.3f, want 1", c)
+	}
+	if c := cos32(v[4], v[1]); c > 0.5 {
+		t.Errorf("limiters and palettes: cosine %.3f, want another topic", c)
+	}
+	data, _ := m.MarshalBinary()
+	old := append([]byte("rhizome-lsa-1\n"), data[len("rhizome-lsa-2\n"):]...)
+	if _, err := UnmarshalLSA(old); !errors.Is(err, ErrLSAOutdated) {
+		t.Errorf("an unstemmed model of the old format: %v, want ErrLSAOutdated", err)
 	}
 }
 
