@@ -874,6 +874,11 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "rhizome watch: %v\n", err)
 		return 1
 	}
+	// As in the window: the summary queue (a model's summaries, when one is
+	// set) and the embedding queue (vectors for search, read by `rhizome
+	// search` and `rhizome mcp` too) run while watching.
+	a.StartSummaries(ctx)
+	a.StartBackground(false)
 	<-ctx.Done()
 	a.Watch.Stop()
 	fmt.Fprintf(stderr, "rhizome watch: %v: stopped\n", context.Cause(ctx))

@@ -93,13 +93,19 @@ var errReadOnly = errors.New("the library is open read-only (rhizome mcp --read-
 
 // mcpSearchIn is the search tool's input.
 type mcpSearchIn struct {
-	Query          string   `json:"query" jsonschema:"words to find; every word must match"`
+	Query          string   `json:"query" jsonschema:"what to find: words or a question, optionally with a time expression (last week, in March, yesterday); knowledge items must hold every word, session hits are ranked by the hybrid score"`
 	Project        string   `json:"project,omitempty" jsonschema:"project directory (absolute path) to search in"`
 	Kinds          []string `json:"kinds,omitempty" jsonschema:"what to search: knowledge, node (session segments), entry (messages); default all"`
 	KnowledgeKinds []string `json:"knowledgeKinds,omitempty" jsonschema:"knowledge kinds: decision, correction, exception, failedApproach, insight, question, projectFact, lesson"`
 	From           string   `json:"from,omitempty" jsonschema:"ISO 8601 date or time: not before"`
 	To             string   `json:"to,omitempty" jsonschema:"ISO 8601 date or time: not after"`
 	Limit          int      `json:"limit,omitempty" jsonschema:"most results (default 20, at most 100)"`
+	Roles          []string `json:"roles,omitempty" jsonschema:"session hits: message roles (user, assistant, toolResult)"`
+	Tools          []string `json:"tools,omitempty" jsonschema:"session hits: tools called or answered (bash, edit, ...)"`
+	Files          []string `json:"files,omitempty" jsonschema:"session hits: files touched, a path or its end (server.ts)"`
+	Models         []string `json:"models,omitempty" jsonschema:"session hits: models that answered"`
+	NodeTypes      []string `json:"nodeTypes,omitempty" jsonschema:"session hits: segment types (coding, debugging, refactoring, ...)"`
+	RelationTypes  []string `json:"relationTypes,omitempty" jsonschema:"session hits: only segments with an edge of these types"`
 }
 
 type mcpGetIn struct {
@@ -149,11 +155,12 @@ func newMCPServer(a *app.App, readOnly bool) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "rhizome", Title: "Rhizome", Version: "0.1"},
 		&mcp.ServerOptions{Instructions: mcpInstructions})
 	ro := true
-	mcp.AddTool(s, &mcp.Tool{Name: "search", Description: "Search the library: knowledge items first (decisions, facts, corrections…), then session segments and messages. Each result has a rhizome: URI to read with get.",
+	mcp.AddTool(s, &mcp.Tool{Name: "search", Description: "Search the library: knowledge items first (decisions, facts, corrections…), then session segments and messages ranked by the hybrid score (meaning, keywords, links, time), each with why. Each result has a rhizome: URI to read with get.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ro}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpSearchIn) (*mcp.CallToolResult, list[app.AgentHit], error) {
 			hits, err := a.Agent.Search(app.AgentSearch{Query: in.Query, Project: in.Project, Kinds: in.Kinds,
-				KnowledgeKinds: in.KnowledgeKinds, From: in.From, To: in.To, Limit: in.Limit})
+				KnowledgeKinds: in.KnowledgeKinds, From: in.From, To: in.To, Limit: in.Limit, Roles: in.Roles, Tools: in.Tools,
+				Files: in.Files, Models: in.Models, NodeTypes: in.NodeTypes, RelationTypes: in.RelationTypes})
 			return nil, list[app.AgentHit]{Items: hits}, err
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "get", Description: "Read any item of the library by its rhizome: URI: a knowledge item (with versions and supersession chain), a segment node, a session, an entry, or a project (its rules and recent work).",
@@ -256,6 +263,12 @@ func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer st.Close()
 	a := app.New(st, *db)
 	a.SetContext(ctx)
+	// The vectors and index the window's background queue saved: search
+	// ranks with them (and without, saying so on stderr, when there are
+	// none to read).
+	if err := a.LoadVectors(); err != nil {
+		fmt.Fprintf(stderr, "rhizome mcp: searching without vectors: %v\n", err)
+	}
 	out := &lockedWriter{w: stdout}
 	t := &mcp.IOTransport{Reader: newMCPFrames(os.Stdin, out), Writer: out}
 	if err := newMCPServer(a, *readOnly).Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {

@@ -116,6 +116,32 @@ func TestMCPServer(t *testing.T) {
 	if len(segs.Items) == 0 || !strings.HasPrefix(segs.Items[0].URI, "rhizome:") {
 		t.Fatalf("search theme in sessions: %+v", segs.Items)
 	}
+	// Session hits come from the hybrid search: each says why, and its
+	// filters apply (only the user's messages here).
+	var user struct {
+		Items []struct {
+			URI, Kind string
+			Why       []struct {
+				Component    string
+				Contribution float64
+			}
+		}
+	}
+	callTool(t, cs, "search", map[string]any{"query": "theme colors", "kinds": []string{"entry"}, "roles": []string{"user"}, "limit": 5}, &user)
+	if len(user.Items) == 0 {
+		t.Fatal("search theme colors in the user's messages: nothing")
+	}
+	for _, h := range user.Items {
+		var got struct{ Entry struct{ Role string } }
+		callTool(t, cs, "get", map[string]any{"uri": h.URI}, &got)
+		if h.Kind != "entry" || got.Entry.Role != "user" || len(h.Why) == 0 || h.Why[0].Contribution <= 0 {
+			t.Errorf("a user-message hit: %+v, role %q", h, got.Entry.Role)
+		}
+	}
+	if res := callTool(t, cs, "search", map[string]any{"query": "theme", "kinds": []string{"entry"}, "from": "last tuesday"}, nil); !res.IsError ||
+		!strings.Contains(toolText(res), "filter.from") {
+		t.Errorf("an unreadable date: isError %v, %s", res.IsError, toolText(res))
+	}
 	for _, h := range segs.Items {
 		var got struct{ Kind string }
 		if res := callTool(t, cs, "get", map[string]any{"uri": h.URI}, &got); res.IsError || got.Kind != h.Kind {

@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"rhizome/app"
+	"rhizome/backend/pisession/pitest"
 )
 
 // `rhizome watch` (a process of its own, real fsnotify) imports the
@@ -118,4 +122,64 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// `rhizome watch` runs the embedding queue as the window does: the sessions
+// it imports get vectors, which `rhizome search` and `rhizome mcp` then rank
+// with (the vector component is in their "why").
+func TestWatchMakesVectors(t *testing.T) {
+	home := t.TempDir()
+	sessions := filepath.Join(home, "pi", "sessions", "--work-pi-mono--")
+	if err := os.MkdirAll(sessions, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(pitest.SamplesDir(), "*.jsonl"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(sessions, filepath.Base(f)), b, 0o644)
+	}
+	lib := filepath.Join(t.TempDir(), "library.db")
+	cmd := rhizomeCmd("watch", "--db", lib)
+	cmd.Env = append(cmd.Env, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, "claude"),
+		"CODEX_HOME="+filepath.Join(home, "codex"), "PI_CODING_AGENT_DIR="+filepath.Join(home, "pi"))
+	var out, errb syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var res app.HybridResult
+	deadline := time.Now().Add(90 * time.Second)
+	for !strings.HasPrefix(res.VectorModel, "lsa-") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no vectors 90 s after watch started (last search: model %q, note %q)\nstdout: %s\nstderr: %s",
+				res.VectorModel, res.VectorNote, out.String(), errb.String())
+		}
+		time.Sleep(500 * time.Millisecond)
+		var o, e bytes.Buffer
+		if code := run(context.Background(), []string{"search", "--db", lib, "--json", "theme colors"}, &o, &e); code != 0 {
+			continue // the first import may not have made the library yet
+		}
+		res = app.HybridResult{}
+		json.Unmarshal(o.Bytes(), &res)
+	}
+	cs := connectMCP(t, "--db", lib, "--read-only")
+	var found struct {
+		Items []struct{ Why []struct{ Component string } }
+	}
+	callTool(t, cs, "search", map[string]any{"query": "theme colors", "kinds": []string{"entry"}, "limit": 5}, &found)
+	withVector := 0
+	for _, h := range found.Items {
+		for _, p := range h.Why {
+			if p.Component == "vector" {
+				withVector++
+			}
+		}
+	}
+	if len(found.Items) == 0 || withVector == 0 {
+		t.Errorf("rhizome mcp search ranked without the watch's vectors: %+v", found.Items)
+	}
 }

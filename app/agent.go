@@ -23,7 +23,9 @@ type Agent struct {
 
 // AgentSearch narrows Agent.Search; empty fields do not filter. Kinds are
 // "knowledge", "node" and "entry"; KnowledgeKinds narrow the knowledge hits
-// to those kinds. From and To are ISO 8601 dates or times.
+// to those kinds. From and To are dates (YYYY-MM-DD) or RFC 3339 times. The
+// other filters are the hybrid search's (SearchFilter) and narrow the
+// session hits only.
 type AgentSearch struct {
 	Query          string   `json:"query"`
 	Project        string   `json:"project,omitempty"`
@@ -32,6 +34,12 @@ type AgentSearch struct {
 	From           string   `json:"from,omitempty"`
 	To             string   `json:"to,omitempty"`
 	Limit          int      `json:"limit,omitempty"` // 0: 20, at most 100
+	Roles          []string `json:"roles,omitempty"`
+	Tools          []string `json:"tools,omitempty"`
+	Files          []string `json:"files,omitempty"`
+	Models         []string `json:"models,omitempty"`
+	NodeTypes      []string `json:"nodeTypes,omitempty"`
+	RelationTypes  []string `json:"relationTypes,omitempty"`
 }
 
 // AgentHit is one search result with the URI to `get` it by.
@@ -47,12 +55,17 @@ type AgentHit struct {
 	KnowledgeKind string `json:"knowledgeKind,omitempty"`
 	Status        string `json:"status,omitempty"`
 	CreatedBy     string `json:"createdBy,omitempty"`
+	// Why is a session hit's hybrid score by component, largest first
+	// (components that added nothing left out).
+	Why []ScorePart `json:"why,omitempty"`
 }
 
 // Search finds knowledge items (every word of the query in their text) and
-// session nodes and entries (the library's full-text search, bm25), the
-// knowledge first: active items before superseded ones. Each hit carries its
-// rhizome: URI.
+// session nodes and entries (the hybrid search, Search.Hybrid: vectors,
+// bm25, relations, content, time expressions…, archived nodes left out),
+// the knowledge first: active items before superseded ones. Each hit
+// carries its rhizome: URI. A filter that cannot be read is an error naming
+// its field.
 func (a *Agent) Search(s AgentSearch) ([]AgentHit, error) {
 	if strings.TrimSpace(s.Query) == "" {
 		return nil, errors.New("app: search: field query is empty")
@@ -97,47 +110,29 @@ func (a *Agent) Search(s AgentSearch) ([]AgentHit, error) {
 		}
 	}
 	if (wants("node") || wants("entry")) && len(out) < limit {
-		f := store.SearchFilter{Project: s.Project, From: s.From, To: s.To}
+		f := SearchFilter{Project: s.Project, From: s.From, To: s.To, Roles: s.Roles, Tools: s.Tools, Files: s.Files,
+			Models: s.Models, NodeTypes: s.NodeTypes, RelationTypes: s.RelationTypes}
 		if !wants("node") {
 			f.Kinds = []string{"entry"}
 		} else if !wants("entry") {
 			f.Kinds = []string{"node"}
 		}
-		hits, err := a.c.store.SearchWith(a.c.context(), s.Query, f, limit-len(out))
+		res, err := (&Search{c: a.c}).Hybrid(HybridQuery{Query: s.Query, Filter: f, Limit: limit - len(out)})
 		if err != nil {
 			return nil, err
 		}
-		clean := strings.NewReplacer(store.SnippetStart, "", store.SnippetEnd, "")
-		for _, h := range hits {
-			uri := link.Node(h.NodeID).String()
-			if h.Kind == "entry" {
-				if id, err := a.entryID(h); err == nil && id != "" {
-					uri = link.Entry(h.SessionID, id).String()
+		for _, h := range res.Hits {
+			hit := AgentHit{URI: h.URI, Kind: h.Kind, Title: h.Title, Snippet: h.Snippet, Project: h.Project,
+				Timestamp: h.Time, Score: h.Score}
+			for _, p := range h.Why {
+				if p.Contribution > 0 {
+					hit.Why = append(hit.Why, p)
 				}
 			}
-			out = append(out, AgentHit{URI: uri, Kind: h.Kind, Title: h.Title, Snippet: clean.Replace(h.Snippet),
-				Timestamp: h.Timestamp, Score: h.Score})
+			out = append(out, hit)
 		}
 	}
 	return out, nil
-}
-
-// entryID is the id of an entry hit's entry, read from its node's segment.
-func (a *Agent) entryID(h store.SearchHit) (string, error) {
-	seg, err := a.c.store.Segments(a.c.context(), h.SessionID)
-	if err != nil {
-		return "", err
-	}
-	for _, g := range seg {
-		if h.EntrySeq >= g.StartSeq && h.EntrySeq <= g.EndSeq {
-			page, err := a.c.store.SegmentEntries(a.c.context(), h.NodeID, h.EntrySeq-g.StartSeq, 1)
-			if err != nil || len(page.Entries) == 0 {
-				return "", err
-			}
-			return page.Entries[0].ID, nil
-		}
-	}
-	return "", nil
 }
 
 // AgentItem is what `get` returns for a rhizome: URI: the one of its fields
