@@ -3,12 +3,15 @@ package app
 import (
 	"context"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"rhizome/backend/graph"
 	"rhizome/backend/llm/llmtest"
+	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/search"
 )
 
 // waitVectors waits for the embedding queue, failing the test on its error.
@@ -424,4 +427,65 @@ func TestOutdatedOfflineModelRetrained(t *testing.T) {
 	if err != nil || res.VectorModel != second.Model || len(res.Hits) == 0 {
 		t.Fatalf("search after retraining: model %q, %d hits, %v", res.VectorModel, len(res.Hits), err)
 	}
+}
+
+// The offline model learns again once the library holds twice the texts it
+// learnt from: a library that starts with one small session and then takes
+// two large ones gets a model that knows their words, and every vector is
+// made anew under its id.
+func TestOfflineModelRetrainedAsTheLibraryGrows(t *testing.T) {
+	l := newTestLib(t)
+	samples := pitest.SamplesDir()
+	if _, err := l.Import.ImportPaths([]string{filepath.Join(samples, "session-with-compaction.jsonl")}); err != nil {
+		t.Fatal(err)
+	}
+	l.Search.RefreshVectors()
+	first := waitVectors(t, l)
+	ctx := context.Background()
+	m1 := loadLSA(t, l)
+	if m1.ID() != first.Model || int64(m1.Corpus()) > int64(first.Vectors)+10 {
+		t.Fatalf("first model %s learnt from %d texts; status %+v", m1.ID(), m1.Corpus(), first)
+	}
+	if _, err := l.Import.ImportPaths([]string{filepath.Join(samples, "large-session.jsonl"), filepath.Join(samples, "compact-with-images.jsonl")}); err != nil {
+		t.Fatal(err)
+	}
+	l.Search.RefreshVectors()
+	second := waitVectors(t, l)
+	m2 := loadLSA(t, l)
+	if m2.ID() == m1.ID() || second.Model != m2.ID() || m2.Corpus() < 2*m1.Corpus() {
+		t.Fatalf("after the library grew: model %s (%d texts), status %+v; first %s (%d texts)", m2.ID(), m2.Corpus(), second, m1.ID(), m1.Corpus())
+	}
+	if n := countVectors(t, l, m1.ID()); n != 0 {
+		t.Errorf("%d vectors of the outgrown model kept", n)
+	}
+	if n, err := l.st.CountVectors(ctx, m2.ID()); err != nil || int(n) != second.Vectors || n < int64(m2.Corpus())-10 {
+		t.Errorf("%d vectors of the new model (%v), status says %d, it learnt from %d texts", n, err, second.Vectors, m2.Corpus())
+	}
+	// A word only the large session uses is known to the new model.
+	v, _ := m2.Embed(ctx, []string{"palette"})
+	old, _ := m1.Embed(ctx, []string{"palette"})
+	if norm(v[0]) == 0 || norm(old[0]) != 0 {
+		t.Errorf("\"palette\": new model %v, first model %v (want known only to the new one)", norm(v[0]), norm(old[0]))
+	}
+}
+
+func loadLSA(t *testing.T, l *testLib) *search.LSA {
+	t.Helper()
+	b, err := l.st.SearchBlob(context.Background(), lsaBlob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := search.UnmarshalLSA(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func norm(v []float32) float64 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	return math.Sqrt(s)
 }

@@ -17,6 +17,10 @@ import (
 // lsaBlob is the search blob holding the offline model.
 const lsaBlob = "lsa"
 
+// lsaRetrainGrowth is how many times more texts than the offline model
+// learnt from the library must hold before the model learns again.
+const lsaRetrainGrowth = 2
+
 // lsaTrainingDocs is how many of the library's texts the offline model is
 // trained on (search.LSAOptions' default MaxDocs).
 const lsaTrainingDocs = 50000
@@ -174,7 +178,16 @@ func (q *vectorQueue) embedder(ctx context.Context, set SearchSettings) (search.
 	st := q.c.store
 	if b, err := st.SearchBlob(ctx, lsaBlob); err == nil {
 		if m, err := search.UnmarshalLSA(b); err == nil {
-			return m, m.ID(), nil
+			// The model knows only the words of the texts it learnt from:
+			// once the library holds twice as many, it learns again (and
+			// every text is embedded anew under the new model's id).
+			n, err := st.CountVectors(ctx, m.ID())
+			if err != nil {
+				return nil, "", err
+			}
+			if n < lsaRetrainGrowth*int64(m.Corpus()) {
+				return m, m.ID(), nil
+			}
 		}
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, "", err
@@ -196,7 +209,7 @@ func (q *vectorQueue) embedder(ctx context.Context, set SearchSettings) (search.
 	}); err != nil {
 		return nil, "", err
 	}
-	m, err := search.BuildLSA(ctx, corpus, search.LSAOptions{})
+	m, err := search.BuildLSA(ctx, corpus, search.LSAOptions{Corpus: seen})
 	if err != nil {
 		return nil, "", err
 	}
@@ -278,6 +291,19 @@ func (q *vectorQueue) run(ctx context.Context) error {
 			return err
 		}
 		after = last
+	}
+	if m, ok := emb.(*search.LSA); ok {
+		// The library outgrew the offline model: run again, which trains
+		// a new one (embedder); the index below serves until then.
+		n, err := st.CountVectors(ctx, model)
+		if err != nil {
+			return err
+		}
+		if n >= lsaRetrainGrowth*int64(m.Corpus()) {
+			q.mu.Lock()
+			q.again = true
+			q.mu.Unlock()
+		}
 	}
 	idx := search.NewHNSW()
 	if err := st.Vectors(ctx, model, func(item string, v []float32) error {

@@ -199,6 +199,15 @@ func (s *Store) Vectors(ctx context.Context, model string, fn func(item string, 
 	return rows.Err()
 }
 
+// CountVectors is how many vectors are stored for model.
+func (s *Store) CountVectors(ctx context.Context, model string) (int64, error) {
+	var n int64
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM search_vectors WHERE model = ?`, model).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: unable to count the vectors of %s: %w", model, err)
+	}
+	return n, nil
+}
+
 // DeleteVectorsExcept drops the vectors of every model but keep (the
 // embedding model changed), and those of items no longer in the library. It
 // returns how many were dropped.

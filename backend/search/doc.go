@@ -74,6 +74,8 @@
 // (seeds 1-3 of the model: 0.707 each, MRR 0.681-0.692). The hybrid beats
 // bm25 on both, by one more answer in the top ten on recall; vectors alone
 // are as good on this set, whose answers are mostly a user's own words.
+// The app trains the model again once the library holds twice the texts it
+// learnt from.
 // Nearest neighbours are found with HNSW (Malkov and Yashunin), not by
 // comparing every vector.
 //

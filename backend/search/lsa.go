@@ -33,7 +33,8 @@ import (
 // nothing of words the library never used. It runs in-process, in a few
 // seconds for 50,000 training documents.
 type LSA struct {
-	Dims  int
+	Dims   int
+	corpus int // texts the training documents were drawn from
 	terms map[string]int32 // term -> row of proj
 	idf   []float32
 	proj  []float32 // len(terms) x Dims, row-major
@@ -46,6 +47,10 @@ type LSAOptions struct {
 	MaxTerms   int    // vocabulary size: the most frequent terms (default 30,000)
 	MinDF      int    // a term must occur in this many documents (default 2)
 	MaxDocs    int    // training documents at most, an even sample (default 50,000)
+	// Corpus is how many texts docs were drawn from, when the caller
+	// sampled them (default len(docs)); the model keeps it (LSA.Corpus)
+	// so that its user can tell how much the library grew since.
+	Corpus int
 	PowerIters int    // power iterations of the randomized SVD (default 3)
 	Seed       uint64 // the random sketch's seed (default 1)
 }
@@ -83,6 +88,7 @@ var ErrTooFewDocuments = errors.New("search: too little text to build a latent s
 // and of the terms). ctx stops it between steps.
 func BuildLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, error) {
 	o := opts.withDefaults()
+	corpus := max(o.Corpus, len(docs))
 	if len(docs) > o.MaxDocs {
 		step := float64(len(docs)) / float64(o.MaxDocs)
 		sample := make([]string, 0, o.MaxDocs)
@@ -130,7 +136,7 @@ func BuildLSA(ctx context.Context, docs []string, opts LSAOptions) (*LSA, error)
 	if len(vocab) > o.MaxTerms {
 		vocab = vocab[:o.MaxTerms]
 	}
-	m := &LSA{terms: make(map[string]int32, len(vocab)), idf: make([]float32, len(vocab))}
+	m := &LSA{corpus: corpus, terms: make(map[string]int32, len(vocab)), idf: make([]float32, len(vocab))}
 	for i, v := range vocab {
 		m.terms[v.term] = int32(i)
 		m.idf[i] = float32(math.Log(float64(len(docs)) / float64(v.df)))
@@ -216,6 +222,9 @@ func (m *LSA) ID() string { return m.id }
 
 // Terms is the vocabulary size.
 func (m *LSA) Terms() int { return len(m.idf) }
+
+// Corpus is how many texts the model was trained from (LSAOptions.Corpus).
+func (m *LSA) Corpus() int { return m.corpus }
 
 // Embed implements Embedder: each text's unit vector (Dims values); a text
 // with no term of the vocabulary gets a zero vector.
@@ -411,6 +420,7 @@ func (m *LSA) encode(w io.Writer) {
 	var b []byte
 	b = append(b, lsaMagic...)
 	b = binary.AppendUvarint(b, uint64(m.Dims))
+	b = binary.AppendUvarint(b, uint64(m.corpus))
 	b = binary.AppendUvarint(b, uint64(len(terms)))
 	for i, t := range terms {
 		b = binary.AppendUvarint(b, uint64(len(t)))
@@ -445,6 +455,10 @@ func UnmarshalLSA(data []byte) (*LSA, error) {
 	if err != nil {
 		return nil, err
 	}
+	corpus, err := next("corpus size")
+	if err != nil {
+		return nil, err
+	}
 	nterms, err := next("term count")
 	if err != nil {
 		return nil, err
@@ -452,7 +466,7 @@ func UnmarshalLSA(data []byte) (*LSA, error) {
 	if dims == 0 || dims > 4096 || nterms > uint64(len(b)) {
 		return nil, fmt.Errorf("search: latent semantic model has %d dims and %d terms", dims, nterms)
 	}
-	m := &LSA{Dims: int(dims), terms: make(map[string]int32, nterms), idf: make([]float32, nterms)}
+	m := &LSA{Dims: int(dims), corpus: int(min(corpus, math.MaxInt32)), terms: make(map[string]int32, nterms), idf: make([]float32, nterms)}
 	for i := range int(nterms) {
 		l, err := next("a term")
 		if err != nil {

@@ -69,7 +69,7 @@ func TestLSA(t *testing.T) {
 	}
 	data, _ := m.MarshalBinary()
 	m2, err := UnmarshalLSA(data)
-	if err != nil || m2.ID() != m.ID() || m2.Dims != m.Dims {
+	if err != nil || m2.ID() != m.ID() || m2.Dims != m.Dims || m.Corpus() != 400 || m2.Corpus() != 400 {
 		t.Fatalf("round trip: %v %s %s", err, m2.ID(), m.ID())
 	}
 	v2, _ := m2.Embed(context.Background(), []string{"dark palette"})
