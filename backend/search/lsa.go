@@ -34,23 +34,23 @@ import (
 // seconds for 50,000 training documents.
 type LSA struct {
 	Dims   int
-	corpus int // texts the training documents were drawn from
-	terms map[string]int32 // term -> row of proj
-	idf   []float32
-	proj  []float32 // len(terms) x Dims, row-major
-	id    string
+	corpus int              // texts the training documents were drawn from
+	terms  map[string]int32 // term -> row of proj
+	idf    []float32
+	proj   []float32 // len(terms) x Dims, row-major
+	id     string
 }
 
 // LSAOptions tune BuildLSA. Zero fields take the defaults.
 type LSAOptions struct {
-	Dims       int    // embedding dimensions (default 128)
-	MaxTerms   int    // vocabulary size: the most frequent terms (default 30,000)
-	MinDF      int    // a term must occur in this many documents (default 2)
-	MaxDocs    int    // training documents at most, an even sample (default 50,000)
+	Dims     int // embedding dimensions (default 128)
+	MaxTerms int // vocabulary size: the most frequent terms (default 30,000)
+	MinDF    int // a term must occur in this many documents (default 2)
+	MaxDocs  int // training documents at most, an even sample (default 50,000)
 	// Corpus is how many texts docs were drawn from, when the caller
 	// sampled them (default len(docs)); the model keeps it (LSA.Corpus)
 	// so that its user can tell how much the library grew since.
-	Corpus int
+	Corpus     int
 	PowerIters int    // power iterations of the randomized SVD (default 3)
 	Seed       uint64 // the random sketch's seed (default 1)
 }
