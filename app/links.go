@@ -227,10 +227,11 @@ func linkView(lk link.Link, backlink bool, other ItemView) LinkView {
 
 // Where the window opens an item (OpenTarget.View).
 const (
-	viewGraph    = "graph"
-	viewLoom     = "loom"
-	viewExternal = "external"
-	viewNone     = "" // not in the library
+	viewGraph     = "graph"
+	viewLoom      = "loom"
+	viewExternal  = "external"
+	viewReasoning = "reasoning"
+	viewNone      = "" // not in the library
 )
 
 // itemView is how the window shows and opens a resolved item. A file is
@@ -260,6 +261,10 @@ func (c *core) itemView(r store.ItemRecord) ItemView {
 		v.Open = OpenTarget{NoteOf: r.NoteOf.String()}
 	case link.KindKnowledge:
 		v.Open = OpenTarget{View: viewGraph, NodeID: r.NodeID, SessionID: r.SessionID, Project: r.Project, KnowledgeID: r.Item.ID}
+	case link.KindReasoning:
+		v.Open = OpenTarget{View: viewReasoning, ReasoningID: r.ReasoningID}
+	case link.KindReasoningNode:
+		v.Open = OpenTarget{View: viewReasoning, ReasoningID: r.ReasoningID, ReasoningNode: r.Item.ID}
 	case link.KindURL:
 		v.Open = OpenTarget{View: viewExternal, URL: r.Item.ID}
 	case link.KindFile:

@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"rhizome/backend/link"
 	"rhizome/store"
 )
 
@@ -352,5 +354,46 @@ func TestOpenInferredSpansAndDelete(t *testing.T) {
 	}
 	if _, err := l.Reasoning.Open(id); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a deleted graph opens: %v", err)
+	}
+}
+
+// A reasoning graph and its nodes are link ends like any item: a link to
+// them resolves with their title and opens the reasoning view at the node;
+// a node the graph does not hold, or a deleted graph, is gone.
+func TestReasoningItemsAsLinkEnds(t *testing.T) {
+	dir := copyTo(t, map[string][]byte{"kunsthaus.json": memoFile(t, "example_snapshot.json")})
+	l := newTestLib(t)
+	rep := l.importPaths(t, filepath.Join(dir, "kunsthaus.json"))
+	g := importedGraph(t, rep, "kunsthaus.json").Reasoning.GraphID
+	v, err := l.Reasoning.Open(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := v.Nodes[len(v.Nodes)-1]
+	graphURI := link.Reasoning(g).String()
+	nodeURI := link.ReasoningNode(g, strconv.Itoa(node.ID)).String()
+	if _, err := l.Links.Create(LinkInput{Source: nodeURI, Target: graphURI, Type: "PART_OF"}); err != nil {
+		t.Fatal(err)
+	}
+	gv, err := l.Links.Resolve(graphURI)
+	if err != nil || !gv.Exists || gv.Title != v.Info.Title || gv.Open.View != "reasoning" || gv.Open.ReasoningID != g {
+		t.Fatalf("the graph: %+v, %v", gv, err)
+	}
+	nv, err := l.Links.Resolve(nodeURI)
+	if err != nil || !nv.Exists || !strings.HasPrefix(nv.Title, node.Kind+" ") || nv.Open.ReasoningNode != strconv.Itoa(node.ID) {
+		t.Fatalf("the node: %+v, %v", nv, err)
+	}
+	of, err := l.Links.Of(nodeURI)
+	if err != nil || len(of.Outgoing) != 1 || of.Outgoing[0].Broken || !of.Outgoing[0].Other.Exists {
+		t.Fatalf("the node's links: %+v, %v", of, err)
+	}
+	if gone, _ := l.Links.Resolve(link.ReasoningNode(g, "9999").String()); gone.Exists {
+		t.Errorf("a node the graph does not hold: %+v", gone)
+	}
+	if err := l.Reasoning.Delete(g); err != nil {
+		t.Fatal(err)
+	}
+	if gone, _ := l.Links.Resolve(graphURI); gone.Exists {
+		t.Errorf("a deleted graph: %+v", gone)
 	}
 }

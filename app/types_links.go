@@ -13,7 +13,7 @@ package app
 // LoomNodeID ("" = its remembered path); "external": open URL outside the app
 // (a URL, or a file path); "" when the item is not in the library.
 type OpenTarget struct {
-	View        string `json:"view" ts_type:"'graph' | 'loom' | 'external' | ''"`
+	View        string `json:"view" ts_type:"'graph' | 'loom' | 'reasoning' | 'external' | ''"`
 	NodeID      string `json:"nodeId,omitempty"`
 	SessionID   string `json:"sessionId,omitempty"`
 	EntryID     string `json:"entryId,omitempty"`
@@ -29,6 +29,10 @@ type OpenTarget struct {
 	// KnowledgeID is, for a knowledge item, its id: the graph draws it
 	// beside its segment (NodeID, "" for an item from no segment).
 	KnowledgeID string `json:"knowledgeId,omitempty"`
+	// ReasoningID is a reasoning graph to open, ReasoningNode its node to
+	// show (MemoBrain's integer id, in decimal; "" for the graph itself).
+	ReasoningID   string `json:"reasoningId,omitempty"`
+	ReasoningNode string `json:"reasoningNode,omitempty"`
 }
 
 // ItemView is an item as a person sees it: its URI and kind, a title, where

@@ -36,6 +36,7 @@ type ItemRecord struct {
 	LoomNodeID  string    // loom nodes
 	Project     string    // projects; a session's or node's project
 	NoteOf      link.Item // notes: the item the note is on
+	ReasoningID string    // reasoning graphs and their nodes
 }
 
 // titleRunes bounds the titles made from text (entries, loom nodes, notes).
@@ -90,6 +91,10 @@ func (s *Store) ResolveItems(ctx context.Context, items []link.Item) (map[string
 			err = s.resolveNotes(ctx, its, out)
 		case link.KindKnowledge:
 			err = s.resolveKnowledge(ctx, its, out)
+		case link.KindReasoning:
+			err = s.resolveReasoning(ctx, its, out)
+		case link.KindReasoningNode:
+			err = s.resolveReasoningNodes(ctx, its, out)
 		case link.KindURL, link.KindFile:
 			for _, it := range its {
 				out[it.String()] = ItemRecord{Item: it, Exists: true, Title: it.ID}

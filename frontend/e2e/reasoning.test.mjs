@@ -259,6 +259,44 @@ describe('the reasoning view', () => {
     }
   }
 
+  test('a link to a node of another reasoning graph opens that graph at the node', async () => {
+    const graph = (task, evidence) => ({
+      memory: {
+        nodes: {
+          1: { node_id: 1, kind: 'task', related_turn_ids: [0, 1], thought: `Begin to solve the task: ${task}`, active: true },
+          2: { node_id: 2, kind: 'evidence', related_turn_ids: [2, 3], thought: [{ role: 'assistant', content: evidence }], active: true },
+        },
+        edges: [{ src: 1, dst: 2, rationale: 'found for it' }],
+      },
+    });
+    const files = [
+      { name: 'from.json', content: Buffer.from(JSON.stringify(graph('choose a cache', 'LRU fits the access pattern'))).toString('base64') },
+      { name: 'to.json', content: Buffer.from(JSON.stringify(graph('size the cache', 'the working set is 40 MB'))).toString('base64') },
+    ];
+    const rep = await serve.call('Import', 'ImportFiles', files);
+    const [from, to] = rep.files.map((f) => f.reasoning.graphId);
+    const target = `rhizome:reasoning/${to}/2`;
+    await serve.call('Links', 'Create', { source: `rhizome:reasoning/${from}/2`, target, type: 'RELATES_TO' });
+    const { browser, page, problems } = await openPage(serve.url, { width: 1280, height: 900 });
+    try {
+      await page.keyboard.press('r');
+      await page.click(`[data-testid=reasoning-graph-item][data-graph-id="${from}"]`);
+      await page.click('[data-testid=reasoning-node][data-node-id="2"]');
+      const chip = page.locator(`[data-testid=link-row][data-other="${target}"] [data-testid=item-chip]`);
+      await chip.waitFor();
+      assert.match(await chip.textContent(), /evidence 2: the working set is 40 MB/);
+      assert.equal(await page.getAttribute(`[data-testid=link-row][data-other="${target}"]`, 'data-broken'), 'false');
+      await chip.click();
+      await page.waitForSelector(`[data-testid=reasoning-graph-item][data-graph-id="${to}"].selected`);
+      await page.waitForSelector('[data-testid=reasoning-details][data-node-id="2"]');
+      assert.match(await page.textContent('[data-testid=reasoning-details]'), /the working set is 40 MB/);
+      await shot(page, 'reasoning-link-opened');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  });
+
   test('a 10,000-node graph opens, only what is in view drawn, and its history steps', async () => {
     // The task, 100 subtasks under it, 9,899 evidence nodes under them.
     const nodes = { 1: { node_id: 1, kind: 'task', related_turn_ids: [0, 1], thought: 'Begin to solve the task: a graph of 10,000 nodes', active: true } };

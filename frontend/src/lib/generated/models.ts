@@ -363,7 +363,7 @@ export namespace app {
 	}
 	
 	export interface OpenTarget {
-	    view: 'graph' | 'loom' | 'external' | '';
+	    view: 'graph' | 'loom' | 'reasoning' | 'external' | '';
 	    nodeId?: string;
 	    sessionId?: string;
 	    entryId?: string;
@@ -375,6 +375,8 @@ export namespace app {
 	    url?: string;
 	    noteOf?: string;
 	    knowledgeId?: string;
+	    reasoningId?: string;
+	    reasoningNode?: string;
 	}
 	export interface ItemView {
 	    uri: string;

@@ -1,7 +1,8 @@
 // Opening an item by its URI, wherever it lives (Links.Resolve says where):
 // a knowledge-graph node in the graph, a message at its place in its node's
 // list (highlighting the words given), a loom tree or node in the loom, a
-// note on the item it is about, a URL outside the app. The window opens
+// reasoning graph or node in the reasoning view, a note on the item it is
+// about, a URL outside the app. The window opens
 // rhizome: links in place: links, mentions, search hits and markdown hrefs
 // all come here.
 
@@ -9,6 +10,7 @@ import { api } from '../api';
 import { graph } from '../graph/graph.svelte';
 import { loom } from '../loom/loom.svelte';
 import { nodeReader } from '../node/node.svelte';
+import { reasoning } from '../reasoning/reasoning.svelte';
 import { showHits } from '../search/highlight';
 import { toasts } from '../toasts/toasts.svelte';
 import type { ItemView } from '../types';
@@ -68,6 +70,20 @@ export async function openItem(item: string | ItemView, opts: OpenOptions = {}):
         if (opts.terms?.length) await highlightLoomNode(o.loomNodeId, opts.terms);
       }
       return;
+    case 'reasoning': {
+      if (!o.reasoningId) return;
+      // Open the graph before the view shows, so that the view does not
+      // open its first graph instead.
+      if (reasoning.id !== o.reasoningId) await reasoning.open(o.reasoningId);
+      views.show('reasoning');
+      if (o.reasoningNode) {
+        const id = Number(o.reasoningNode);
+        reasoning.setStep(reasoning.view?.step ?? 0);
+        await reasoning.select(id);
+        reasoning.controls?.reveal(id);
+      }
+      return;
+    }
     case 'external':
       if (o.url && /^https?:/i.test(o.url)) api.openURL(o.url);
       else toasts.fail(`A file outside the library: ${o.url}`);
