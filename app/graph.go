@@ -1,11 +1,13 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"unicode/utf8"
 
 	"rhizome/backend/analyze"
 	"rhizome/backend/graph"
+	"rhizome/backend/link"
 	"rhizome/store"
 )
 
@@ -80,6 +82,32 @@ func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 	return data, nil
 }
 
+// edgeLabels names the other ends of a node's edges (link.Node items,
+// resolved as links are: by their summaries' labels).
+func (g *Graph) edgeLabels(ctx context.Context, id string, in, out []GraphEdge) (map[string]string, error) {
+	var items []link.Item
+	for _, e := range in {
+		items = append(items, link.Node(e.Source))
+	}
+	for _, e := range out {
+		items = append(items, link.Node(e.Target))
+	}
+	labels := make(map[string]string, len(items))
+	if len(items) == 0 {
+		return labels, nil
+	}
+	recs, err := g.c.store.ResolveItems(ctx, items)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		if r.Exists && r.Item.ID != id {
+			labels[r.Item.ID] = r.Title
+		}
+	}
+	return labels, nil
+}
+
 // Node returns a node's current version with its session, the boundaries
 // that start its segment, its edges and its version history.
 func (g *Graph) Node(id string) (NodeDetail, error) {
@@ -108,6 +136,9 @@ func (g *Graph) Node(id string) (NodeDetail, error) {
 	}
 	for _, e := range outgoing {
 		d.Outgoing = append(d.Outgoing, graphEdge(e))
+	}
+	if d.Labels, err = g.edgeLabels(ctx, id, d.Incoming, d.Outgoing); err != nil {
+		return NodeDetail{}, err
 	}
 	if row, vs, err := g.c.store.Summary(ctx, nodeKey(id).Item); err == nil {
 		v := summaryView(row, vs)

@@ -558,3 +558,76 @@ func TestGraphShowsUserLinks(t *testing.T) {
 		t.Fatalf("edges of an empty graph: %+v", g.Edges)
 	}
 }
+
+// A link's ends are named as the rest of the window names them: a session
+// by its summary's title (not its file name), a segment node by its
+// summary's label, as the graph draws it.
+func TestLinkEndsNamedBySummaries(t *testing.T) {
+	l := newTestLib(t)
+	if _, err := l.Import.ImportSamples(); err != nil {
+		t.Fatal(err)
+	}
+	sessions, err := l.Library.Sessions("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sessions {
+		v, err := l.Links.Resolve("rhizome:session/" + s.ID)
+		if err != nil || v.Title != s.Title || strings.HasSuffix(v.Title, ".jsonl") {
+			t.Errorf("session %s: resolved as %q, the sidebar says %q (%v)", s.ID, v.Title, s.Title, err)
+		}
+	}
+	g, err := l.Graph.Graph(GraphFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, n := range g.Nodes {
+		if n.Knowledge != nil {
+			continue
+		}
+		sum, err := l.Summaries.Get("rhizome:node/" + n.ID)
+		if err != nil || sum.Label == "" {
+			continue
+		}
+		v, err := l.Links.Resolve("rhizome:node/" + n.ID)
+		if err != nil || v.Title != sum.Label || v.Title != n.Label {
+			t.Errorf("node %s: resolved as %q, its summary's label is %q, the graph's %q (%v)", n.ID, v.Title, sum.Label, n.Label, err)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no segment node has a summary label")
+	}
+	// A node's edges name their other ends so too, also ends in another
+	// session (which a graph of one session does not hold).
+	label := map[string]string{}
+	for _, n := range g.Nodes {
+		label[n.ID] = n.Label
+	}
+	named := 0
+	for _, n := range g.Nodes {
+		if n.Knowledge != nil {
+			continue
+		}
+		d, err := l.Graph.Node(n.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range append(d.Incoming, d.Outgoing...) {
+			other := e.Source
+			if other == n.ID {
+				other = e.Target
+			}
+			if want, ok := label[other]; ok && want != "" {
+				if d.Labels[other] != want {
+					t.Errorf("node %s: edge end %s labelled %q, the graph says %q", n.ID, other, d.Labels[other], want)
+				}
+				named++
+			}
+		}
+	}
+	if named == 0 {
+		t.Fatal("no edge end was named")
+	}
+}

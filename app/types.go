@@ -202,12 +202,15 @@ type NodeDetail struct {
 	SessionTitle string `json:"sessionTitle"`
 	// Summary is the segment's summary as shown (its sentence and label);
 	// nil until it has one.
-	Summary    *SummaryView      `json:"summary"`
-	Segment    int               `json:"segment"`
-	Boundaries []BoundaryView    `json:"boundaries"` // that start the segment
-	Incoming   []GraphEdge       `json:"incoming"`
-	Outgoing   []GraphEdge       `json:"outgoing"`
-	Versions   []NodeVersionInfo `json:"versions"`
+	Summary    *SummaryView   `json:"summary"`
+	Segment    int            `json:"segment"`
+	Boundaries []BoundaryView `json:"boundaries"` // that start the segment
+	Incoming   []GraphEdge    `json:"incoming"`
+	Outgoing   []GraphEdge    `json:"outgoing"`
+	// Labels name the other ends of Incoming and Outgoing by node id (as
+	// the graph labels them), for those the graph shown does not hold.
+	Labels   map[string]string `json:"labels"`
+	Versions []NodeVersionInfo `json:"versions"`
 	// Analyses are the model analyses of the node, oldest first: what each
 	// spent, the version it wrote, or why it failed (issue 9).
 	Analyses []NodeAnalysisInfo `json:"analyses"`

@@ -131,9 +131,10 @@ func idList(items []link.Item, id func(link.Item) any) string {
 
 func itemID(it link.Item) any { return it.ID }
 
-// sessionTitle is how a session is named until it has a summary: its
-// session_info name, else its file name.
-const sessionTitle = `CASE WHEN s.name <> '' THEN s.name ELSE s.file_name END`
+// sessionTitle is how a session is named: the title of its summary, else
+// (until it has one) its session_info name, else its file name.
+const sessionTitle = `coalesce(nullif((SELECT sm.title FROM summaries sm WHERE sm.kind = 'session' AND sm.subject = s.id), ''),
+	CASE WHEN s.name <> '' THEN s.name ELSE s.file_name END)`
 
 func (s *Store) resolveSessions(ctx context.Context, its []link.Item, out map[string]ItemRecord) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT s.id, `+sessionTitle+`, s.cwd,
@@ -156,7 +157,9 @@ func (s *Store) resolveSessions(ctx context.Context, its []link.Item, out map[st
 }
 
 func (s *Store) resolveNodes(ctx context.Context, its []link.Item, out map[string]ItemRecord) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT n.id, n.summary, n.type, s.id, `+sessionTitle+`, n.project
+	rows, err := s.db.QueryContext(ctx, `SELECT n.id,
+			coalesce(nullif((SELECT sm.label FROM summaries sm WHERE sm.kind = 'segment' AND sm.subject = n.id), ''), n.summary),
+			n.type, s.id, `+sessionTitle+`, n.project
 		FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE n.id IN (SELECT value FROM json_each(?))`, idList(its, itemID))
 	if err != nil {
 		return err

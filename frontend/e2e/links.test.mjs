@@ -359,6 +359,39 @@ test('a link whose target is gone stays, shown as broken ("target gone")', async
   assert.deepEqual(problems, []);
 });
 
+test('a session and a project have their links and note too: the session\'s Links button over its timeline links it to its project, which shows the backlink', async () => {
+  const sessions = await serve.call('Library', 'Sessions', '');
+  const s = sessions.find((x) => /Documentation Review/.test(x.title)) ?? sessions[0];
+  const sessionUri = `rhizome:session/${s.id}`;
+  await page.keyboard.press('g');
+  await page.click(`[data-testid=session-item][data-session="${s.id}"]`);
+  const button = page.locator(`[data-testid=timeline] [data-testid=item-links-button][data-item="${sessionUri}"]`);
+  await button.click();
+  await page.waitForSelector(`[data-testid=item-links-popover] [data-testid=links-panel][data-item="${sessionUri}"]`);
+  await page.click(`[data-testid=item-links-popover] [data-testid=link-to]`);
+  await page.waitForSelector('[data-testid=link-dialog] [data-testid=picker-input]');
+  const projectUri = `rhizome:project/${encodeURIComponent(s.project).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())}`;
+  await pickByKeyboard(s.project.split('/').pop(), projectUri);
+  await page.waitForSelector('[data-testid=type-picker]');
+  await page.keyboard.type('part of');
+  await page.waitForSelector('[data-testid=type-option][data-relation=PART_OF][aria-selected=true]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=link-dialog]', { state: 'detached' });
+  await page.waitForSelector(`[data-testid=item-links-popover] [data-dir=out][data-type=PART_OF] [data-testid=link-row][data-other="${projectUri}"]`);
+  assert.equal(await button.getAttribute('data-count'), '1');
+  await shot(page, 'links-13-session-links');
+  // Escape closes the popover; the project's own button shows the backlink.
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=item-links-popover]', { state: 'detached' });
+  await page.click(`[data-testid=project-item][data-project="${s.project}"]`);
+  const pbutton = page.locator(`[data-testid=item-links-button][data-item="${projectUri}"]`);
+  await pbutton.click();
+  await page.waitForSelector(`[data-testid=item-links-popover] [data-dir=back] [data-testid=link-row][data-other="${sessionUri}"]`);
+  await shot(page, 'links-14-project-links');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(problems, []);
+});
+
 test('at 1024x700 in the dark theme the Links panel and the picker fit the window', async () => {
   const poem = graph.nodes.find((n) => /little poem/.test(n.label));
   const small = await openPage(serve.url, { width: 1024, height: 700, colorScheme: 'dark' });

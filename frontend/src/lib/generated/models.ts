@@ -723,6 +723,7 @@ export namespace app {
 	    boundaries: BoundaryView[];
 	    incoming: GraphEdge[];
 	    outgoing: GraphEdge[];
+	    labels: Record<string, string>;
 	    versions: NodeVersionInfo[];
 	    analyses: NodeAnalysisInfo[];
 	}
