@@ -250,6 +250,42 @@ describe('the loom', () => {
   });
 });
 
+describe('a loom node', () => {
+  test('the node in focus shows its summary beside its links, and the pencil edits it', async () => {
+    const v = await serve.call('Loom', 'CreateTree', { mode: 'dialogue', title: 'Harbour', rootText: 'Describe a harbour town at dawn, from the ferry.' });
+    const id = v.tree.id;
+    const n1 = await serve.call('Loom', 'AddNode', id, v.tree.rootNodeId, 'Gulls argue over the fish market while the first ferry sounds its horn across the water.');
+    const uri = `rhizome:loom/${id}/${n1.id}`;
+    const { browser, page, problems } = await open();
+    try {
+      await page.click('[data-testid=view-loom]');
+      await page.click(`[data-testid=loom-tree-item][data-tree-id="${id}"]`);
+      await page.click(`[data-testid=loom-step][data-node-id="${n1.id}"]`);
+      const panel = page.locator(`[data-testid=loom-node-summary][data-item="${uri}"]`);
+      await panel.waitFor();
+      await panel.locator('[data-testid=loom-node-summary-text]').waitFor();
+      const before = (await panel.locator('[data-testid=loom-node-summary-text]').textContent()).trim();
+      assert.match(before, /Gulls|ferry/, 'the offline summary is the node\'s own words');
+      await panel.locator(`[data-testid=summary-edit][data-item="${uri}"]`).click();
+      const editor = page.locator('[data-testid=summary-editor]');
+      await editor.waitFor();
+      await editor.locator('[data-testid=summary-edit-text]').fill('Dawn in the harbour: gulls, the fish market, the first ferry.');
+      await editor.locator('[data-testid=summary-save]').click();
+      await editor.waitFor({ state: 'detached' });
+      await page.waitForFunction(
+        (uri) => document.querySelector(`[data-testid=loom-node-summary][data-item="${uri}"] [data-testid=loom-node-summary-text]`)?.textContent?.trim().startsWith('Dawn in the harbour'),
+        uri,
+      );
+      const got = await serve.call('Summaries', 'Get', uri);
+      assert.equal(got.edited, true);
+      await shot(page, 'summaries-11-loom-node');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 describe('search', () => {
   test('the search box finds a session by the title a person gave it and opens it', async () => {
     const { browser, page, problems } = await open();
