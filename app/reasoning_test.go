@@ -397,3 +397,48 @@ func TestReasoningItemsAsLinkEnds(t *testing.T) {
 		t.Errorf("a deleted graph: %+v", gone)
 	}
 }
+
+// Reasoning graphs and their nodes are found by the search box and the
+// picker: a graph by its title, a node by its thought; a node a patch adds
+// is found once it is applied; nothing of a deleted graph is.
+func TestReasoningItemsFound(t *testing.T) {
+	dir := copyTo(t, map[string][]byte{"kunsthaus.json": memoFile(t, "example_snapshot.json")})
+	l := newTestLib(t)
+	rep := l.importPaths(t, filepath.Join(dir, "kunsthaus.json"))
+	g := importedGraph(t, rep, "kunsthaus.json").Reasoning.GraphID
+	kinds := func(hits []ItemHit) map[string][]string {
+		out := map[string][]string{}
+		for _, h := range hits {
+			out[h.Item.Kind] = append(out[h.Item.Kind], h.Item.URI)
+		}
+		return out
+	}
+	hits, err := l.Search.Items("Kunsthaus", nil, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := kinds(hits); !slices.Contains(k["reasoning"], link.Reasoning(g).String()) || len(k["reasoningNode"]) == 0 {
+		t.Fatalf("Kunsthaus: %v", k)
+	}
+	nodes, _ := l.Search.Items("Neues Museum", []string{"reasoningNode"}, 5)
+	if len(nodes) == 0 || !strings.Contains(nodes[0].Item.Title, "Neues Museum") || !strings.HasPrefix(nodes[0].Item.URI, "rhizome:reasoning/"+g+"/") {
+		t.Fatalf("Neues Museum among reasoning nodes: %+v", nodes)
+	}
+	if _, err := l.Reasoning.ApplyPatch(g, `{"add_nodes": [{"tmp_id": "t", "kind": "evidence", "thought": [{"role": "assistant", "content": "checked the zygomorphic facade"}]}], "add_edges": [{"src": 2, "dst": "t", "rationale": "answers"}]}`); err != nil {
+		t.Fatal(err)
+	}
+	added, _ := l.Search.Items("zygomorphic", nil, 5)
+	if len(added) != 1 || added[0].Item.URI != link.ReasoningNode(g, "10").String() || !added[0].Item.Exists {
+		t.Fatalf("the node the patch added: %+v", added)
+	}
+	box, err := l.Search.Query("zygomorphic", 10)
+	if err != nil || len(box) == 0 || box[0].Kind != "reasoningNode" {
+		t.Fatalf("the search box: %+v, %v", box, err)
+	}
+	if err := l.Reasoning.Delete(g); err != nil {
+		t.Fatal(err)
+	}
+	if gone, _ := l.Search.Items("Kunsthaus", nil, 5); len(kinds(gone)["reasoning"])+len(kinds(gone)["reasoningNode"]) != 0 {
+		t.Fatalf("a deleted graph is still found: %v", kinds(gone))
+	}
+}

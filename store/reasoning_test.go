@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"rhizome/backend/link"
 )
 
 func exampleSnapshot(t *testing.T) []byte {
@@ -149,5 +151,44 @@ func TestSessionEntriesAndEntryNodes(t *testing.T) {
 	}
 	if nodes[all[0].ID] != segs[0].NodeID || nodes[inLast] != last.NodeID || len(nodes) != 2 {
 		t.Errorf("entry nodes %v; want %s -> %s, %s -> %s", nodes, all[0].ID, segs[0].NodeID, inLast, last.NodeID)
+	}
+}
+
+// Migration 0085 indexes the reasoning graphs a library already holds: a
+// library whose graph was stored before it (its triggers and rows taken
+// away, its record removed) finds the graph and its nodes once reopened.
+func TestReasoningSearchMigrationBackfills(t *testing.T) {
+	s, p := openTemp(t)
+	ctx := context.Background()
+	g := &ReasoningGraph{ID: "01JH8Z6Q9B2C3D4E5F6G7H8J9K", Title: "Kunsthaus", Snapshot: exampleSnapshot(t), Counts: []byte(`{"nodes":9}`)}
+	if err := s.CreateReasoningGraph(ctx, g, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	rows := func(s *Store) (graphs, nodes int) {
+		s.db.QueryRow(`SELECT count(*) FILTER (WHERE kind = 'reasoning'), count(*) FILTER (WHERE kind = 'reasoningNode') FROM search_items`).Scan(&graphs, &nodes)
+		return
+	}
+	if gr, n := rows(s); gr != 1 || n != 9 {
+		t.Fatalf("indexed on insert: %d graphs, %d nodes; want 1 and 9", gr, n)
+	}
+	for _, q := range []string{`DROP TRIGGER search_items_reasoning_insert`, `DROP TRIGGER search_items_reasoning_update`,
+		`DROP TRIGGER search_items_reasoning_delete`, `DELETE FROM search_items WHERE kind IN ('reasoning', 'reasoningNode')`,
+		`DELETE FROM schema_migrations WHERE version = 85`} {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s2, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if gr, n := rows(s2); gr != 1 || n != 9 {
+		t.Fatalf("after the migration: %d graphs, %d nodes; want 1 and 9", gr, n)
+	}
+	hits, err := s2.SearchItems(ctx, "Chipperfield", []link.Kind{link.KindReasoningNode}, 5)
+	if err != nil || len(hits) == 0 || hits[0].Item.Within != g.ID {
+		t.Fatalf("Chipperfield: %+v, %v", hits, err)
 	}
 }

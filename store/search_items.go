@@ -25,9 +25,13 @@ const (
 	HitNote     = "note"     // a person's note
 	HitSummary  = "summary"  // the summary of an item (session, node, loom node, ...)
 	HitSession  = "session"  // a session found by the title or summary it shows (app.Search.Query)
+	// HitReasoning and HitReasoningNode are a MemoBrain reasoning graph
+	// (by its title) and one of its nodes (by its kind, id and thought).
+	HitReasoning     = "reasoning"
+	HitReasoningNode = "reasoningNode"
 )
 
-var searchItemKinds = []string{HitLoomTree, HitLoomNode, HitNote, HitSummary}
+var searchItemKinds = []string{HitLoomTree, HitLoomNode, HitNote, HitSummary, HitReasoning, HitReasoningNode}
 
 // itemKinds is the item kinds f asks for: none when f filters by what only
 // sessions, nodes and entries have (a project, a session, roles, node types,
@@ -65,7 +69,8 @@ func (s *Store) searchItems(ctx context.Context, p *searchPlan, kinds []string, 
 	}
 	list, _ := json.Marshal(kinds)
 	rows, err := s.db.QueryContext(ctx, `SELECT i.pk, i.kind, i.item_id, i.within, i.summary_of, i.title, i.text,
-		CASE i.kind WHEN 'loomNode' THEN coalesce((SELECT t.title FROM loom_trees t WHERE t.id = i.within), '') ELSE '' END
+		CASE i.kind WHEN 'loomNode' THEN coalesce((SELECT t.title FROM loom_trees t WHERE t.id = i.within), '')
+			WHEN 'reasoningNode' THEN coalesce((SELECT g.title FROM reasoning_graphs g WHERE g.id = i.within), '') ELSE '' END
 		FROM search_items i
 		WHERE i.pk IN (SELECT rowid FROM search_items_fts WHERE search_items_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
 		AND i.kind IN (SELECT value FROM json_each(?))`, p.query.FTS5(nil), newestItemMatches, string(list))
@@ -107,6 +112,13 @@ func (s *Store) searchItems(ctx context.Context, p *searchPlan, kinds []string, 
 			h.Title = firstWords(text)
 		case HitSummary:
 			h.Item, h.Within = link.Item{Kind: link.Kind(of), ID: id, Within: within}, of
+		case HitReasoning:
+			h.Item = link.Reasoning(id)
+		case HitReasoningNode:
+			h.Item, h.Within = link.ReasoningNode(within, id), tree
+			if words := firstWords(text); words != "" {
+				h.Title = title + ": " + words
+			}
 		}
 		if h.Item.Validate() != nil {
 			continue // a row naming no valid item: nothing to open
@@ -170,7 +182,7 @@ type ItemHit struct {
 
 // PickerKinds are the kinds SearchItems finds, in the order it lists them.
 var PickerKinds = []link.Kind{link.KindNode, link.KindSession, link.KindLoomTree, link.KindLoomNode, link.KindNote,
-	link.KindEntry, link.KindProject}
+	link.KindReasoning, link.KindReasoningNode, link.KindEntry, link.KindProject}
 
 // SearchItems finds the items whose text or title matches q, for a person
 // choosing what to link to: at most limit of each kind asked for (kinds
@@ -226,7 +238,7 @@ func (s *Store) SearchItems(ctx context.Context, q string, kinds []link.Kind, li
 		if wants(link.KindEntry) {
 			fkinds = append(fkinds, HitEntry)
 		}
-		fkinds = append(fkinds, HitLoomTree, HitLoomNode, HitNote, HitSummary)
+		fkinds = append(fkinds, HitLoomTree, HitLoomNode, HitNote, HitSummary, HitReasoning, HitReasoningNode)
 		hits, err := s.SearchWith(ctx, q, SearchFilter{Kinds: fkinds}, limit*len(PickerKinds))
 		if err != nil {
 			return nil, err

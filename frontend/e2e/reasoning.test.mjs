@@ -259,7 +259,7 @@ describe('the reasoning view', () => {
     }
   }
 
-  test('a link to a node of another reasoning graph opens that graph at the node', async () => {
+  test('the picker finds a node of another reasoning graph; the link opens that graph at the node', async () => {
     const graph = (task, evidence) => ({
       memory: {
         nodes: {
@@ -276,12 +276,19 @@ describe('the reasoning view', () => {
     const rep = await serve.call('Import', 'ImportFiles', files);
     const [from, to] = rep.files.map((f) => f.reasoning.graphId);
     const target = `rhizome:reasoning/${to}/2`;
-    await serve.call('Links', 'Create', { source: `rhizome:reasoning/${from}/2`, target, type: 'RELATES_TO' });
     const { browser, page, problems } = await openPage(serve.url, { width: 1280, height: 900 });
     try {
       await page.keyboard.press('r');
       await page.click(`[data-testid=reasoning-graph-item][data-graph-id="${from}"]`);
       await page.click('[data-testid=reasoning-node][data-node-id="2"]');
+      // The picker finds the other graph's node by its words.
+      await page.click(`[data-testid=links-panel][data-item="rhizome:reasoning/${from}/2"] [data-testid=link-to]`);
+      await page.waitForSelector('[data-testid=link-dialog] [data-testid=picker-input]');
+      await page.keyboard.type('working set');
+      await page.click(`[data-testid=picker-hit][data-uri="${target}"]`);
+      await page.waitForSelector('[data-testid=type-picker]');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('[data-testid=link-dialog]', { state: 'detached' });
       const chip = page.locator(`[data-testid=link-row][data-other="${target}"] [data-testid=item-chip]`);
       await chip.waitFor();
       assert.match(await chip.textContent(), /evidence 2: the working set is 40 MB/);
