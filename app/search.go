@@ -179,7 +179,7 @@ func (s *Search) Items(q string, kinds []string, limit int) ([]ItemHit, error) {
 	var ks []link.Kind
 	for _, k := range kinds {
 		if !slices.Contains(store.PickerKinds, link.Kind(k)) {
-			return nil, fmt.Errorf("app: kinds: unknown item kind %q (want node, session, loom, loomNode, note, reasoning, reasoningNode, entry or project)", k)
+			return nil, fmt.Errorf("app: kinds: unknown item kind %q (want node, knowledge, session, loom, loomNode, note, reasoning, reasoningNode, entry or project)", k)
 		}
 		ks = append(ks, link.Kind(k))
 	}

@@ -311,7 +311,7 @@ type TimelineSegment struct {
 // (Links.Resolve says where): the node, the exact entry, the loom tree or
 // node, the note, the summarised item; Within is a loom node's tree title.
 type SearchHit struct {
-	Kind      string  `json:"kind" ts_type:"'session' | 'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary'"`
+	Kind      string  `json:"kind" ts_type:"'session' | 'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary' | 'reasoning' | 'reasoningNode' | 'knowledge'"`
 	URI       string  `json:"uri"`
 	Within    string  `json:"within,omitempty"`
 	NodeID    string  `json:"nodeId"`

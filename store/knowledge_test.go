@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"rhizome/backend/knowledge"
+	"rhizome/backend/link"
 )
 
 func mustItem(t *testing.T, body any, project string, by knowledge.CreatedBy, at time.Time) knowledge.Item {
@@ -183,5 +184,44 @@ func TestAddKnowledgeSupersedingAllOrNothing(t *testing.T) {
 	}
 	if got, _ := s.Knowledge(ctx, old.ID); got.Version != 2 || got.Status != knowledge.StatusSuperseded {
 		t.Fatalf("older %+v", got)
+	}
+}
+
+// Knowledge items are found by the picker and the search box (migration
+// 0086), new ones and edited ones as they are now, and those a library held
+// before the migration once it is applied.
+func TestKnowledgeInItemSearch(t *testing.T) {
+	s, p := openTemp(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC)
+	a := mustItem(t, &knowledge.Decision{Description: "Use SQLite for the library"}, "/p", knowledge.ByUser, t0)
+	if err := s.AddKnowledge(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	find := func(s *Store, q string) []ItemHit {
+		hits, err := s.SearchItems(ctx, q, []link.Kind{link.KindKnowledge}, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits
+	}
+	if h := find(s, "sqlite"); len(h) != 1 || h[0].Item != link.Knowledge(a.ID) || !h[0].Exists {
+		t.Fatalf("sqlite: %+v", h)
+	}
+	for _, q := range []string{`DROP TRIGGER search_items_knowledge_insert`, `DROP TRIGGER search_items_knowledge_update`,
+		`DROP TRIGGER search_items_knowledge_delete`, `DELETE FROM search_items WHERE kind = 'knowledge'`,
+		`DELETE FROM schema_migrations WHERE version = 86`} {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s2, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if h := find(s2, "sqlite"); len(h) != 1 || h[0].Item != link.Knowledge(a.ID) {
+		t.Fatalf("after the migration: %+v", h)
 	}
 }

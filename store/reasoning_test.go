@@ -192,3 +192,25 @@ func TestReasoningSearchMigrationBackfills(t *testing.T) {
 		t.Fatalf("Chipperfield: %+v, %v", hits, err)
 	}
 }
+
+// Every form of thought MemoBrain keeps is indexed without failing the
+// graph's save: text, notes with custom roles, one note object, an encoded
+// list; a list of plain strings and a null are left out.
+func TestReasoningSearchThoughtForms(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	b, err := os.ReadFile(filepath.Join("..", "backend", "memobrain", "testdata", "variants", "thought_forms.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &ReasoningGraph{ID: "01JH8Z6Q9B2C3D4E5F6G7H8J9K", Title: "Caching", Snapshot: b, Counts: []byte(`{}`)}
+	if err := s.CreateReasoningGraph(ctx, g, nil, nil); err != nil {
+		t.Fatalf("a graph with every form of thought: %v", err)
+	}
+	for q, node := range map[string]string{"compare the two caching": "1", "measure p99": "2", "one note": "8", "ARC p99 35 ms beats": "6"} {
+		hits, err := s.SearchItems(ctx, q, []link.Kind{link.KindReasoningNode}, 5)
+		if err != nil || len(hits) == 0 || hits[0].Item.ID != node {
+			t.Errorf("%q: %+v, %v; want node %s", q, hits, err, node)
+		}
+	}
+}

@@ -29,9 +29,10 @@ const (
 	// (by its title) and one of its nodes (by its kind, id and thought).
 	HitReasoning     = "reasoning"
 	HitReasoningNode = "reasoningNode"
+	HitKnowledge     = "knowledge" // a knowledge item: its title and text
 )
 
-var searchItemKinds = []string{HitLoomTree, HitLoomNode, HitNote, HitSummary, HitReasoning, HitReasoningNode}
+var searchItemKinds = []string{HitLoomTree, HitLoomNode, HitNote, HitSummary, HitReasoning, HitReasoningNode, HitKnowledge}
 
 // itemKinds is the item kinds f asks for: none when f filters by what only
 // sessions, nodes and entries have (a project, a session, roles, node types,
@@ -114,6 +115,8 @@ func (s *Store) searchItems(ctx context.Context, p *searchPlan, kinds []string, 
 			h.Item, h.Within = link.Item{Kind: link.Kind(of), ID: id, Within: within}, of
 		case HitReasoning:
 			h.Item = link.Reasoning(id)
+		case HitKnowledge:
+			h.Item = link.Knowledge(id)
 		case HitReasoningNode:
 			h.Item, h.Within = link.ReasoningNode(within, id), tree
 			if words := firstWords(text); words != "" {
@@ -181,7 +184,7 @@ type ItemHit struct {
 }
 
 // PickerKinds are the kinds SearchItems finds, in the order it lists them.
-var PickerKinds = []link.Kind{link.KindNode, link.KindSession, link.KindLoomTree, link.KindLoomNode, link.KindNote,
+var PickerKinds = []link.Kind{link.KindNode, link.KindKnowledge, link.KindSession, link.KindLoomTree, link.KindLoomNode, link.KindNote,
 	link.KindReasoning, link.KindReasoningNode, link.KindEntry, link.KindProject}
 
 // SearchItems finds the items whose text or title matches q, for a person
@@ -238,7 +241,7 @@ func (s *Store) SearchItems(ctx context.Context, q string, kinds []link.Kind, li
 		if wants(link.KindEntry) {
 			fkinds = append(fkinds, HitEntry)
 		}
-		fkinds = append(fkinds, HitLoomTree, HitLoomNode, HitNote, HitSummary, HitReasoning, HitReasoningNode)
+		fkinds = append(fkinds, HitLoomTree, HitLoomNode, HitNote, HitSummary, HitReasoning, HitReasoningNode, HitKnowledge)
 		hits, err := s.SearchWith(ctx, q, SearchFilter{Kinds: fkinds}, limit*len(PickerKinds))
 		if err != nil {
 			return nil, err

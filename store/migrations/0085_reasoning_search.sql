@@ -1,7 +1,9 @@
 -- Reasoning graphs and their nodes in the item search (the search box and
 -- the picker that finds any item to link to): a graph by its title, a node
 -- by its kind and id ("evidence 9") and its thought — the text of a text
--- thought, the content of its notes, or an encoded list as written. Kept by
+-- thought, the content of its notes, or an encoded list as written; any
+-- other form of thought (MemoBrain keeps whatever JSON it was given) is left
+-- out, never an error. Kept by
 -- the triggers below from the graph's snapshot (bare, or under "memory").
 -- kind is the link.Kind: "reasoning" (item_id the graph), "reasoningNode"
 -- (item_id the node id, within the graph).
@@ -10,14 +12,15 @@ CREATE TRIGGER search_items_reasoning_insert AFTER INSERT ON reasoning_graphs BE
     INSERT INTO search_items (kind, item_id, title) VALUES ('reasoning', new.id, new.title);
     INSERT INTO search_items (kind, item_id, within, title, text)
     SELECT 'reasoningNode', n.key, new.id,
-        coalesce(json_extract(n.value, '$.kind'), 'node') || ' ' || n.key,
-        CASE json_type(n.value, '$.thought')
+        CASE WHEN n.type = 'object' THEN coalesce(json_extract(n.value, '$.kind'), 'node') ELSE 'node' END || ' ' || n.key,
+        CASE WHEN n.type <> 'object' THEN '' ELSE CASE json_type(n.value, '$.thought')
             WHEN 'text' THEN json_extract(n.value, '$.thought')
-            WHEN 'array' THEN coalesce((SELECT group_concat(json_extract(t.value, '$.content'), ' ')
-                FROM json_each(n.value, '$.thought') t WHERE json_type(t.value, '$.content') = 'text'), '')
-            ELSE '' END
-    FROM json_each(coalesce(json_extract(new.snapshot, '$.memory.nodes'), json_extract(new.snapshot, '$.nodes'))) n
-    WHERE json_valid(new.snapshot);
+            WHEN 'object' THEN coalesce(json_extract(n.value, '$.thought.content'), '')
+            WHEN 'array' THEN coalesce((SELECT group_concat(json_extract(n.value, t.fullkey || '.content'), ' ')
+                FROM json_each(n.value, '$.thought') t), '')
+            ELSE '' END END
+    FROM json_each(CASE WHEN json_valid(new.snapshot)
+        THEN coalesce(json_extract(new.snapshot, '$.memory.nodes'), json_extract(new.snapshot, '$.nodes'), '{}') ELSE '{}' END) n;
 END;
 
 CREATE TRIGGER search_items_reasoning_update AFTER UPDATE OF title, snapshot ON reasoning_graphs BEGIN
@@ -25,14 +28,15 @@ CREATE TRIGGER search_items_reasoning_update AFTER UPDATE OF title, snapshot ON 
     DELETE FROM search_items WHERE kind = 'reasoningNode' AND within = new.id;
     INSERT INTO search_items (kind, item_id, within, title, text)
     SELECT 'reasoningNode', n.key, new.id,
-        coalesce(json_extract(n.value, '$.kind'), 'node') || ' ' || n.key,
-        CASE json_type(n.value, '$.thought')
+        CASE WHEN n.type = 'object' THEN coalesce(json_extract(n.value, '$.kind'), 'node') ELSE 'node' END || ' ' || n.key,
+        CASE WHEN n.type <> 'object' THEN '' ELSE CASE json_type(n.value, '$.thought')
             WHEN 'text' THEN json_extract(n.value, '$.thought')
-            WHEN 'array' THEN coalesce((SELECT group_concat(json_extract(t.value, '$.content'), ' ')
-                FROM json_each(n.value, '$.thought') t WHERE json_type(t.value, '$.content') = 'text'), '')
-            ELSE '' END
-    FROM json_each(coalesce(json_extract(new.snapshot, '$.memory.nodes'), json_extract(new.snapshot, '$.nodes'))) n
-    WHERE json_valid(new.snapshot);
+            WHEN 'object' THEN coalesce(json_extract(n.value, '$.thought.content'), '')
+            WHEN 'array' THEN coalesce((SELECT group_concat(json_extract(n.value, t.fullkey || '.content'), ' ')
+                FROM json_each(n.value, '$.thought') t), '')
+            ELSE '' END END
+    FROM json_each(CASE WHEN json_valid(new.snapshot)
+        THEN coalesce(json_extract(new.snapshot, '$.memory.nodes'), json_extract(new.snapshot, '$.nodes'), '{}') ELSE '{}' END) n;
 END;
 
 CREATE TRIGGER search_items_reasoning_delete AFTER DELETE ON reasoning_graphs BEGIN
@@ -43,11 +47,12 @@ END;
 INSERT INTO search_items (kind, item_id, title) SELECT 'reasoning', id, title FROM reasoning_graphs;
 INSERT INTO search_items (kind, item_id, within, title, text)
 SELECT 'reasoningNode', n.key, g.id,
-    coalesce(json_extract(n.value, '$.kind'), 'node') || ' ' || n.key,
-    CASE json_type(n.value, '$.thought')
+    CASE WHEN n.type = 'object' THEN coalesce(json_extract(n.value, '$.kind'), 'node') ELSE 'node' END || ' ' || n.key,
+    CASE WHEN n.type <> 'object' THEN '' ELSE CASE json_type(n.value, '$.thought')
         WHEN 'text' THEN json_extract(n.value, '$.thought')
-        WHEN 'array' THEN coalesce((SELECT group_concat(json_extract(t.value, '$.content'), ' ')
-            FROM json_each(n.value, '$.thought') t WHERE json_type(t.value, '$.content') = 'text'), '')
-        ELSE '' END
-FROM reasoning_graphs g, json_each(coalesce(json_extract(g.snapshot, '$.memory.nodes'), json_extract(g.snapshot, '$.nodes'))) n
-WHERE json_valid(g.snapshot);
+        WHEN 'object' THEN coalesce(json_extract(n.value, '$.thought.content'), '')
+        WHEN 'array' THEN coalesce((SELECT group_concat(json_extract(n.value, t.fullkey || '.content'), ' ')
+            FROM json_each(n.value, '$.thought') t), '')
+        ELSE '' END END
+FROM reasoning_graphs g, json_each(CASE WHEN json_valid(g.snapshot)
+    THEN coalesce(json_extract(g.snapshot, '$.memory.nodes'), json_extract(g.snapshot, '$.nodes'), '{}') ELSE '{}' END) n;

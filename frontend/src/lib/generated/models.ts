@@ -943,7 +943,7 @@ export namespace app {
 	
 	
 	export interface SearchHit {
-	    kind: 'session' | 'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary';
+	    kind: 'session' | 'node' | 'entry' | 'loom' | 'loomNode' | 'note' | 'summary' | 'reasoning' | 'reasoningNode' | 'knowledge';
 	    uri: string;
 	    within?: string;
 	    nodeId: string;
