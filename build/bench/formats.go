@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -205,9 +206,22 @@ func bigSession(dir, format string, target int64) (path string, appendix func() 
 // benchAppends imports a session of about mb megabytes of each format into
 // a fresh library (the baseline: reading it whole), then appends about 1 KB
 // to it rounds times, importing after each, in this process, and prints the
-// times (issue 11 §2: under 50 ms).
-func benchAppends(dir string, mb int, rounds int) error {
-	for _, format := range []string{"pi", "claude-code", "codex"} {
+// times (issue 11 §2: under 50 ms). A non-empty cpuProfile receives a CPU
+// profile of the appends alone (the full imports left out).
+func benchAppends(dir string, mb int, rounds int, formats []string, cpuProfile string) error {
+	var prof *os.File
+	if cpuProfile != "" {
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		prof = f
+	}
+	for _, format := range formats {
+		if format != "pi" && format != "claude-code" && format != "codex" {
+			return fmt.Errorf("append: unknown format %q (pi, claude-code or codex)", format)
+		}
 		fdir := filepath.Join(dir, "append-"+format)
 		os.MkdirAll(fdir, 0o755)
 		path, appendix, err := bigSession(fdir, format, int64(mb)<<20)
@@ -231,6 +245,12 @@ func benchAppends(dir string, mb int, rounds int) error {
 		entries := rep.Files[0].Entries
 		var times []time.Duration
 		var bytesAppended int
+		if prof != nil {
+			if err := pprof.StartCPUProfile(prof); err != nil {
+				st.Close()
+				return err
+			}
+		}
 		for range rounds {
 			b := appendix()
 			bytesAppended += len(b)
@@ -249,6 +269,10 @@ func benchAppends(dir string, mb int, rounds int) error {
 				return fmt.Errorf("%s: append: %v %+v", format, err, rep.Files)
 			}
 			times = append(times, took)
+		}
+		if prof != nil {
+			pprof.StopCPUProfile()
+			prof = nil // one profile per file: the first format's
 		}
 		st.Close()
 		sorted := append([]time.Duration(nil), times...)
