@@ -79,9 +79,11 @@ type core struct {
 	ctx     context.Context
 	served  bool // set by SetServed: the app is served to a browser
 
-	summaries  *summarizer  // the summaries' background worker
-	vectors    *vectorQueue // the background embedding queue (vectors.go)
-	background bool         // StartBackground ran: imports kick the queue
+	summaries  *summarizer    // the summaries' background worker
+	vectors    *vectorQueue   // the background embedding queue (vectors.go)
+	relations  *relationQueue // relations across sessions after appends (relations_queue.go)
+	deferRel   bool           // appends leave their relations to the queue (StartBackground, DeferRelations)
+	background bool           // StartBackground ran: imports kick the queue
 
 	bridgeMu   sync.Mutex
 	bridges    *search.Graph // the graph bridges walk, as of bridgesVer
@@ -145,6 +147,7 @@ type App struct {
 func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
 	c.vectors = newVectorQueue(c)
+	c.relations = newRelationQueue(c)
 	settings := &Settings{c: c}
 	kn := &Knowledge{c: c}
 	im := &Import{c: c}
@@ -195,17 +198,42 @@ func (a *App) SetServed() { a.c.mu.Lock(); a.c.served = true; a.c.mu.Unlock() }
 func (a *App) SetContext(ctx context.Context) { a.c.mu.Lock(); a.c.ctx = ctx; a.c.mu.Unlock() }
 
 // StartBackground starts the background work of an open library: the
-// embedding queue (vectors for the hybrid search) and, with schedule, the
-// consolidation schedule. The window calls it with schedule, `rhizome
-// serve` without (a served library is consolidated on demand only).
+// embedding queue (vectors for the hybrid search), the relations queue
+// (DeferRelations) and, with schedule, the consolidation schedule. The
+// window calls it with schedule, `rhizome serve` without (a served library
+// is consolidated on demand only).
 func (a *App) StartBackground(schedule bool) {
 	a.c.mu.Lock()
 	a.c.background = true
+	a.c.deferRel = true
 	a.c.mu.Unlock()
 	a.c.vectors.Kick()
 	if schedule {
 		a.Memory.startSchedule()
 	}
+}
+
+// DeferRelations makes appends leave the relations across sessions of
+// their projects to the relations queue, as StartBackground does, without
+// starting the other background work: an append then returns without
+// deriving them (relations_queue.go). WaitBackground waits for the queue.
+func (a *App) DeferRelations() { a.c.mu.Lock(); a.c.deferRel = true; a.c.mu.Unlock() }
+
+// WaitBackground blocks until the relations queue and the embedding queue
+// have nothing under way, or ctx ends: what imports handed them is done.
+// It returns the relations queue's last error, if any.
+func (a *App) WaitBackground(ctx context.Context) error {
+	msg, err := a.c.relations.wait(ctx)
+	if err != nil {
+		return err
+	}
+	if err := a.c.vectors.Wait(ctx); err != nil {
+		return err
+	}
+	if msg != "" {
+		return errors.New(msg)
+	}
+	return nil
 }
 
 // LoadVectors takes the vectors and index the background queue saved in

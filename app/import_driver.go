@@ -53,6 +53,7 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (Im
 	changed := false
 	modelSummaries := im.c.summaries.modelOn()
 	var changedSessions []string
+	appendsOnly := true // every session the import changed was appended to
 	for j := range jobs {
 		j.modelSummaries = modelSummaries
 		fr := writeJob(ctx, im.c.store, j)
@@ -64,6 +65,7 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (Im
 			t.Imported++
 			changed = true
 			changedSessions = append(changedSessions, fr.SessionID)
+			appendsOnly = false
 		case statusAppended:
 			t.Appended++
 			changed = true
@@ -86,9 +88,18 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (Im
 	if im.importReasoning(ctx, reasoning, &rep) {
 		changed = true
 	}
+	im.c.mu.RLock()
+	bg, deferRel := im.c.background, im.c.deferRel
+	im.c.mu.RUnlock()
 	if len(changedSessions) > 0 {
-		rel, err := im.relateSessions(ctx, changedSessions)
-		rep.Relations = &rel
+		// Appends in a running app (the window, serve, a watcher) leave
+		// the relations to the queue: deriving them costs as much as the
+		// project (relations_queue.go). Rep.Relations stays nil.
+		deferred := appendsOnly && (deferRel || quiet)
+		rel, err := im.relateSessions(ctx, changedSessions, deferred)
+		if !deferred {
+			rep.Relations = &rel
+		}
 		if err != nil {
 			rep.RelationsError = err.Error()
 		}
@@ -97,9 +108,6 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (Im
 	emit("import:done", rep)
 	if changed {
 		im.c.emitEvent("library:changed", nil)
-		im.c.mu.RLock()
-		bg := im.c.background
-		im.c.mu.RUnlock()
 		if bg {
 			im.c.vectors.Kick()
 		}
@@ -289,17 +297,23 @@ func (j *job) finishWrite() {
 var errAborted = errors.New("import of the file abandoned")
 
 // relateSessions derives again the relations across sessions of the
-// projects of the sessions an import changed.
-func (im *Import) relateSessions(ctx context.Context, sessionIDs []string) (RelationsReport, error) {
+// projects of the sessions an import changed, now or, deferred, on the
+// relations queue.
+func (im *Import) relateSessions(ctx context.Context, sessionIDs []string, deferred bool) (RelationsReport, error) {
 	var projects []string
 	for _, id := range sessionIDs {
-		sess, err := im.c.store.SessionByID(ctx, id)
+		// The session's own row: SessionByID sums its segments and nodes.
+		sess, err := im.c.store.ImportedSession(ctx, id)
 		if err != nil {
 			return RelationsReport{ByType: map[string]int{}}, fmt.Errorf("app: unable to derive relations: %w", err)
 		}
 		projects = append(projects, sess.Cwd)
 	}
-	rep, err := deriveRelations(ctx, im.c.store, projects)
+	if deferred {
+		im.c.relations.add(projects)
+		return RelationsReport{ByType: map[string]int{}}, nil
+	}
+	rep, err := im.c.relations.derive(ctx, projects)
 	if err != nil {
 		return rep, fmt.Errorf("app: unable to derive relations: %w", err)
 	}

@@ -504,9 +504,10 @@ func TestAllOrNothing(t *testing.T) {
 	os.WriteFile(live, prefixLines(full, 300), 0o644)
 	l.importPaths(t, live)
 	before, snap = l.tableCounts(t), l.snapshot(t)
+	totals, _ := l.storedTotals(t)
 	os.WriteFile(live, full, 0o644)
 	failImport = func(n int) error {
-		if n == 100 {
+		if n == 600 { // after segments of the append were written (and counted)
 			return boom
 		}
 		return nil
@@ -516,6 +517,9 @@ func TestAllOrNothing(t *testing.T) {
 	}
 	if after := l.tableCounts(t); !reflect.DeepEqual(after, before) || !reflect.DeepEqual(l.snapshot(t), snap) {
 		t.Errorf("append failure changed the library: %v, want %v", after, before)
+	}
+	if after, _ := l.storedTotals(t); !reflect.DeepEqual(after, totals) {
+		t.Errorf("append failure changed the session's totals: %+v, want %+v", after, totals)
 	}
 	failImport = nil
 	if rep := l.importPaths(t, live); rep.Files[0].Status != statusAppended || rep.Files[0].Entries != 1018 {

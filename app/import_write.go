@@ -324,19 +324,17 @@ func (w *fileWrite) report(sess *store.Session, written int) error {
 	for k, v := range sess.EntriesByType {
 		fr.EntriesByType[k] = v
 	}
-	segments, boundaries, err := tx.SegmentCounts(sess.PK)
+	// The totals the library keeps as it writes (store.SessionCounts):
+	// counting them here grew with the session (issue 11 §2).
+	counts, err := tx.SessionCounts(sess.PK)
 	if err != nil {
 		return err
 	}
-	fr.Segments = segments
-	for k, v := range boundaries {
+	fr.Segments = counts.Segments
+	for k, v := range counts.Boundaries {
 		fr.BoundariesByType[k] += v
 	}
-	edges, err := tx.SessionEdgeCounts(sess.PK)
-	if err != nil {
-		return err
-	}
-	fr.EdgesByType = edges
+	fr.EdgesByType = counts.Edges
 	problems, err := tx.Problems(sess.PK)
 	if err != nil {
 		return err

@@ -97,7 +97,7 @@ func (g *Graph) DeriveRelations(project string) (RelationsReport, error) {
 			projects = append(projects, p.Path)
 		}
 	}
-	rep, err := deriveRelations(ctx, g.c.store, projects)
+	rep, err := g.c.relations.derive(ctx, projects)
 	if err != nil {
 		return rep, fmt.Errorf("app: unable to derive relations: %w", err)
 	}

@@ -60,8 +60,10 @@ type ImportReport struct {
 	Files  []FileReport `json:"files"`
 	Totals ImportTotals `json:"totals"`
 	// Relations is what deriving the relations across sessions of the
-	// projects the import changed stored (nil when it changed none);
-	// RelationsError says why it failed (the import itself is kept).
+	// projects the import changed stored (nil when it changed none, or
+	// when it only appended in a running app, which leaves them to the
+	// relations queue: relations_queue.go); RelationsError says why it
+	// failed (the import itself is kept).
 	Relations      *RelationsReport `json:"relations,omitempty"`
 	RelationsError string           `json:"relationsError,omitempty"`
 }

@@ -309,7 +309,8 @@ func (w *Watch) Start() error {
 	return nil
 }
 
-// Stop stops the watcher and waits for the import under way, if any.
+// Stop stops the watcher and waits for the import under way, if any, and
+// for the relations its appends queued (relations_queue.go).
 func (w *Watch) Stop() {
 	w.mu.Lock()
 	wt := w.running
@@ -321,6 +322,7 @@ func (w *Watch) Stop() {
 	wt.cancel()
 	wt.fw.Close()
 	<-wt.done
+	w.c.relations.wait(context.Background())
 	w.emitStatus()
 }
 

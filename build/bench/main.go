@@ -35,6 +35,8 @@ func main() {
 	formatsMB := flag.Int("formats-mb", -1, "Claude Code and Codex corpus size in MB (-1: as --mb, 0: skip)")
 	appendMB := flag.Int("append-mb", 155, "size in MB of the session appended to, per format (0: skip)")
 	rounds := flag.Int("append-rounds", 20, "appends of 1 KB per format")
+	appendFormats := flag.String("append-formats", "pi,claude-code,codex", "formats appended to, comma-separated")
+	cpuProfile := flag.String("append-cpuprofile", "", "write a CPU profile of the appends (not the full imports) to this file")
 	flag.Parse()
 	if *formatsMB < 0 {
 		*formatsMB = *mb
@@ -55,7 +57,7 @@ func main() {
 	}
 	if err == nil && *appendMB > 0 {
 		fmt.Println("== appends of 1 KB to one long session, in process")
-		err = benchAppends(dir, *appendMB, *rounds)
+		err = benchAppends(dir, *appendMB, *rounds, strings.Split(*appendFormats, ","), *cpuProfile)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)

@@ -1,0 +1,78 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// offlineEdges lists the stored relations across sessions, every column a
+// derivation writes but the time.
+func (l *testLib) offlineEdges(t *testing.T) []string {
+	t.Helper()
+	rows, err := l.db(t).Query(`SELECT source_id || ' ' || target_id || ' ' || type || ' ' || confidence || ' ' ||
+		coalesce(similarity, '') || ' ' || rationale FROM edges WHERE created_by = 'offline' ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		rows.Scan(&s)
+		out = append(out, s)
+	}
+	return out
+}
+
+// In a running app (the window, serve, a watcher) an append returns without
+// deriving its project's relations across sessions (that costs as much as
+// the project: issue 11 §2); the relations queue derives them after, and
+// they end as an import of the whole files makes them.
+func TestAppendRelationsDerivedAfterTheAppend(t *testing.T) {
+	main := filepath.Join(claudeHome, "-tmp-rhizome-claudecode-fixtures-work-acme-api", claudeMain+".jsonl")
+	full, err := os.ReadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "home")
+	copyTree(t, dir, claudeHome, func(rel string, b []byte) []byte {
+		if filepath.Base(rel) == claudeMain+".jsonl" {
+			return cutAt(b, 0.4, false)
+		}
+		return b
+	})
+	live := filepath.Join(dir, "-tmp-rhizome-claudecode-fixtures-work-acme-api", claudeMain+".jsonl")
+
+	l := newTestLib(t)
+	l.DeferRelations() // as StartBackground does
+	if rep := l.importPaths(t, dir); rep.Relations == nil || rep.Totals.Imported != 3 {
+		t.Fatalf("first import: %d imported, relations %+v (new sessions: derived in the import)", rep.Totals.Imported, rep.Relations)
+	}
+	if err := l.WaitBackground(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	before := l.offlineEdges(t)
+
+	os.WriteFile(live, full, 0o644)
+	rep := l.importPaths(t, live)
+	if rep.Files[0].Status != statusAppended || rep.Relations != nil {
+		t.Fatalf("append: %s, relations %+v; want appended, relations left to the queue", rep.Files[0].Status, rep.Relations)
+	}
+	if err := l.WaitBackground(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := l.offlineEdges(t)
+
+	fresh := newTestLib(t)
+	fresh.importPaths(t, dir)
+	want := fresh.offlineEdges(t)
+	if len(want) == 0 || reflect.DeepEqual(before, want) {
+		t.Fatalf("the append changes no relation (%d before, %d after): the test checks nothing", len(before), len(want))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("relations after the append and the queue:\n%v\nafter an import of the whole files:\n%v", got, want)
+	}
+}
