@@ -58,6 +58,38 @@ func linkForks(tx *store.Tx, sess *store.Session, now time.Time) error {
 	return nil
 }
 
+// linkForkOnAppend makes sess's fork edge from its parent when an append
+// made it possible and it is not there yet: a fork being written is first
+// seen before the lines that name its parent or make its first node (a
+// watched Claude Code fork), and its edge would otherwise never be made.
+// Once the edge exists an append costs one indexed lookup here.
+func linkForkOnAppend(tx *store.Tx, sess *store.Session, now time.Time) error {
+	if sess.ParentSession == "" || sess.AgentID != "" {
+		return nil
+	}
+	first, err := tx.SegmentAt(sess.PK, 0)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if first.NodeID == "" {
+		return nil
+	}
+	if has, err := tx.HasEdgeInto(first.NodeID, graph.EdgeFork); err != nil || has {
+		return err
+	}
+	parent, err := tx.ForkParent(sess)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return linkFork(tx, parent, sess, now)
+}
+
 // linkFork makes the fork edge from parent's node holding the fork point
 // (segment.ForkPoint; the parent's last node when no child entry is in the
 // parent) to child's first node.

@@ -211,12 +211,11 @@ func TestAppendReportTotalsEqualFreshImport(t *testing.T) {
 // parents, whose lines the forks copy) first: the totals of every session,
 // edges between sessions included, stay their rows' counts after every
 // piece and end as a fresh import's; an import of the unchanged files
-// reports the same totals in both libraries. Each file begins at half its
-// lines: a Claude Code fork first seen with only its first quarter is never
-// linked to its parent (the fork edge is made at a session's first import
-// only), which a fresh import does link; that is not the totals' doing.
+// reports the same totals in both libraries. Each file begins at a quarter
+// of its lines: a Claude Code fork first seen so is linked to its parent by
+// a later append (linkForkOnAppend), as a fresh import links it.
 func TestAppendStoredTotalsAcrossSessions(t *testing.T) {
-	const firstFrac = 0.5
+	const firstFrac = 0
 	for _, root := range []string{claudeHome, codexHome} {
 		type file struct {
 			rel  string

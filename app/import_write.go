@@ -299,7 +299,7 @@ func (w *fileWrite) finish() error {
 		return err
 	}
 	if j.status == statusAppended {
-		return nil // fork edges were made when the session was first imported
+		return linkForkOnAppend(tx, sess, w.now)
 	}
 	return linkForks(tx, sess, w.now)
 }

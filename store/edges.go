@@ -67,6 +67,15 @@ func (t *Tx) DeleteEdgesInto(target, typ string) error {
 	return nil
 }
 
+// HasEdgeInto reports whether an edge of type typ goes into node target.
+func (t *Tx) HasEdgeInto(target, typ string) (bool, error) {
+	var n int
+	if err := t.queryRow(`SELECT count(*) FROM edges WHERE target_id = ? AND type = ? LIMIT 1`, target, typ).Scan(&n); err != nil {
+		return false, fmt.Errorf("store: unable to read the %s edges into node %s: %w", typ, target, err)
+	}
+	return n > 0, nil
+}
+
 func scanEdges(rows interface {
 	Next() bool
 	Scan(...any) error
