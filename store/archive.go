@@ -125,6 +125,20 @@ type EntryCopy struct {
 // earliest header timestamp, then the lowest key, then the first in the
 // file. Keys with none are left out.
 func (s *Store) DedupeOwners(ctx context.Context, keys []string, sessionPK int64, fromSeq int) (map[string]EntryCopy, error) {
+	return dedupeOwners(ctx, cachedDB{s}, keys, sessionPK, fromSeq)
+}
+
+// DedupeOwners is Store.DedupeOwners in the transaction: it sees what the
+// transaction wrote (the files before this one in an import's batch) as
+// the library will hold it once committed.
+func (t *Tx) DedupeOwners(keys []string, sessionPK int64, fromSeq int) (map[string]EntryCopy, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
+	return dedupeOwners(t.ctx, txQueryer{t}, keys, sessionPK, fromSeq)
+}
+
+func dedupeOwners(ctx context.Context, q queryer, keys []string, sessionPK int64, fromSeq int) (map[string]EntryCopy, error) {
 	out := map[string]EntryCopy{}
 	if len(keys) == 0 {
 		return out, nil
@@ -133,7 +147,7 @@ func (s *Store) DedupeOwners(ctx context.Context, keys []string, sessionPK int64
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to look up copies: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT e.dedupe_key, e.session_pk, s.id, e.seq, e.entry_id
+	rows, err := q.QueryContext(ctx, `SELECT e.dedupe_key, e.session_pk, s.id, e.seq, e.entry_id
 		FROM entries e INDEXED BY entries_dedupe_key JOIN sessions s ON s.pk = e.session_pk
 		WHERE e.dedupe_key IN (SELECT value FROM json_each(?1)) AND e.dedupe_key <> ''
 			AND NOT (e.session_pk = ?2 AND e.seq >= ?3)
