@@ -191,6 +191,14 @@ func (t *Tx) FlagRolledBack(sessionPK int64, turns []string, beforeSeq int) erro
 	return nil
 }
 
+// subagentSpawnQuery is SubagentSpawn's: the parent session by id, then its
+// first entry naming the agent, one seek of entries_subagent_id (agent,
+// session, seq) whatever other sessions name the same agent
+// (TestSubagentSpawnSeeksOneSession).
+const subagentSpawnQuery = `SELECT s.pk, e.seq FROM sessions s CROSS JOIN entries e INDEXED BY entries_subagent_id
+		ON e.session_pk = s.pk
+		WHERE s.id = ?1 AND e.subagent_id = ?2 AND e.subagent_id <> '' ORDER BY e.seq LIMIT 1`
+
 // SubagentSpawn finds the entry of the session with id sessionID (the
 // parent) whose tool call spawned the sub-agent agentID: its session key
 // and seq. The error wraps ErrNotFound when the library has none.
@@ -198,9 +206,7 @@ func (t *Tx) SubagentSpawn(sessionID, agentID string) (sessionPK int64, seq int,
 	if err := t.flush(); err != nil {
 		return 0, 0, err
 	}
-	err = t.queryRow(`SELECT e.session_pk, e.seq FROM entries e INDEXED BY entries_subagent_id
-		JOIN sessions s ON s.pk = e.session_pk
-		WHERE e.subagent_id = ? AND e.subagent_id <> '' AND s.id = ? ORDER BY e.seq LIMIT 1`, agentID, sessionID).Scan(&sessionPK, &seq)
+	err = t.queryRow(subagentSpawnQuery, sessionID, agentID).Scan(&sessionPK, &seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, fmt.Errorf("store: no entry of session %s spawned sub-agent %s: %w", sessionID, agentID, ErrNotFound)
 	}
