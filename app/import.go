@@ -15,7 +15,9 @@ import (
 
 // Import brings pi session files into the library.
 //
-// Each file is imported in one transaction: all of it or nothing. A file is
+// Each file is imported all or nothing: files are written in batches, one
+// transaction for many small files, each file inside a savepoint of its own
+// that is rolled back when the file fails (import_batch.go). A file is
 // read once, streaming: a reader goroutine decodes entries, feeds the segment
 // builder and the analyzer's accumulator and hands entries, segments and
 // nodes in small batches to the writer, which stores them (raw JSON as in
@@ -58,9 +60,10 @@ import (
 //
 // One file per job: import.go the entry points and reports,
 // import_collect.go the files to read, import_driver.go the reader and writer
-// goroutines, import_read.go streaming a file into writes, import_write.go
-// the transaction, import_forks.go fork edges, import_hash.go comparing a
-// file with its stored session, import_progress.go progress events.
+// goroutines, import_read.go streaming a file into writes, import_batch.go
+// the batches, import_write.go a file's savepoint, import_forks.go fork
+// edges, import_hash.go comparing a file with its stored session,
+// import_progress.go progress events.
 type Import struct {
 	c  *core
 	mu sync.Mutex // one import at a time

@@ -18,10 +18,11 @@ import (
 // import_write.go), joined by a job per file whose ops flow through a
 // channel in batches.
 
-// run imports the sources in order, each in its own transaction. Two
-// goroutines share the work: a reader decodes, segments and analyzes the
-// files (at most one file ahead of the writer) and hands the results to the
-// writer, the caller's goroutine, which owns the transaction.
+// run imports the sources in order, each all or nothing (in batches of
+// files, each file between a savepoint and its release: import_batch.go).
+// Two goroutines share the work: a reader decodes, segments and analyzes
+// the files (at most one file ahead of the writer) and hands the results to
+// the writer, the caller's goroutine, which owns the transaction.
 func (im *Import) run(srcs []source) (ImportReport, error) {
 	return im.runWith(im.c.context(), srcs, false)
 }
@@ -49,15 +50,43 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (Im
 	}
 
 	jobs := make(chan *job, 1)
-	go readJobs(ctx, im.c.store, orderSources(srcs), prog, jobs)
+	waiting := make(chan struct{}, 1)
+	go readJobs(ctx, im.c.store, orderSources(srcs), prog, jobs, waiting)
 	changed := false
 	modelSummaries := im.c.summaries.modelOn()
 	var changedSessions []string
 	appendsOnly := true // every session the import changed was appended to
-	for j := range jobs {
+	b := &writeBatch{st: im.c.store}
+	for {
+		var j *job
+		var ok bool
+		select {
+		case j, ok = <-jobs:
+		case <-waiting:
+			// The reader waits for a file of the batch to be committed.
+			b.commit(&rep)
+			continue
+		case <-b.expiry():
+			// The reader is slow to the next file (hashing a long one
+			// to compare it with the library): other writers' turn.
+			b.commit(&rep)
+			continue
+		}
+		if !ok {
+			break
+		}
 		j.modelSummaries = modelSummaries
-		fr := writeJob(ctx, im.c.store, j)
+		fr, kept, err := writeJob(ctx, b, j)
 		rep.Files = append(rep.Files, fr)
+		if err != nil {
+			b.jobs = append(b.jobs, j)
+			b.abandon(&rep, err)
+		} else {
+			b.add(j, &rep, len(rep.Files)-1, kept)
+		}
+	}
+	b.commit(&rep)
+	for _, fr := range rep.Files {
 		t := &rep.Totals
 		t.Files++
 		switch fr.Status {
@@ -173,6 +202,24 @@ type op struct {
 	last bool
 
 	sums []summary.Made // offline summaries made (import_summary.go)
+
+	// lookup asks the writer which entries of the library, as its
+	// transaction holds it, the keys are copies of (stream.findCopies).
+	lookup *copyLookup
+}
+
+// copyLookup is a look-up of Claude Code copies the reader asks the writer
+// for: the writer runs it in its transaction, where the files before this
+// one in the import are (committed or in the open batch), and replies.
+type copyLookup struct {
+	keys    []string
+	fromSeq int // the file's entries from this seq on are not owners
+	reply   chan copyReply
+}
+
+type copyReply struct {
+	owners map[string]store.EntryCopy
+	err    error
 }
 
 // opBatch is how many ops go to the writer at once.
@@ -180,14 +227,14 @@ const opBatch = 128
 
 // readJobs prepares the sources one by one and sends them to the writer,
 // closing jobs after the last one.
-func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progress, jobs chan<- *job) {
+func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progress, jobs chan<- *job, waiting chan<- struct{}) {
 	defer close(jobs)
 	var inflight []*job
 	titles := &codexTitles{}
 	for i, src := range srcs {
 		j := &job{index: i, src: src, lastIdx: -1, titles: titles, ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{})}
 		prog.startFile(i, src)
-		j.prepErr = prepareJob(ctx, st, j, inflight)
+		j.prepErr = prepareJob(ctx, st, j, inflight, waiting)
 		// Forget the jobs already written.
 		live := inflight[:0]
 		for _, p := range inflight {
@@ -216,8 +263,9 @@ func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progres
 
 // prepareJob opens the file, reads its header and decides, against the
 // library as committed, how to import it. A file whose session is being
-// written by an earlier job waits for that job.
-func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job) error {
+// written by an earlier job waits for that job's batch to end, telling the
+// writer so (waiting) that it commits the batch.
+func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, waiting chan<- struct{}) error {
 	if j.src.err != nil {
 		return j.src.err
 	}
@@ -228,6 +276,10 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job) e
 	j.hdr = hdr
 	for _, p := range inflight {
 		if p.hdr != nil && p.hdr.ID == hdr.ID {
+			select {
+			case waiting <- struct{}{}:
+			default: // the writer knows already
+			}
 			select {
 			case <-p.done:
 			case <-ctx.Done():
@@ -254,9 +306,13 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job) e
 	return j.resumeAt(rs)
 }
 
-// writeJob writes one prepared job in one transaction and reports on it.
-func writeJob(ctx context.Context, st *store.Store, j *job) FileReport {
-	fr := newFileReport(j.src.path)
+// writeJob writes one prepared job into the batch b, between a savepoint
+// and its release, and reports on it. kept says the file's writes stay in
+// the batch (they are rolled back when it failed); err, that the batch's
+// transaction can no longer be trusted (the rollback to the savepoint
+// failed): the caller abandons it. j.done is the batch's to close.
+func writeJob(ctx context.Context, b *writeBatch, j *job) (fr FileReport, kept bool, err error) {
+	fr = newFileReport(j.src.path)
 	defer j.finishWrite()
 	if j.hdr != nil {
 		fr.Version, fr.SessionID = j.hdr.Version, j.hdr.ID
@@ -266,20 +322,28 @@ func writeJob(ctx context.Context, st *store.Store, j *job) FileReport {
 	}
 	if j.prepErr != nil {
 		if errors.Is(j.prepErr, context.Canceled) {
-			return failed(fr, j.src.path, cancelled(ctx, j.prepErr, false))
+			return failed(fr, j.src.path, cancelled(ctx, j.prepErr, false)), false, nil
 		}
-		return failed(fr, j.src.path, j.prepErr)
+		return failed(fr, j.src.path, j.prepErr), false, nil
 	}
-	w := &fileWrite{ctx: ctx, st: st, j: j, rep: &fr}
-	err := w.run()
-	if err != nil {
-		return failed(fr, j.src.path, cancelled(ctx, err, w.tx != nil))
+	w := &fileWrite{ctx: ctx, b: b, j: j, rep: &fr}
+	if err := w.run(); err != nil {
+		fr = failed(fr, j.src.path, cancelled(ctx, err, w.tx != nil))
+		if w.tx != nil {
+			if rerr := w.tx.RollbackTo(); rerr != nil {
+				return fr, false, rerr
+			}
+		}
+		return fr, false, nil
 	}
-	return fr
+	if err := w.tx.Release(); err != nil {
+		return failed(fr, j.src.path, err), false, err
+	}
+	return fr, true, nil
 }
 
 // finishWrite stops the reader of j if it is still at it, waits for it, and
-// releases the file.
+// releases the file. The job is done (j.done) when its batch ends.
 func (j *job) finishWrite() {
 	select {
 	case <-j.abort:
@@ -291,7 +355,11 @@ func (j *job) finishWrite() {
 	if j.closeFile != nil {
 		j.closeFile()
 	}
-	close(j.done)
+	// The job waits for its batch to end holding only what the reader
+	// checks (hdr, done): not its read buffers (a batch holds hundreds of
+	// small files).
+	j.file, j.closeFile, j.reader, j.counter = nil, nil, nil, nil
+	j.read, j.resume, j.stored, j.byType = nil, nil, nil, nil
 }
 
 var errAborted = errors.New("import of the file abandoned")

@@ -388,7 +388,8 @@ func (s *stream) flushReady() error {
 }
 
 // findCopies sets DuplicateOf on the entries whose uuid an earlier entry of
-// this file, or a session stored before, holds (Claude Code's resumed and
+// this file, or a session stored before (by an earlier import or earlier in
+// this one), holds (Claude Code's resumed and
 // forked copies keep the uuid, beyond the 64 lines its reader looks back):
 // the original is kept and counted, the copy kept and not counted.
 func (s *stream) findCopies(es []*pisession.Entry) error {
@@ -408,7 +409,7 @@ func (s *stream) findCopies(es []*pisession.Entry) error {
 	if s.j.stored != nil {
 		pk = s.j.stored.PK
 	}
-	owners, err := s.st.DedupeOwners(s.ctx, keys, pk, s.fromSeq)
+	owners, err := s.lookupCopies(keys)
 	if err != nil {
 		return err
 	}
@@ -429,6 +430,34 @@ func (s *stream) findCopies(es []*pisession.Entry) error {
 		s.seen[k] = true
 	}
 	return nil
+}
+
+// lookupCopies finds the entries the library holds that keys are copies of
+// (store.Tx.DedupeOwners), asking the writer: it sees the files imported
+// before this one whether their batch is committed yet or not. The reader
+// waits for the writer to catch up.
+func (s *stream) lookupCopies(keys []string) (map[string]store.EntryCopy, error) {
+	if len(keys) == 0 {
+		return map[string]store.EntryCopy{}, nil
+	}
+	req := &copyLookup{keys: keys, fromSeq: s.fromSeq, reply: make(chan copyReply, 1)}
+	if err := s.add(op{lookup: req}); err != nil {
+		return nil, err
+	}
+	if err := s.send(); err != nil {
+		return nil, err
+	}
+	select {
+	case r := <-req.reply:
+		if r.err != nil {
+			return nil, r.err
+		}
+		return r.owners, nil
+	case <-s.j.abort:
+		return nil, errAborted
+	case <-s.ctx.Done():
+		return nil, s.ctx.Err()
+	}
 }
 
 // process takes one settled entry through the gaps, the segment builder,

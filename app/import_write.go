@@ -16,9 +16,9 @@ import (
 	"rhizome/store"
 )
 
-// Writing: a file's ops are applied in one transaction (fileWrite), all of
-// them or none, and the file's report is read back from what the library
-// holds.
+// Writing: a file's ops are applied in the batch's transaction, inside a
+// savepoint of the file's (fileWrite), all of them or none, and the file's
+// report is read back from what the library holds.
 
 // failImport, when set (by tests), is called by the writer after each entry
 // it stores with the number stored so far in the file; an error it returns
@@ -28,11 +28,11 @@ var failImport func(entries int) error
 // fileWrite is the writer's state for one job.
 type fileWrite struct {
 	ctx context.Context
-	st  *store.Store
+	b   *writeBatch
 	j   *job
 	rep *FileReport
 
-	tx      *store.Tx
+	tx      *store.Tx // the batch's, inside the file's savepoint (nil before)
 	sess    *store.Session
 	trigger string // version trigger of nodes already stored
 	written int    // entries written
@@ -41,14 +41,18 @@ type fileWrite struct {
 	sums    []summary.Made // offline summaries made while reading (import_summary.go)
 }
 
+// run writes the job into the batch's transaction, inside a savepoint of
+// its own that the caller releases, or rolls back when run fails.
 func (w *fileWrite) run() error {
 	j := w.j
 	w.now = time.Now().UTC()
-	tx, err := w.st.Begin(w.ctx)
+	tx, err := w.b.open(w.ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	if err := tx.Savepoint(); err != nil {
+		return err
+	}
 	w.tx = tx
 
 	// The reader decided on the library as committed before this
@@ -71,10 +75,7 @@ func (w *fileWrite) run() error {
 			if err := tx.MoveSession(stored.PK, j.src.path, path.Base(filepath.ToSlash(j.src.path))); err != nil {
 				return err
 			}
-			if err := w.report(stored, 0); err != nil {
-				return err
-			}
-			return tx.Commit()
+			return w.report(stored, 0)
 		}
 		return w.report(stored, 0)
 	}
@@ -82,6 +83,9 @@ func (w *fileWrite) run() error {
 		return err
 	}
 	for batch := range j.ops {
+		if err := w.ctx.Err(); err != nil {
+			return err // cancelled: the reader stops too
+		}
 		for i := range batch {
 			if err := w.apply(&batch[i]); err != nil {
 				return err
@@ -99,10 +103,7 @@ func (w *fileWrite) run() error {
 		status = statusUnchanged // only a pending tail changed: bookkeeping
 	}
 	w.rep.Status = status
-	if err := w.report(w.sess, w.added); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return w.report(w.sess, w.added)
 }
 
 // sameStored reports whether the session row in the transaction is the one
@@ -180,6 +181,11 @@ func (w *fileWrite) begin() error {
 
 // apply does one write.
 func (w *fileWrite) apply(o *op) error {
+	if o.lookup != nil {
+		owners, err := w.tx.DedupeOwners(o.lookup.keys, w.sess.PK, o.lookup.fromSeq)
+		o.lookup.reply <- copyReply{owners, err}
+		return nil // the reader fails the file on err
+	}
 	if o.sums != nil {
 		w.sums = append(w.sums, o.sums...)
 		return nil

@@ -125,6 +125,20 @@ type EntryCopy struct {
 // earliest header timestamp, then the lowest key, then the first in the
 // file. Keys with none are left out.
 func (s *Store) DedupeOwners(ctx context.Context, keys []string, sessionPK int64, fromSeq int) (map[string]EntryCopy, error) {
+	return dedupeOwners(ctx, cachedDB{s}, keys, sessionPK, fromSeq)
+}
+
+// DedupeOwners is Store.DedupeOwners in the transaction: it sees what the
+// transaction wrote (the files before this one in an import's batch) as
+// the library will hold it once committed.
+func (t *Tx) DedupeOwners(keys []string, sessionPK int64, fromSeq int) (map[string]EntryCopy, error) {
+	if err := t.flush(); err != nil {
+		return nil, err
+	}
+	return dedupeOwners(t.ctx, txQueryer{t}, keys, sessionPK, fromSeq)
+}
+
+func dedupeOwners(ctx context.Context, q queryer, keys []string, sessionPK int64, fromSeq int) (map[string]EntryCopy, error) {
 	out := map[string]EntryCopy{}
 	if len(keys) == 0 {
 		return out, nil
@@ -133,7 +147,7 @@ func (s *Store) DedupeOwners(ctx context.Context, keys []string, sessionPK int64
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to look up copies: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT e.dedupe_key, e.session_pk, s.id, e.seq, e.entry_id
+	rows, err := q.QueryContext(ctx, `SELECT e.dedupe_key, e.session_pk, s.id, e.seq, e.entry_id
 		FROM entries e INDEXED BY entries_dedupe_key JOIN sessions s ON s.pk = e.session_pk
 		WHERE e.dedupe_key IN (SELECT value FROM json_each(?1)) AND e.dedupe_key <> ''
 			AND NOT (e.session_pk = ?2 AND e.seq >= ?3)
@@ -177,6 +191,14 @@ func (t *Tx) FlagRolledBack(sessionPK int64, turns []string, beforeSeq int) erro
 	return nil
 }
 
+// subagentSpawnQuery is SubagentSpawn's: the parent session by id, then its
+// first entry naming the agent, one seek of entries_subagent_id (agent,
+// session, seq) whatever other sessions name the same agent
+// (TestSubagentSpawnSeeksOneSession).
+const subagentSpawnQuery = `SELECT s.pk, e.seq FROM sessions s CROSS JOIN entries e INDEXED BY entries_subagent_id
+		ON e.session_pk = s.pk
+		WHERE s.id = ?1 AND e.subagent_id = ?2 AND e.subagent_id <> '' ORDER BY e.seq LIMIT 1`
+
 // SubagentSpawn finds the entry of the session with id sessionID (the
 // parent) whose tool call spawned the sub-agent agentID: its session key
 // and seq. The error wraps ErrNotFound when the library has none.
@@ -184,9 +206,7 @@ func (t *Tx) SubagentSpawn(sessionID, agentID string) (sessionPK int64, seq int,
 	if err := t.flush(); err != nil {
 		return 0, 0, err
 	}
-	err = t.queryRow(`SELECT e.session_pk, e.seq FROM entries e INDEXED BY entries_subagent_id
-		JOIN sessions s ON s.pk = e.session_pk
-		WHERE e.subagent_id = ? AND e.subagent_id <> '' AND s.id = ? ORDER BY e.seq LIMIT 1`, agentID, sessionID).Scan(&sessionPK, &seq)
+	err = t.queryRow(subagentSpawnQuery, sessionID, agentID).Scan(&sessionPK, &seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, fmt.Errorf("store: no entry of session %s spawned sub-agent %s: %w", sessionID, agentID, ErrNotFound)
 	}

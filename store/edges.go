@@ -138,15 +138,26 @@ func (s *Store) NodeEdges(ctx context.Context, id string) (incoming, outgoing []
 	return incoming, outgoing, nil
 }
 
+// sessionEdgeCountsQuery counts the boundary edges out of and into the
+// nodes of session ?1 by type, reaching them from the session's nodes
+// (edges_source, edges_target) so that it reads only those edges, never
+// every boundary edge of the library (once per imported file): CROSS JOIN
+// makes SQLite loop over the nodes first, as it would not on a library
+// without statistics. UNION counts an edge between two of its nodes once.
+const sessionEdgeCountsQuery = `SELECT type, count(*) FROM (
+		SELECT e.id, e.type FROM nodes n CROSS JOIN edges e ON e.source_id = n.id
+		WHERE n.session_pk = ?1 AND e.created_by = 'boundary'
+		UNION
+		SELECT e.id, e.type FROM nodes n CROSS JOIN edges e ON e.target_id = n.id
+		WHERE n.session_pk = ?1 AND e.created_by = 'boundary')
+	GROUP BY type`
+
 // SessionEdgeCounts counts the structural edges (created_by "boundary")
 // touching the nodes of the session sessionPK (into or out of them) by type.
 // The relations across sessions (offline, model, user) are not counted:
 // they are derived after the import, for the whole project.
 func (t *Tx) SessionEdgeCounts(sessionPK int64) (map[string]int, error) {
-	rows, err := t.query(`SELECT type, count(*) FROM edges
-		WHERE created_by = 'boundary' AND (source_id IN (SELECT id FROM nodes WHERE session_pk = ?1)
-		   OR target_id IN (SELECT id FROM nodes WHERE session_pk = ?1))
-		GROUP BY type`, sessionPK)
+	rows, err := t.query(sessionEdgeCountsQuery, sessionPK)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to count the edges of session %d: %w", sessionPK, err)
 	}

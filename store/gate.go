@@ -13,9 +13,11 @@ import (
 // write gate makes writers take turns, so a writer waits for at most the
 // transactions of the writers ahead of it; the longest transaction is the
 // import of one session file, all of it or nothing (a few seconds for the
-// largest real files; two minutes leaves room for a slow disk). Readers
-// never wait: the library is in WAL mode, and opening a library whose
-// migrations are applied reads only. A cancelled context ends the wait.
+// largest real files; two minutes leaves room for a slow disk) or of a
+// batch of small files, which an import commits once it is a second old.
+// Readers never wait: the library is in WAL mode, and opening a library
+// whose migrations are applied reads only. A cancelled context ends the
+// wait.
 const busyTimeout = 2 * time.Minute
 
 // gateRetry is how often a writer waiting at the gate tries it again.

@@ -249,12 +249,12 @@ func (t *Tx) PutOfflineKnowledge(segmentNodeID string, items []knowledge.Item) e
 		keep = append(keep, it.ID)
 	}
 	keepJSON, _ := json.Marshal(keep)
-	if _, err := t.tx.ExecContext(t.ctx, `DELETE FROM knowledge WHERE segment_node_id = ? AND version = 1 AND created_by = 'offline'
+	if _, err := t.exec(`DELETE FROM knowledge WHERE segment_node_id = ? AND version = 1 AND created_by = 'offline'
 		AND id NOT IN (SELECT newer FROM knowledge_supersessions) AND id NOT IN (SELECT older FROM knowledge_supersessions)
 		AND id NOT IN (SELECT value FROM json_each(?))`, segmentNodeID, string(keepJSON)); err != nil {
 		return fmt.Errorf("store: unable to delete the offline knowledge of node %s: %w", segmentNodeID, err)
 	}
-	return putOfflineKnowledge(t.ctx, t.tx, items)
+	return putOfflineKnowledge(t.ctx, txQueryer{t}, items)
 }
 
 func putOfflineKnowledge(ctx context.Context, q queryer, items []knowledge.Item) error {
@@ -287,7 +287,7 @@ func putOfflineKnowledge(ctx context.Context, q queryer, items []knowledge.Item)
 // sessionID that nobody touched since (version 1, made offline, in no
 // supersession): before a rewritten session file is read again.
 func (t *Tx) DeleteOfflineKnowledge(sessionID string) error {
-	_, err := t.tx.ExecContext(t.ctx, `DELETE FROM knowledge WHERE session_id = ? AND version = 1 AND created_by = 'offline'
+	_, err := t.exec(`DELETE FROM knowledge WHERE session_id = ? AND version = 1 AND created_by = 'offline'
 		AND id NOT IN (SELECT newer FROM knowledge_supersessions) AND id NOT IN (SELECT older FROM knowledge_supersessions)`, sessionID)
 	if err != nil {
 		return fmt.Errorf("store: unable to delete the offline knowledge of session %s: %w", sessionID, err)

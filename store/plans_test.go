@@ -108,3 +108,96 @@ func TestImportLookupReadsOneSession(t *testing.T) {
 		t.Errorf("the import's lookup reads more than its session: %s", strings.Join(plan, "; "))
 	}
 }
+
+// A file's report counts the boundary edges of its session's nodes through
+// their nodes (edges_source, edges_target), not by reading every boundary
+// edge of the library: that read, once per imported file, made an import of
+// thousands of small files quadratic (an eighth of its time at 60 MB of
+// Claude Code and Codex logs, growing with the library).
+func TestSessionEdgeCountsReadOnlyTheSessionsEdges(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+sessionEdgeCountsQuery, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	for _, step := range plan {
+		if strings.HasPrefix(step, "SCAN e") || strings.Contains(step, "edges_created_by (created_by=?)") {
+			t.Errorf("the session's edge counts read every boundary edge: %s", strings.Join(plan, "; "))
+			break
+		}
+	}
+}
+
+// A rewritten file's session is cleared by deleting the boundary edges of
+// its nodes through those nodes, not by reading every boundary edge of the
+// library (an eighth of an import of 300 MB where files are rewritten).
+func TestClearSessionReadsOnlyTheSessionsEdges(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+clearSessionEdgesQuery, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	for _, step := range plan {
+		if strings.HasPrefix(step, "SCAN e") || strings.Contains(step, "edges_created_by (created_by=?)") {
+			t.Errorf("clearing a session reads every boundary edge: %s", strings.Join(plan, "; "))
+			break
+		}
+	}
+}
+
+// A sub-agent's spawn is one seek of its parent session's entries naming
+// the agent, however many other sessions name the same agent id (copies of
+// a session: reading them all made importing copies quadratic).
+func TestSubagentSpawnSeeksOneSession(t *testing.T) {
+	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+subagentSpawnQuery, "session", "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	joined := strings.Join(plan, "; ")
+	if !strings.Contains(joined, "entries_subagent_id (subagent_id=? AND session_pk=?)") || strings.Contains(joined, "TEMP B-TREE") {
+		t.Errorf("the spawn look-up reads more than the parent's entries naming the agent: %s", joined)
+	}
+}

@@ -235,6 +235,17 @@ func (t *Tx) PutSession(sess *Session) error {
 	return nil
 }
 
+// clearSessionEdgesQuery deletes the boundary edges out of and into the
+// nodes of session ?1, reaching them from its nodes (edges_source,
+// edges_target; CROSS JOIN keeps that order on a library without
+// statistics), never reading every boundary edge of the library.
+const clearSessionEdgesQuery = `DELETE FROM edges WHERE id IN (
+		SELECT e.id FROM nodes n CROSS JOIN edges e ON e.source_id = n.id
+		WHERE n.session_pk = ?1 AND e.created_by = 'boundary'
+		UNION ALL
+		SELECT e.id FROM nodes n CROSS JOIN edges e ON e.target_id = n.id
+		WHERE n.session_pk = ?1 AND e.created_by = 'boundary')`
+
 // ClearSession deletes what an import of the session wrote (entries, import
 // problems, gaps, segments and the structural edges of its nodes) so that it can
 // be imported again from scratch. The session row and its nodes (with their
@@ -249,9 +260,7 @@ func (t *Tx) ClearSession(pk int64) error {
 		`DELETE FROM import_problems WHERE session_pk = ?`,
 		`DELETE FROM session_gaps WHERE session_pk = ?`,
 		`DELETE FROM segments WHERE session_pk = ?`,
-		`DELETE FROM edges WHERE created_by = 'boundary' AND (
-			source_id IN (SELECT id FROM nodes WHERE session_pk = ?1) OR
-			target_id IN (SELECT id FROM nodes WHERE session_pk = ?1))`,
+		clearSessionEdgesQuery,
 		`UPDATE nodes SET segment_idx = -1 - segment_idx WHERE session_pk = ? AND segment_idx >= 0`,
 	} {
 		if _, err := t.exec(q, pk); err != nil {

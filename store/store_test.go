@@ -70,6 +70,17 @@ func TestOpenMigratesOnce(t *testing.T) {
 // the importer does, through one transaction.
 func importSession(t *testing.T, s *Store, file string) (*Tx, *Session, error) {
 	t.Helper()
+	tx, err := s.Begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := writeSession(t, tx, file)
+	return tx, sess, err
+}
+
+// writeSession writes a real session into tx as importSession does.
+func writeSession(t *testing.T, tx *Tx, file string) (*Session, error) {
+	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
@@ -80,13 +91,9 @@ func importSession(t *testing.T, s *Store, file string) (*Tx, *Session, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx, err := s.Begin(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	sess := &Session{ID: hdr.ID, Path: file, FileName: filepath.Base(file), Cwd: hdr.Cwd, Version: hdr.Version, Header: hdr.Raw}
 	if err := tx.PutSession(sess); err != nil {
-		return tx, nil, err
+		return nil, err
 	}
 	b := segment.NewBuilder(segment.DefaultOptions())
 	putSeg := func(seg *segment.Segment) error {
@@ -108,20 +115,20 @@ func importSession(t *testing.T, s *Store, file string) (*Tx, *Session, error) {
 		}
 		if st := b.Add(e); st.Closed != nil {
 			if err := putSeg(st.Closed); err != nil {
-				return tx, sess, err
+				return sess, err
 			}
 		}
 		if err := tx.InsertEntry(sess.PK, e, pisession.EntryText(e), EntryExtra{}); err != nil {
-			return tx, sess, err
+			return sess, err
 		}
 		sess.Entries++
 	}
 	if seg := b.Finish(); seg != nil {
 		if err := putSeg(seg); err != nil {
-			return tx, sess, err
+			return sess, err
 		}
 	}
-	return tx, sess, tx.PutSession(sess)
+	return sess, tx.PutSession(sess)
 }
 
 func TestTransactionAllOrNothing(t *testing.T) {
@@ -286,5 +293,78 @@ func TestSearchText(t *testing.T) {
 	}
 	if got := searchText(pisession.RoleBashExecution, "short"); got != "short" {
 		t.Error(got)
+	}
+}
+
+// A batch transaction holds several files, each between Savepoint and
+// Release: a file that fails after several of its entry batches were
+// written and indexed is dropped by RollbackTo alone (its entries batched in
+// memory too), the files before and after it are committed, and the
+// full-text index matches the entries.
+func TestSavepointDropsOneFile(t *testing.T) {
+	s, _ := openTemp(t)
+	tx, err := s.BeginBatch(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	part := func(file string) error {
+		t.Helper()
+		if err := tx.Savepoint(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := writeSession(t, tx, filepath.Join(sampleDir, file)); err != nil {
+			if rerr := tx.RollbackTo(); rerr != nil {
+				t.Fatal(rerr)
+			}
+			return err
+		}
+		if err := tx.Release(); err != nil {
+			t.Fatal(err)
+		}
+		return nil
+	}
+	if err := part("session-with-compaction.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("injected failure")
+	failEntryInsert = func(n int) error {
+		if n == 463+700 { // the 700th entry of the second file
+			return boom
+		}
+		return nil
+	}
+	defer func() { failEntryInsert = nil }()
+	if err := part("large-session.jsonl"); !errors.Is(err, boom) {
+		t.Fatalf("second file: %v, want the injected failure", err)
+	}
+	failEntryInsert = nil
+	if err := part("compact-with-images.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, s, "sessions"); n != 2 {
+		t.Errorf("%d sessions, want the first and third", n)
+	}
+	var entries, maxPK, recorded int
+	s.db.QueryRow(`SELECT count(*), max(pk) FROM entries`).Scan(&entries, &maxPK)
+	s.db.QueryRow(`SELECT sum(entries) FROM sessions`).Scan(&recorded)
+	if entries != recorded || maxPK != entries {
+		t.Errorf("%d entries (%d recorded), last key %d: the dropped file's entries or keys were kept", entries, recorded, maxPK)
+	}
+	var large int
+	s.db.QueryRow(`SELECT count(*) FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE s.file_name = 'large-session.jsonl'`).Scan(&large)
+	if large != 0 {
+		t.Errorf("%d entries of the failed file kept", large)
+	}
+	if _, err := s.db.Exec(`INSERT INTO entries_fts (entries_fts) VALUES ('integrity-check')`); err != nil {
+		t.Error(err)
+	}
+	var indexed int
+	s.db.QueryRow(`SELECT count(*) FROM entries_fts_docsize`).Scan(&indexed)
+	if indexed != entries {
+		t.Errorf("%d entries indexed of %d", indexed, entries)
 	}
 }

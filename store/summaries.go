@@ -136,7 +136,7 @@ func (s *Store) WriteSummaries(ctx context.Context, ws []SummaryWrite, show Show
 // Store.WriteSummaries).
 func (t *Tx) WriteSummaries(ws []SummaryWrite, show ShowFunc, now time.Time) error {
 	for i := range ws {
-		if err := writeSummary(t.ctx, t.tx, &ws[i], show, now); err != nil {
+		if err := writeSummary(t.ctx, txQueryer{t}, &ws[i], show, now); err != nil {
 			return err
 		}
 	}

@@ -1,8 +1,10 @@
 // Command bench measures import speed for `make bench`: it builds a corpus of
 // about --mb megabytes by copying the real sample sessions with fresh session
 // ids (pitest.WriteCorpus), times a bare encoding/json decode of every object
-// of those bytes, then imports the corpus into an empty library with the real binary and reports
-// MB/s, entries/s, peak RSS and the ratio to the bare decode, all in one run.
+// of those bytes and the formats' readers alone over them (the per-line
+// structures the importer needs), then imports the corpus into an empty
+// library with the real binary and reports MB/s, entries/s, peak RSS and the
+// ratio to the faster of the two decodes, all in one run.
 // It does the same for a corpus of --formats-mb megabytes of the real Claude
 // Code and Codex logs (copies with new UUIDs: writeOtherCorpus), then times
 // appends of 1 KB to a session of --append-mb megabytes of each format
@@ -24,7 +26,11 @@ import (
 	"syscall"
 	"time"
 
+	"rhizome/backend/claudecode"
+	"rhizome/backend/codex"
+	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/sessionformat"
 )
 
 func main() {
@@ -86,6 +92,18 @@ func run(bin, dir string, target int64, write func(corpus string, target int64) 
 	}
 	bare := time.Since(start)
 	fmt.Printf("bare encoding/json decode: %d objects in %v (%.1f MB/s)\n", objects, bare.Round(time.Millisecond), float64(size)/1e6/bare.Seconds())
+	start = time.Now()
+	entries, err := readerDecode(corpus)
+	if err != nil {
+		return err
+	}
+	readers := time.Since(start)
+	fmt.Printf("the formats' readers alone (pisession, claudecode, codex): %d entries in %v (%.1f MB/s)\n", entries, readers.Round(time.Millisecond), float64(size)/1e6/readers.Seconds())
+	// The baseline is the faster of the two decodes of the same bytes:
+	// never one slower than what the importer needs.
+	if readers < bare {
+		bare = readers
+	}
 
 	db := filepath.Join(dir, "library.db")
 	cmd := exec.Command(bin, "import", "--db", db, "--json", corpus)
@@ -114,6 +132,51 @@ func run(bin, dir string, target int64, write func(corpus string, target int64) 
 	ratio := took.Seconds() / bare.Seconds()
 	fmt.Printf("import / bare decode: %.2fx (target <= 3x); peak RSS target < 200 MB\n", ratio)
 	return nil
+}
+
+// readerDecode reads every corpus file (*.jsonl below dir) with the reader
+// of its format, as the importer does, into the entries it stores (each
+// line decoded into the structures the importer needs and no further), and
+// counts them.
+func readerDecode(dir string) (int, error) {
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			return err
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		head := make([]byte, sessionformat.HeadBytes)
+		k, _ := io.ReadFull(f, head)
+		format, why := sessionformat.Detect(head[:k])
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		r := bufio.NewReaderSize(f, 1<<20)
+		var next func() (*pisession.Entry, error)
+		switch format {
+		case sessionformat.Pi:
+			next = pisession.NewReader(r, p).Next
+		case sessionformat.ClaudeCode:
+			next = claudecode.NewReader(r, p).Next
+		case sessionformat.Codex:
+			next = codex.NewReader(r, p).Next
+		default:
+			return fmt.Errorf("%s: %s", p, why)
+		}
+		for {
+			if _, err := next(); err == io.EOF {
+				return nil
+			} else if err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			n++
+		}
+	})
+	return n, err
 }
 
 // bareDecode decodes every JSON object of every corpus file (*.jsonl below
