@@ -208,6 +208,15 @@ func (a *App) StartBackground(schedule bool) {
 	a.c.deferRel = true
 	a.c.mu.Unlock()
 	a.c.vectors.Kick()
+	// Relations an earlier run left to its queue and did not derive (the
+	// window closed right after an append).
+	if pending, err := a.c.store.RelationsPending(a.c.context()); err == nil && len(pending) > 0 {
+		projects := make([]string, 0, len(pending))
+		for p := range pending {
+			projects = append(projects, p)
+		}
+		a.c.relations.add(projects)
+	}
 	if schedule {
 		a.Memory.startSchedule()
 	}

@@ -298,6 +298,11 @@ func (w *fileWrite) finish() error {
 	if err := tx.PutSession(sess); err != nil {
 		return err
 	}
+	// Its project's relations are derived after the import (inline, or by
+	// the queue for an append): the mark outlives a window closed before.
+	if err := tx.MarkRelationsPending(sess.Cwd, time.Now()); err != nil {
+		return err
+	}
 	if err := w.writeSummaries(); err != nil {
 		return err
 	}

@@ -28,6 +28,12 @@ type RelationsReport struct {
 // linear in the project's segments (relate.Derive has no n² step).
 func deriveRelations(ctx context.Context, st *store.Store, projects []string) (RelationsReport, error) {
 	rep := RelationsReport{ByType: map[string]int{}}
+	// The marks before deriving: a project an import marks again meanwhile
+	// keeps its mark (migration 0087).
+	marks, err := st.RelationsPending(ctx)
+	if err != nil {
+		return rep, err
+	}
 	seen := map[string]bool{}
 	sorted := append([]string(nil), projects...)
 	sort.Strings(sorted)
@@ -44,6 +50,11 @@ func deriveRelations(ctx context.Context, st *store.Store, projects []string) (R
 		stored, skipped, err := st.ReplaceOfflineEdges(ctx, p, edges)
 		if err != nil {
 			return rep, err
+		}
+		if m, ok := marks[p]; ok {
+			if err := st.ClearRelationsPending(ctx, p, m); err != nil {
+				return rep, err
+			}
 		}
 		rep.Projects++
 		rep.Segments += len(rows)

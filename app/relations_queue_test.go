@@ -76,3 +76,74 @@ func TestAppendRelationsDerivedAfterTheAppend(t *testing.T) {
 		t.Errorf("relations after the append and the queue:\n%v\nafter an import of the whole files:\n%v", got, want)
 	}
 }
+
+// The relations an append left to the queue are derived when the library
+// opens next if the window closed first: every import marks its sessions'
+// projects in its own transaction (migration 0087), a derivation clears the
+// marks it read, and StartBackground derives what is still marked.
+func TestRelationsPendingOutliveTheWindow(t *testing.T) {
+	main := filepath.Join(claudeHome, "-tmp-rhizome-claudecode-fixtures-work-acme-api", claudeMain+".jsonl")
+	full, err := os.ReadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "home")
+	copyTree(t, dir, claudeHome, func(rel string, b []byte) []byte {
+		if filepath.Base(rel) == claudeMain+".jsonl" {
+			return cutAt(b, 0.4, false)
+		}
+		return b
+	})
+	live := filepath.Join(dir, "-tmp-rhizome-claudecode-fixtures-work-acme-api", claudeMain+".jsonl")
+	ctx := context.Background()
+	pending := func(l *testLib) map[string]string {
+		m, err := l.st.RelationsPending(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+
+	l := newTestLib(t)
+	l.importPaths(t, dir) // derived inline: no mark left
+	if m := pending(l); len(m) != 0 {
+		t.Fatalf("marks after an import that derived its relations: %v", m)
+	}
+	l.DeferRelations()
+	os.WriteFile(live, full, 0o644)
+	if rep := l.importPaths(t, live); rep.Files[0].Status != statusAppended || rep.Relations != nil {
+		t.Fatalf("append: %+v", rep.Files[0])
+	}
+	if err := l.WaitBackground(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if m := pending(l); len(m) != 0 {
+		t.Fatalf("marks after the queue ran: %v", m)
+	}
+	want := l.offlineEdges(t)
+	if len(want) == 0 {
+		t.Fatal("no relations: the test checks nothing")
+	}
+
+	// The window closed between an append and its queue: the relations are
+	// stale and the project is marked.
+	var project string
+	l.db(t).QueryRow(`SELECT cwd FROM sessions WHERE id = ?`, claudeMain).Scan(&project)
+	for _, q := range []string{`DELETE FROM edges WHERE created_by = 'offline'`,
+		`INSERT INTO relations_pending (project, marked_at) VALUES ('` + project + `', '2026-01-01T00:00:00Z')`} {
+		if _, err := l.db(t).Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := &testLib{App: New(l.st, l.path), st: l.st, path: l.path}
+	next.StartBackground(false)
+	if err := next.WaitBackground(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := next.offlineEdges(t); !reflect.DeepEqual(got, want) {
+		t.Errorf("relations after the next start:\n%v\nwant\n%v", got, want)
+	}
+	if m := pending(next); len(m) != 0 {
+		t.Errorf("marks after the next start derived them: %v", m)
+	}
+}

@@ -134,3 +134,43 @@ func (t *Tx) PutModelEdges(source string, edges []graph.Edge) (skipped int, err 
 	}
 	return skipped, nil
 }
+
+// MarkRelationsPending records, in the writing transaction, that project's
+// relations across sessions are to be derived again (migration 0087); a
+// later mark replaces an earlier one.
+func (t *Tx) MarkRelationsPending(project string, at time.Time) error {
+	if _, err := t.exec(`INSERT INTO relations_pending (project, marked_at) VALUES (?, ?)
+		ON CONFLICT (project) DO UPDATE SET marked_at = excluded.marked_at`, project, at.UTC().Format(time.RFC3339Nano)); err != nil {
+		return fmt.Errorf("store: unable to mark the relations of %s to derive: %w", project, err)
+	}
+	return nil
+}
+
+// RelationsPending returns the projects whose relations are to be derived
+// again, each with its mark (for ClearRelationsPending).
+func (s *Store) RelationsPending(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT project, marked_at FROM relations_pending`)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the projects whose relations are to derive: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var p, at string
+		if err := rows.Scan(&p, &at); err != nil {
+			return nil, fmt.Errorf("store: unable to read the projects whose relations are to derive: %w", err)
+		}
+		out[p] = at
+	}
+	return out, rows.Err()
+}
+
+// ClearRelationsPending removes project's mark if it is still markedAt (the
+// mark read before its relations were derived): a project marked again
+// meanwhile stays marked.
+func (s *Store) ClearRelationsPending(ctx context.Context, project, markedAt string) error {
+	if _, err := s.execWrite(ctx, `DELETE FROM relations_pending WHERE project = ? AND marked_at = ?`, project, markedAt); err != nil {
+		return fmt.Errorf("store: unable to clear the relations mark of %s: %w", project, err)
+	}
+	return nil
+}
