@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -42,14 +43,7 @@ func TestWatchCommandAndExportSession(t *testing.T) {
 	os.WriteFile(live, full[:lineEnd(20)], 0o644)
 	lib := filepath.Join(t.TempDir(), "library.db")
 
-	cmd := rhizomeCmd("watch", "--db", lib)
-	cmd.Env = append(cmd.Env, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, "claude"),
-		"CODEX_HOME="+filepath.Join(home, "codex"), "PI_CODING_AGENT_DIR="+filepath.Join(home, "pi"))
-	var out, errb syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out, errb := startWatch(t, home, lib)
 	t.Cleanup(func() { cmd.Process.Kill() })
 	waitFor := func(what string, limit time.Duration, ok func() bool) time.Duration {
 		t.Helper()
@@ -106,6 +100,21 @@ func TestWatchCommandAndExportSession(t *testing.T) {
 	}
 }
 
+// startWatch starts `rhizome watch --db lib` with home as its home and the
+// agents' folders under it (claude, codex, pi), its output kept.
+func startWatch(t *testing.T, home, lib string) (cmd *exec.Cmd, out, errb *syncBuffer) {
+	t.Helper()
+	cmd = rhizomeCmd("watch", "--db", lib)
+	cmd.Env = append(cmd.Env, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, "claude"),
+		"CODEX_HOME="+filepath.Join(home, "codex"), "PI_CODING_AGENT_DIR="+filepath.Join(home, "pi"))
+	out, errb = &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, out, errb
+}
+
 // syncBuffer is a bytes.Buffer safe for a process's output and a reader.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -142,14 +151,7 @@ func TestWatchMakesVectors(t *testing.T) {
 		os.WriteFile(filepath.Join(sessions, filepath.Base(f)), b, 0o644)
 	}
 	lib := filepath.Join(t.TempDir(), "library.db")
-	cmd := rhizomeCmd("watch", "--db", lib)
-	cmd.Env = append(cmd.Env, "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, "claude"),
-		"CODEX_HOME="+filepath.Join(home, "codex"), "PI_CODING_AGENT_DIR="+filepath.Join(home, "pi"))
-	var out, errb syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out, errb := startWatch(t, home, lib)
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	var res app.HybridResult
 	deadline := time.Now().Add(90 * time.Second)

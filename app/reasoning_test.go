@@ -357,14 +357,21 @@ func TestOpenInferredSpansAndDelete(t *testing.T) {
 	}
 }
 
+// kunsthausLib is a library holding MemoBrain's example graph (9 nodes),
+// imported from its snapshot, and the graph's id.
+func kunsthausLib(t *testing.T) (*testLib, string) {
+	t.Helper()
+	dir := copyTo(t, map[string][]byte{"kunsthaus.json": memoFile(t, "example_snapshot.json")})
+	l := newTestLib(t)
+	rep := l.importPaths(t, filepath.Join(dir, "kunsthaus.json"))
+	return l, importedGraph(t, rep, "kunsthaus.json").Reasoning.GraphID
+}
+
 // A reasoning graph and its nodes are link ends like any item: a link to
 // them resolves with their title and opens the reasoning view at the node;
 // a node the graph does not hold, or a deleted graph, is gone.
 func TestReasoningItemsAsLinkEnds(t *testing.T) {
-	dir := copyTo(t, map[string][]byte{"kunsthaus.json": memoFile(t, "example_snapshot.json")})
-	l := newTestLib(t)
-	rep := l.importPaths(t, filepath.Join(dir, "kunsthaus.json"))
-	g := importedGraph(t, rep, "kunsthaus.json").Reasoning.GraphID
+	l, g := kunsthausLib(t)
 	v, err := l.Reasoning.Open(g)
 	if err != nil {
 		t.Fatal(err)
@@ -402,10 +409,7 @@ func TestReasoningItemsAsLinkEnds(t *testing.T) {
 // picker: a graph by its title, a node by its thought; a node a patch adds
 // is found once it is applied; nothing of a deleted graph is.
 func TestReasoningItemsFound(t *testing.T) {
-	dir := copyTo(t, map[string][]byte{"kunsthaus.json": memoFile(t, "example_snapshot.json")})
-	l := newTestLib(t)
-	rep := l.importPaths(t, filepath.Join(dir, "kunsthaus.json"))
-	g := importedGraph(t, rep, "kunsthaus.json").Reasoning.GraphID
+	l, g := kunsthausLib(t)
 	kinds := func(hits []ItemHit) map[string][]string {
 		out := map[string][]string{}
 		for _, h := range hits {

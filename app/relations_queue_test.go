@@ -27,24 +27,32 @@ func (l *testLib) offlineEdges(t *testing.T) []string {
 	return out
 }
 
-// In a running app (the window, serve, a watcher) an append returns without
-// deriving its project's relations across sessions (that costs as much as
-// the project: issue 11 §2); the relations queue derives them after, and
-// they end as an import of the whole files makes them.
-func TestAppendRelationsDerivedAfterTheAppend(t *testing.T) {
-	main := filepath.Join(claudeHome, "-tmp-rhizome-claudecode-fixtures-work-acme-api", claudeMain+".jsonl")
-	full, err := os.ReadFile(main)
+// halfWrittenClaudeHome copies the Claude Code test home to dir with its
+// main session cut at 40% of its lines (live, its path there); full is that
+// session whole, to write over it as its agent would.
+func halfWrittenClaudeHome(t *testing.T) (dir, live string, full []byte) {
+	t.Helper()
+	project := "-tmp-rhizome-claudecode-fixtures-work-acme-api"
+	full, err := os.ReadFile(filepath.Join(claudeHome, project, claudeMain+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(t.TempDir(), "home")
+	dir = filepath.Join(t.TempDir(), "home")
 	copyTree(t, dir, claudeHome, func(rel string, b []byte) []byte {
 		if filepath.Base(rel) == claudeMain+".jsonl" {
 			return cutAt(b, 0.4, false)
 		}
 		return b
 	})
-	live := filepath.Join(dir, "-tmp-rhizome-claudecode-fixtures-work-acme-api", claudeMain+".jsonl")
+	return dir, filepath.Join(dir, project, claudeMain+".jsonl"), full
+}
+
+// In a running app (the window, serve, a watcher) an append returns without
+// deriving its project's relations across sessions (that costs as much as
+// the project: issue 11 §2); the relations queue derives them after, and
+// they end as an import of the whole files makes them.
+func TestAppendRelationsDerivedAfterTheAppend(t *testing.T) {
+	dir, live, full := halfWrittenClaudeHome(t)
 
 	l := newTestLib(t)
 	l.DeferRelations() // as StartBackground does
@@ -82,19 +90,7 @@ func TestAppendRelationsDerivedAfterTheAppend(t *testing.T) {
 // projects in its own transaction (migration 0087), a derivation clears the
 // marks it read, and StartBackground derives what is still marked.
 func TestRelationsPendingOutliveTheWindow(t *testing.T) {
-	main := filepath.Join(claudeHome, "-tmp-rhizome-claudecode-fixtures-work-acme-api", claudeMain+".jsonl")
-	full, err := os.ReadFile(main)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "home")
-	copyTree(t, dir, claudeHome, func(rel string, b []byte) []byte {
-		if filepath.Base(rel) == claudeMain+".jsonl" {
-			return cutAt(b, 0.4, false)
-		}
-		return b
-	})
-	live := filepath.Join(dir, "-tmp-rhizome-claudecode-fixtures-work-acme-api", claudeMain+".jsonl")
+	dir, live, full := halfWrittenClaudeHome(t)
 	ctx := context.Background()
 	pending := func(l *testLib) map[string]string {
 		m, err := l.st.RelationsPending(ctx)

@@ -208,19 +208,8 @@ func TestKnowledgeInItemSearch(t *testing.T) {
 	if h := find(s, "sqlite"); len(h) != 1 || h[0].Item != link.Knowledge(a.ID) || !h[0].Exists {
 		t.Fatalf("sqlite: %+v", h)
 	}
-	for _, q := range []string{`DROP TRIGGER search_items_knowledge_insert`, `DROP TRIGGER search_items_knowledge_update`,
-		`DROP TRIGGER search_items_knowledge_delete`, `DELETE FROM search_items WHERE kind = 'knowledge'`,
-		`DELETE FROM schema_migrations WHERE version = 86`} {
-		if _, err := s.db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.Close()
-	s2, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reapplyMigration(t, s, p, 86, `DROP TRIGGER search_items_knowledge_insert`, `DROP TRIGGER search_items_knowledge_update`,
+		`DROP TRIGGER search_items_knowledge_delete`, `DELETE FROM search_items WHERE kind = 'knowledge'`)
 	if h := find(s2, "sqlite"); len(h) != 1 || h[0].Item != link.Knowledge(a.ID) {
 		t.Fatalf("after the migration: %+v", h)
 	}

@@ -53,25 +53,7 @@ func TestPerFileLookupsUseTheirIndexes(t *testing.T) {
 // by their nodes, not by a list of every node of the session: with 14,000
 // segments that list made appending 1 KB to a long Claude Code session slow.
 func TestAppendEdgeDeleteReadsOnlyTheNodesRemade(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+resumeEdgesQuery, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
+	plan := queryPlan(t, resumeEdgesQuery, 1)
 	for _, step := range plan {
 		// Every node of the session: nodes_segment searched by session alone.
 		if strings.HasPrefix(step, "SCAN") || strings.Contains(step, "nodes_segment (session_pk=?)") {
@@ -85,25 +67,7 @@ func TestAppendEdgeDeleteReadsOnlyTheNodesRemade(t *testing.T) {
 // nodes (three subqueries over thousands of rows in a long session, twice
 // per append).
 func TestImportLookupReadsOneSession(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+importSessionQuery, "id")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
+	plan := queryPlan(t, importSessionQuery, "id")
 	if len(plan) != 1 || !strings.HasPrefix(plan[0], "SEARCH s USING INDEX") {
 		t.Errorf("the import's lookup reads more than its session: %s", strings.Join(plan, "; "))
 	}
@@ -115,25 +79,7 @@ func TestImportLookupReadsOneSession(t *testing.T) {
 // thousands of small files quadratic (an eighth of its time at 60 MB of
 // Claude Code and Codex logs, growing with the library).
 func TestSessionEdgeCountsReadOnlyTheSessionsEdges(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+sessionEdgeCountsQuery, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
+	plan := queryPlan(t, sessionEdgeCountsQuery, 1)
 	for _, step := range plan {
 		if strings.HasPrefix(step, "SCAN e") || strings.Contains(step, "edges_created_by (created_by=?)") {
 			t.Errorf("the session's edge counts read every boundary edge: %s", strings.Join(plan, "; "))
@@ -146,25 +92,7 @@ func TestSessionEdgeCountsReadOnlyTheSessionsEdges(t *testing.T) {
 // its nodes through those nodes, not by reading every boundary edge of the
 // library (an eighth of an import of 300 MB where files are rewritten).
 func TestClearSessionReadsOnlyTheSessionsEdges(t *testing.T) {
-	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+clearSessionEdgesQuery, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
+	plan := queryPlan(t, clearSessionEdgesQuery, 1)
 	for _, step := range plan {
 		if strings.HasPrefix(step, "SCAN e") || strings.Contains(step, "edges_created_by (created_by=?)") {
 			t.Errorf("clearing a session reads every boundary edge: %s", strings.Join(plan, "; "))
@@ -177,12 +105,23 @@ func TestClearSessionReadsOnlyTheSessionsEdges(t *testing.T) {
 // the agent, however many other sessions name the same agent id (copies of
 // a session: reading them all made importing copies quadratic).
 func TestSubagentSpawnSeeksOneSession(t *testing.T) {
+	plan := queryPlan(t, subagentSpawnQuery, "session", "agent")
+	joined := strings.Join(plan, "; ")
+	if !strings.Contains(joined, "entries_subagent_id (subagent_id=? AND session_pk=?)") || strings.Contains(joined, "TEMP B-TREE") {
+		t.Errorf("the spawn look-up reads more than the parent's entries naming the agent: %s", joined)
+	}
+}
+
+// queryPlan is SQLite's plan for query with args in a new library: the
+// detail of each step (EXPLAIN QUERY PLAN).
+func queryPlan(t *testing.T, query string, args ...any) []string {
+	t.Helper()
 	st, err := Open(filepath.Join(t.TempDir(), "library.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+subagentSpawnQuery, "session", "agent")
+	rows, err := st.db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,8 +135,5 @@ func TestSubagentSpawnSeeksOneSession(t *testing.T) {
 		}
 		plan = append(plan, detail)
 	}
-	joined := strings.Join(plan, "; ")
-	if !strings.Contains(joined, "entries_subagent_id (subagent_id=? AND session_pk=?)") || strings.Contains(joined, "TEMP B-TREE") {
-		t.Errorf("the spawn look-up reads more than the parent's entries naming the agent: %s", joined)
-	}
+	return plan
 }

@@ -171,19 +171,9 @@ func TestReasoningSearchMigrationBackfills(t *testing.T) {
 	if gr, n := rows(s); gr != 1 || n != 9 {
 		t.Fatalf("indexed on insert: %d graphs, %d nodes; want 1 and 9", gr, n)
 	}
-	for _, q := range []string{`DROP TRIGGER search_items_reasoning_insert`, `DROP TRIGGER search_items_reasoning_update`,
-		`DROP TRIGGER search_items_reasoning_delete`, `DELETE FROM search_items WHERE kind IN ('reasoning', 'reasoningNode')`,
-		`DELETE FROM schema_migrations WHERE version = 85`} {
-		if _, err := s.db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.Close()
-	s2, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reapplyMigration(t, s, p, 85, `DROP TRIGGER search_items_reasoning_insert`, `DROP TRIGGER search_items_reasoning_update`,
+		`DROP TRIGGER search_items_reasoning_delete`, `DROP VIEW reasoning_node_texts`,
+		`DELETE FROM search_items WHERE kind IN ('reasoning', 'reasoningNode')`)
 	if gr, n := rows(s2); gr != 1 || n != 9 {
 		t.Fatalf("after the migration: %d graphs, %d nodes; want 1 and 9", gr, n)
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,6 +28,25 @@ func openTemp(t *testing.T) (*Store, string) {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s, p
+}
+
+// reapplyMigration makes the library at path (open as s) as if migration
+// version had never run — undo takes away what it made — closes s and
+// opens the library again, which applies the migration to what it holds.
+func reapplyMigration(t *testing.T, s *Store, path string, version int, undo ...string) *Store {
+	t.Helper()
+	for _, q := range append(undo, fmt.Sprintf(`DELETE FROM schema_migrations WHERE version = %d`, version)) {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s2.Close() })
+	return s2
 }
 
 func count(t *testing.T, s *Store, table string) int {

@@ -197,3 +197,34 @@ class Summaries {
 }
 
 export const summaries = new Summaries();
+
+/**
+ * The summary of item() as it is now: read again when the item changes, a
+ * summary changes or the queue moves (null until read, or when it cannot
+ * be). Call it while a component is set up: its effect lives with it.
+ */
+export function followSummary(item: () => string): { readonly view: SummaryView | null } {
+  let view = $state.raw<SummaryView | null>(null);
+  $effect(() => {
+    const it = item();
+    void summaries.version;
+    void summaries.status;
+    let live = true;
+    summaries
+      .view(it)
+      .then((v) => {
+        if (live) view = v;
+      })
+      .catch(() => {
+        if (live) view = null;
+      });
+    return () => {
+      live = false;
+    };
+  });
+  return {
+    get view() {
+      return view;
+    },
+  };
+}
