@@ -243,18 +243,42 @@ func startSummaryModel(t *testing.T) *summaryServer {
 	s := &summaryServer{OpenAIServer: llmtest.NewOpenAIServer(3)}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := s.inFlight.Add(1)
-		defer s.inFlight.Add(-1)
+		var once sync.Once
+		end := func() { once.Do(func() { s.inFlight.Add(-1) }) }
+		defer end()
 		for {
 			m := s.most.Load()
 			if n <= m || s.most.CompareAndSwap(m, n) {
 				break
 			}
 		}
-		s.OpenAIServer.ServeHTTP(w, r)
+		// A stream's request is over for the client once it reads [DONE]:
+		// it is counted out before that is written, or the next request
+		// could arrive before this handler has returned and count twice.
+		s.OpenAIServer.ServeHTTP(&endOnDone{ResponseWriter: w, end: end}, r)
 	}))
 	t.Cleanup(srv.Close)
 	s.url = srv.URL + "/v1"
 	return s
+}
+
+// endOnDone calls end before writing a stream's last event ("[DONE]").
+type endOnDone struct {
+	http.ResponseWriter
+	end func()
+}
+
+func (w *endOnDone) Write(b []byte) (int, error) {
+	if bytes.Contains(b, []byte("[DONE]")) {
+		w.end()
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *endOnDone) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 // useSummaryModel turns summaries with a model on, the generation model
