@@ -36,6 +36,7 @@ func (im *Import) runQuiet(ctx context.Context, srcs []source) (ImportReport, er
 func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (ImportReport, error) {
 	im.mu.Lock()
 	defer im.mu.Unlock()
+	defer paceGCForImport()()
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	rep := emptyReport()
@@ -161,6 +162,7 @@ type job struct {
 	resume  *resumeState
 	lastIdx int
 	titles  *codexTitles // Codex thread names, shared by the import's jobs
+	keys    *importKeys  // dedupe keys of the files read before, shared by the import's jobs
 
 	ops   chan []op     // what to write, in order; closed by the reader
 	abort chan struct{} // closed by the writer when it gives up on the job
@@ -230,9 +232,9 @@ const opBatch = 128
 func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progress, jobs chan<- *job, waiting chan<- struct{}) {
 	defer close(jobs)
 	var inflight []*job
-	titles := &codexTitles{}
+	titles, keys := &codexTitles{}, &importKeys{}
 	for i, src := range srcs {
-		j := &job{index: i, src: src, lastIdx: -1, titles: titles, ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{})}
+		j := &job{index: i, src: src, lastIdx: -1, titles: titles, keys: keys, ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{})}
 		prog.startFile(i, src)
 		j.prepErr = prepareJob(ctx, st, j, inflight, waiting)
 		// Forget the jobs already written.

@@ -101,29 +101,43 @@ func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	parentIDs, err := tx.EntryIDs(parent.PK)
-	if err != nil {
-		return err
-	}
-	in := make(map[string]bool, len(parentIDs))
-	for id := range parentIDs {
-		in[id] = true
-	}
 	var forkID string
+	var forkSeq int
 	if child.Format != formatCodex {
 		// Codex entries have no ids of their own ("L<line>"): its fork
 		// point is not in the file; the parent's last node stands for it.
+		// From the child's end backwards, a chunk at a time, its ids are
+		// looked up in the parent until one is there.
+		var lookErr error
 		if err := tx.EntryChainBackward(child.PK, 1024, func(chunk []pisession.Entry) bool {
+			ids := make([]string, 0, len(chunk))
+			for _, e := range chunk {
+				if e.ID != "" {
+					ids = append(ids, e.ID)
+				}
+			}
+			seqs, err := tx.EntrySeqs(parent.PK, ids)
+			if err != nil {
+				lookErr = err
+				return true
+			}
+			in := make(map[string]bool, len(seqs))
+			for id := range seqs {
+				in[id] = true
+			}
 			id, ok := segment.ForkPoint(chunk, in)
-			forkID = id
+			forkID, forkSeq = id, seqs[id]
 			return ok
 		}); err != nil {
 			return err
 		}
+		if lookErr != nil {
+			return lookErr
+		}
 	}
 	var from *store.SegmentRecord
 	if forkID != "" {
-		from, err = tx.SegmentOfSeq(parent.PK, parentIDs[forkID])
+		from, err = tx.SegmentOfSeq(parent.PK, forkSeq)
 	} else {
 		from, err = tx.LastSegment(parent.PK)
 	}

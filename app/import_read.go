@@ -429,6 +429,9 @@ func (s *stream) findCopies(es []*pisession.Entry) error {
 		}
 		s.seen[k] = true
 	}
+	if s.j.keys != nil {
+		s.j.keys.add(keys)
+	}
 	return nil
 }
 
@@ -438,6 +441,11 @@ func (s *stream) findCopies(es []*pisession.Entry) error {
 // waits for the writer to catch up.
 func (s *stream) lookupCopies(keys []string) (map[string]store.EntryCopy, error) {
 	if len(keys) == 0 {
+		return map[string]store.EntryCopy{}, nil
+	}
+	if may, err := s.mayHaveCopies(keys); err != nil {
+		return nil, err
+	} else if !may {
 		return map[string]store.EntryCopy{}, nil
 	}
 	req := &copyLookup{keys: keys, fromSeq: s.fromSeq, reply: make(chan copyReply, 1)}

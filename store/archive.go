@@ -138,6 +138,28 @@ func (t *Tx) DedupeOwners(keys []string, sessionPK int64, fromSeq int) (map[stri
 	return dedupeOwners(t.ctx, txQueryer{t}, keys, sessionPK, fromSeq)
 }
 
+// HasDedupeKeys reports whether the library, as committed, holds an entry
+// whose dedupe key is one of keys (one index seek per key): when it holds
+// none, an import's reader knows without asking its writer that a file's
+// entries are no copies of stored ones.
+func (s *Store) HasDedupeKeys(ctx context.Context, keys []string) (bool, error) {
+	if len(keys) == 0 {
+		return false, nil
+	}
+	list, err := json.Marshal(keys)
+	if err != nil {
+		return false, fmt.Errorf("store: unable to look up copies: %w", err)
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, hasDedupeKeysQuery, string(list)).Scan(&n); err != nil {
+		return false, fmt.Errorf("store: unable to look up copies: %w", err)
+	}
+	return n > 0, nil
+}
+
+const hasDedupeKeysQuery = `SELECT count(*) FROM (SELECT 1 FROM entries INDEXED BY entries_dedupe_key
+	WHERE dedupe_key IN (SELECT value FROM json_each(?)) AND dedupe_key <> '' LIMIT 1)`
+
 func dedupeOwners(ctx context.Context, q queryer, keys []string, sessionPK int64, fromSeq int) (map[string]EntryCopy, error) {
 	out := map[string]EntryCopy{}
 	if len(keys) == 0 {

@@ -325,32 +325,40 @@ func (s *Store) SegmentEntries(ctx context.Context, nodeID string, offset, limit
 	return page, nil
 }
 
-// EntryIDs returns the ids of the session's entries mapped to their seq (the
-// first one for an id seen twice), for finding fork points.
-func (t *Tx) EntryIDs(sessionPK int64) (map[string]int, error) {
+// EntrySeqs returns, of ids, those that are ids of the session's entries,
+// each mapped to the seq of its first entry (an id seen twice keeps the
+// first): one indexed look-up per id (entries (session_pk, entry_id)), for
+// finding a fork point without reading the parent's every id.
+const entrySeqsQuery = `SELECT e.entry_id, min(e.seq) FROM entries e
+	WHERE e.session_pk = ? AND e.entry_id IN (SELECT value FROM json_each(?)) AND e.entry_id <> ''
+	GROUP BY e.entry_id`
+
+func (t *Tx) EntrySeqs(sessionPK int64, ids []string) (map[string]int, error) {
 	if err := t.flush(); err != nil {
 		return nil, err
 	}
-	rows, err := t.query(`SELECT entry_id, seq FROM entries WHERE session_pk = ? AND entry_id <> '' ORDER BY seq`, sessionPK)
+	list, err := json.Marshal(ids)
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to fetch the entry ids of session %d: %w", sessionPK, err)
+		return nil, fmt.Errorf("store: unable to look up entry ids of session %d: %w", sessionPK, err)
+	}
+	rows, err := t.query(entrySeqsQuery, sessionPK, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to look up entry ids of session %d: %w", sessionPK, err)
 	}
 	defer rows.Close()
-	ids := map[string]int{}
+	seqs := map[string]int{}
 	for rows.Next() {
 		var id string
 		var seq int
 		if err := rows.Scan(&id, &seq); err != nil {
 			return nil, fmt.Errorf("store: unable to read an entry id of session %d: %w", sessionPK, err)
 		}
-		if _, ok := ids[id]; !ok {
-			ids[id] = seq
-		}
+		seqs[id] = seq
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to fetch the entry ids of session %d: %w", sessionPK, err)
+		return nil, fmt.Errorf("store: unable to look up entry ids of session %d: %w", sessionPK, err)
 	}
-	return ids, nil
+	return seqs, nil
 }
 
 // EntryChainBackward calls fn with the session's entries, only Seq, ID,

@@ -24,6 +24,10 @@ func TestImportWritesUsePreparedStatements(t *testing.T) {
 	if err := tx.WriteSummaries(ws, showNewest, t0); err != nil {
 		t.Fatal(err)
 	}
+	// Again: the item has a row now (the first write inserted it whole).
+	if err := tx.WriteSummaries(ws, showNewest, t0); err != nil {
+		t.Fatal(err)
+	}
 	if err := tx.PutOfflineKnowledge("node-1", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +36,7 @@ func TestImportWritesUsePreparedStatements(t *testing.T) {
 	}
 	s.stmts.mu.Lock()
 	defer s.stmts.mu.Unlock()
-	for _, want := range []string{"INSERT INTO summaries (item", "INSERT INTO summary_versions", "UPDATE summaries SET input_hash",
+	for _, want := range []string{"SELECT count(*) FROM summaries WHERE item", "INSERT INTO summaries (item", "INSERT INTO summary_versions", "UPDATE summaries SET input_hash",
 		"DELETE FROM knowledge WHERE segment_node_id", "DELETE FROM knowledge WHERE session_id"} {
 		found := false
 		for q := range s.stmts.m {

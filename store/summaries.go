@@ -159,16 +159,17 @@ func writeSummary(ctx context.Context, q queryer, w *SummaryWrite, show ShowFunc
 	if k.Item == "" || k.Kind == "" {
 		return fmt.Errorf("store: unable to save the summary of %q: no item or kind", k.Item)
 	}
-	if _, err := q.ExecContext(ctx, `INSERT INTO summaries (item, kind, subject) VALUES (?, ?, ?)
-		ON CONFLICT (item) DO NOTHING`, k.Item, k.Kind, k.Subject); err != nil {
-		return fmt.Errorf("store: unable to save the summary of %s: %w", k.Item, err)
+	var exists int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM summaries WHERE item = ?`, k.Item).Scan(&exists)
+	if err != nil {
+		return fmt.Errorf("store: unable to look up the summary of %s: %w", k.Item, err)
+	}
+	if exists == 0 {
+		return insertSummary(ctx, q, w, show, now)
 	}
 	row, err := summaryRow(ctx, q, k.Item)
 	if err != nil {
 		return err
-	}
-	if w.InputHash != nil {
-		row.InputHash = *w.InputHash
 	}
 	if w.Add != nil {
 		v := *w.Add
@@ -183,16 +184,97 @@ func writeSummary(ctx context.Context, q queryer, w *SummaryWrite, show ShowFunc
 				return fmt.Errorf("store: unable to replace the summary of %s: %w", k.Item, err)
 			}
 		}
-		if _, err := q.ExecContext(ctx, `INSERT INTO summary_versions (item, version, title, text, label, source, input_hash, made_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, k.Item, v.Version, v.Title, v.Text, v.Label, v.Source, v.InputHash, isoTime(v.MadeAt)); err != nil {
+		if err := insertSummaryVersion(ctx, q, k.Item, &v); err != nil {
+			return err
+		}
+		w.applyAdded(row, v.Version)
+	}
+	before := *row
+	w.apply(row, now)
+	if w.Add == nil && row.Human == before.Human && row.InputHash == before.InputHash {
+		// What the item shows is made from its versions, the edit in
+		// force and its inputs, none of which changed: only its queue
+		// state is written (a project queued again by each file of an
+		// import), without touching its full-text index.
+		if *row == before {
+			return nil
+		}
+		_, err = q.ExecContext(ctx, `UPDATE summaries SET queued = ?, queued_at = ?, next_try = ?, forced = ?, attempts = ?,
+			error = ?, basis = ? WHERE item = ?`, row.Queued, isoTime(row.QueuedAt), isoTime(row.NextTry), boolInt(row.Forced),
+			row.Attempts, row.Error, row.Basis, k.Item)
+		if err != nil {
 			return fmt.Errorf("store: unable to save the summary of %s: %w", k.Item, err)
 		}
-		if strings.HasPrefix(v.Source, "model:") {
-			row.Attempts, row.Error = 0, ""
-		}
-		if w.EditInForce != nil && *w.EditInForce == EditAdded {
-			row.Human = v.Version
-		}
+		return nil
+	}
+	versions, err := summaryVersions(ctx, q, k.Item)
+	if err != nil {
+		return err
+	}
+	sh := show(versions, row.Human, row.InputHash)
+	_, err = q.ExecContext(ctx, `UPDATE summaries SET input_hash = ?, title = ?, text = ?, label = ?, source = ?,
+		made_from = ?, made_at = ?, human = ?, queued = ?, queued_at = ?, next_try = ?, forced = ?, attempts = ?, error = ?,
+		basis = ? WHERE item = ?`, row.InputHash, sh.Title, sh.Text, sh.Label, sh.Source, sh.InputHash, isoTime(sh.MadeAt),
+		row.Human, row.Queued, isoTime(row.QueuedAt), isoTime(row.NextTry), boolInt(row.Forced), row.Attempts, row.Error,
+		row.Basis, k.Item)
+	if err != nil {
+		return fmt.Errorf("store: unable to save the summary of %s: %w", k.Item, err)
+	}
+	return nil
+}
+
+// insertSummary is writeSummary for an item that has no summary row yet
+// (an import's new sessions and segments: most of its writes): the row is
+// what w makes of an empty one, written by one INSERT, and w.Add its first
+// version. Two statements where an existing item takes seven.
+func insertSummary(ctx context.Context, q queryer, w *SummaryWrite, show ShowFunc, now time.Time) error {
+	k := w.Key
+	row := &SummaryRow{SummaryKey: k}
+	var versions []SummaryVersion
+	if w.Add != nil {
+		v := *w.Add
+		v.Version = 1
+		versions = []SummaryVersion{v}
+		w.applyAdded(row, v.Version)
+	}
+	w.apply(row, now)
+	sh := show(versions, row.Human, row.InputHash)
+	if _, err := q.ExecContext(ctx, `INSERT INTO summaries (item, kind, subject, input_hash, title, text, label, source,
+		made_from, made_at, human, queued, queued_at, next_try, forced, attempts, error, basis)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		k.Item, k.Kind, k.Subject, row.InputHash, sh.Title, sh.Text, sh.Label, sh.Source, sh.InputHash, isoTime(sh.MadeAt),
+		row.Human, row.Queued, isoTime(row.QueuedAt), isoTime(row.NextTry), boolInt(row.Forced), row.Attempts, row.Error,
+		row.Basis); err != nil {
+		return fmt.Errorf("store: unable to save the summary of %s: %w", k.Item, err)
+	}
+	if len(versions) == 1 {
+		return insertSummaryVersion(ctx, q, k.Item, &versions[0])
+	}
+	return nil
+}
+
+func insertSummaryVersion(ctx context.Context, q queryer, item string, v *SummaryVersion) error {
+	if _, err := q.ExecContext(ctx, `INSERT INTO summary_versions (item, version, title, text, label, source, input_hash, made_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, item, v.Version, v.Title, v.Text, v.Label, v.Source, v.InputHash, isoTime(v.MadeAt)); err != nil {
+		return fmt.Errorf("store: unable to save the summary of %s: %w", item, err)
+	}
+	return nil
+}
+
+// applyAdded is what w's new version (numbered version) does to row.
+func (w *SummaryWrite) applyAdded(row *SummaryRow, version int) {
+	if strings.HasPrefix(w.Add.Source, "model:") {
+		row.Attempts, row.Error = 0, ""
+	}
+	if w.EditInForce != nil && *w.EditInForce == EditAdded {
+		row.Human = version
+	}
+}
+
+// apply is what the rest of w (all but its new version) does to row.
+func (w *SummaryWrite) apply(row *SummaryRow, now time.Time) {
+	if w.InputHash != nil {
+		row.InputHash = *w.InputHash
 	}
 	if w.EditInForce != nil && *w.EditInForce != EditAdded {
 		row.Human = *w.EditInForce
@@ -228,20 +310,6 @@ func writeSummary(ctx context.Context, q queryer, w *SummaryWrite, show ShowFunc
 	if w.Basis != nil {
 		row.Basis = *w.Basis
 	}
-	versions, err := summaryVersions(ctx, q, k.Item)
-	if err != nil {
-		return err
-	}
-	sh := show(versions, row.Human, row.InputHash)
-	_, err = q.ExecContext(ctx, `UPDATE summaries SET input_hash = ?, title = ?, text = ?, label = ?, source = ?,
-		made_from = ?, made_at = ?, human = ?, queued = ?, queued_at = ?, next_try = ?, forced = ?, attempts = ?, error = ?,
-		basis = ? WHERE item = ?`, row.InputHash, sh.Title, sh.Text, sh.Label, sh.Source, sh.InputHash, isoTime(sh.MadeAt),
-		row.Human, row.Queued, isoTime(row.QueuedAt), isoTime(row.NextTry), boolInt(row.Forced), row.Attempts, row.Error,
-		row.Basis, k.Item)
-	if err != nil {
-		return fmt.Errorf("store: unable to save the summary of %s: %w", k.Item, err)
-	}
-	return nil
 }
 
 const summaryColumns = `item, kind, subject, input_hash, title, text, label, source, made_from, made_at, human,

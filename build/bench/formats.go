@@ -29,10 +29,16 @@ import (
 // uuidRE matches a UUID; copies get new ones.
 var uuidRE = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
+// agentIDRE matches a Claude Code sub-agent id (agent-<id>.jsonl, "agentId"):
+// copies get new ones too, as every real spawn has its own (with the id
+// kept, the copies of one sub-agent file were one session rewritten by each
+// copy: 992 rewrites in 300 MB, which a real corpus does not have).
+var agentIDRE = regexp.MustCompile(`\ba[0-9a-f]{16}\b`)
+
 // remapper gives each UUID of a copy a new one, the same everywhere in the
 // copy (so that a fork still names its parent and a sub-agent its session):
 // the last 12 hex digits are new, the rest (a UUIDv7's time, the version)
-// kept. keep lists UUIDs left as they are.
+// kept; and each sub-agent id a new one. keep lists UUIDs left as they are.
 type remapper struct {
 	m    map[string]string
 	keep map[string]bool
@@ -61,7 +67,20 @@ func (r *remapper) uuid(u string) string {
 }
 
 func (r *remapper) bytes(b []byte) []byte {
-	return uuidRE.ReplaceAllFunc(b, func(m []byte) []byte { return []byte(r.uuid(string(m))) })
+	b = uuidRE.ReplaceAllFunc(b, func(m []byte) []byte { return []byte(r.uuid(string(m))) })
+	return agentIDRE.ReplaceAllFunc(b, func(m []byte) []byte { return []byte(r.agentID(string(m))) })
+}
+
+// agentID maps a sub-agent id to a new one of the same shape.
+func (r *remapper) agentID(id string) string {
+	if v, ok := r.m[id]; ok {
+		return v
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	v := "a" + hex.EncodeToString(b[:])
+	r.m[id] = v
+	return v
 }
 
 // otherSources are the real Claude Code and Codex homes, as the programs
