@@ -12,6 +12,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/sergi/go-diff v1.4.0
 	github.com/wailsapp/wails/v2 v2.15.0
+	golang.org/x/sync v0.24.0
 	modernc.org/sqlite v1.61.1
 )
 
@@ -21,7 +22,6 @@ require (
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )
 

@@ -16,8 +16,8 @@ import (
 // A GOGC or GOMEMLIMIT the user set is left as it is.
 
 const (
-	importGCPercent = 300
-	importHeapLimit = 140 << 20 // bytes, Go's heap and runtime (SQLite's page cache is outside it)
+	importGCPercent = 200
+	importHeapLimit = 100 << 20 // bytes, Go's heap and runtime (SQLite's page cache is outside it)
 
 )
 
