@@ -201,6 +201,11 @@ func (s *Store) checkpointNow(ctx context.Context) {
 func (s *Store) truncateLog(ctx context.Context, conn *sql.Conn) bool {
 	s.ckpt.Lock()
 	defer s.ckpt.Unlock()
+	return s.truncateLogLocked(ctx, conn)
+}
+
+// truncateLogLocked is truncateLog with s.ckpt held.
+func (s *Store) truncateLogLocked(ctx context.Context, conn *sql.Conn) bool {
 	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
 		return false
 	}
@@ -218,7 +223,18 @@ func (s *Store) truncateLogIfDue(ctx context.Context, conn *sql.Conn) {
 	s.mu.Lock()
 	due := s.sinceReset >= walResetBytes
 	s.mu.Unlock()
-	if due && s.truncateLog(ctx, conn) {
+	if !due {
+		return
+	}
+	// While the checkpointer copies the log, a later Begin truncates it:
+	// waiting for it here held the import's writer up (0.45 s of a 16 s
+	// import, block profile), and the log it is copying is what this
+	// truncation would copy.
+	if !s.ckpt.TryLock() {
+		return
+	}
+	defer s.ckpt.Unlock()
+	if s.truncateLogLocked(ctx, conn) {
 		s.mu.Lock()
 		s.sinceReset = 0
 		s.mu.Unlock()
