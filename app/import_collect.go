@@ -258,9 +258,11 @@ func sniffSource(s source, reasoning bool) sniffed {
 		}
 	}
 	if claudeHead(head, min(s.size, 4<<10), format) {
-		if h, err := claudecode.NewReader(io.NewSectionReader(f, 0, s.size), s.path).Header(); err == nil {
+		rd := claudecode.NewReader(io.NewSectionReader(f, 0, s.size), s.path)
+		if h, err := rd.Header(); err == nil {
 			out.claudeStart, out.isClaude = h.Timestamp, true
 		}
+		rd.Release()
 	}
 	if want := min(s.size, sessionformat.HeadBytes); int64(len(head)) >= want {
 		// detectFormat's head is the first min(size, HeadBytes) bytes.

@@ -218,6 +218,7 @@ func (s *stream) run() error {
 		return err
 	}
 	s.scan = scan
+	defer scan.release()
 
 	count := 0
 	for {

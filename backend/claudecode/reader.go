@@ -132,6 +132,11 @@ func NewReader(r io.Reader, file string) *Reader {
 	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file}), file: file}
 }
 
+// Release gives the read buffer back for other readers, when r is left
+// before the end of its input (after Header alone): r must not be read
+// after.
+func (r *Reader) Release() { r.r.Release() }
+
 // State is where a read stopped, for an append import to resume from it
 // (NewReaderAt): the byte offset and line (Consumed, Lines), the number of
 // entries before it (Seq), the header and the reader's state. It is small (a
