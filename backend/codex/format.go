@@ -108,7 +108,10 @@ type parseState struct {
 }
 
 // format implements sessionlog.Format for Codex rollouts.
-type format struct{ file string }
+type format struct {
+	file string
+	w    *wire // scratch for the line being decoded (a value given to json.Unmarshal is allocated: once per Reader, not per line)
+}
 
 func (format) HeaderReady(st *parseState) bool { return st.ThreadID != "" && st.HeaderModel != "" }
 
@@ -141,8 +144,11 @@ func (format) Finish(st *parseState, em *sessionlog.Emitter) {
 
 // Decode maps one line (see the package comment for the table).
 func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessionlog.Emitter) bool {
-	var w wire
-	warns, ok := decodeWire(obj, &w)
+	w := f.w
+	if w == nil {
+		w = new(wire)
+	}
+	warns, ok := decodeWire(obj, w)
 	if !ok {
 		return false
 	}
