@@ -2,13 +2,19 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
+
+	"rhizome/backend/claudecode"
+	"rhizome/backend/sessionformat"
 )
 
 // Collecting: what an import reads. Paths become sources (every *.jsonl
@@ -29,7 +35,8 @@ type source struct {
 	computer string // hostname recorded in the nodes
 	size     int64
 	open     func() (sessionFile, error)
-	err      error // the file could not even be listed
+	err      error    // the file could not even be listed
+	sniff    *sniffed // what its head told before the import (nil: not sniffed)
 }
 
 type nopCloser struct{ *bytes.Reader }
@@ -182,4 +189,114 @@ func (c *collector) walk(dir string) {
 			c.file(p, info)
 		}
 	}
+}
+
+// Sniffing: before the import, the head of every source is read once
+// (sniffSources) for what the import needs of it before reading: whether
+// it is a MemoBrain file (takeReasoning), when a Claude Code session began
+// (orderSources), and its format (job.open). The sources are sniffed by a
+// few goroutines at once: nothing else runs before the first file is read.
+
+// sniffed is what the head of a source told.
+type sniffed struct {
+	reasoning   reasoningFile // a MemoBrain file (isReasoning)
+	isReasoning bool
+	claudeStart string // the header time of a Claude Code session (isClaude)
+	isClaude    bool
+	// detected: format and formatErr are detectFormat's answer.
+	detected  bool
+	format    string
+	formatErr error
+}
+
+// sniffWorkers is how many sources are sniffed at once.
+const sniffWorkers = 4
+
+// sniffSources sniffs every source of srcs (see sniffed), looking for
+// MemoBrain files until ctx is cancelled.
+func sniffSources(ctx context.Context, srcs []source) []sniffed {
+	out := make([]sniffed, len(srcs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(sniffWorkers, len(srcs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(srcs) {
+					return
+				}
+				out[i] = sniffSource(srcs[i], ctx.Err() == nil)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// sniffSource opens s once and reads its head: for a MemoBrain file (when
+// reasoning), sniffReasoning's answer; else claudeStart's and
+// detectFormat's.
+func sniffSource(s source, reasoning bool) sniffed {
+	var out sniffed
+	if s.err != nil || s.open == nil {
+		return out
+	}
+	f, err := s.open()
+	if err != nil {
+		return out // the session import reports it
+	}
+	defer f.Close()
+	head := make([]byte, sessionformat.HeadBytes)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	format, why := sessionformat.Detect(head)
+	if reasoning {
+		if out.reasoning, out.isReasoning = sniffReasoning(s, f, head, format, why); out.isReasoning {
+			return out
+		}
+	}
+	if claudeHead(head, min(s.size, 4<<10), format) {
+		rd := claudecode.NewReader(io.NewSectionReader(f, 0, s.size), s.path)
+		if h, err := rd.Header(); err == nil {
+			out.claudeStart, out.isClaude = h.Timestamp, true
+		}
+		rd.Release()
+	}
+	if want := min(s.size, sessionformat.HeadBytes); int64(len(head)) >= want {
+		// detectFormat's head is the first min(size, HeadBytes) bytes.
+		if int64(len(head)) == want {
+			out.format, out.formatErr = detectFormatHead(f, s.size, head, format, why)
+		} else {
+			out.format, out.formatErr = detectFormatHead(f, s.size, head[:want], "", "")
+		}
+		out.detected = true
+	}
+	return out
+}
+
+// claudeHead reports whether sessionformat.Detect names the first n bytes
+// of a file Claude Code (claudeStart's test: n is 4 KiB, or the file's
+// size when smaller), from head, the file's first bytes, whose format is
+// format. The first line decides when it ends within the n bytes; a first
+// line that does not end there is a Claude Code line only if those bytes
+// are one whole object.
+func claudeHead(head []byte, n int64, format string) bool {
+	if int64(len(head)) <= n {
+		return format == sessionformat.ClaudeCode
+	}
+	h := head[:n]
+	b := bytes.TrimLeft(bytes.TrimPrefix(h, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
+	switch {
+	case len(b) == 0 || b[0] != '{':
+		return false
+	case bytes.IndexByte(b, '\n') > 0:
+		return format == sessionformat.ClaudeCode
+	}
+	if t := bytes.TrimRight(b, " \t\r\n"); t[len(t)-1] != '}' {
+		return false // not a whole object: Detect cannot name it Claude Code
+	}
+	f, _ := sessionformat.Detect(h)
+	return f == sessionformat.ClaudeCode
 }

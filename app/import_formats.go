@@ -201,10 +201,18 @@ func detectFormat(f io.ReaderAt, size int64) (string, error) {
 	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
 		return "", fmt.Errorf("read: %w", err)
 	}
+	return detectFormatHead(f, size, head, "", "")
+}
+
+// detectFormatHead is detectFormat once head, the first min(size,
+// sessionformat.HeadBytes) bytes of f, is read; format and why are
+// sessionformat.Detect's answer for head when the caller has it (why not
+// empty).
+func detectFormatHead(f io.ReaderAt, size int64, head []byte, format, why string) (string, error) {
 	if bytes.IndexByte(head, '\n') < 0 {
 		if int64(len(head)) == sessionformat.HeadBytes {
 			if short, ok := shortFirstLine(f, size); ok {
-				head = short
+				head, why = short, ""
 			} else if whole, _ := lineEnds(f, size); !whole {
 				return "", fmt.Errorf("the first line (%d bytes so far) has no newline and does not parse: the session is still being written", size)
 			}
@@ -212,7 +220,9 @@ func detectFormat(f io.ReaderAt, size int64) (string, error) {
 			return "", fmt.Errorf("the first line (%d bytes) has no newline and does not parse: the session is still being written", size)
 		}
 	}
-	format, why := sessionformat.Detect(head)
+	if why == "" {
+		format, why = sessionformat.Detect(head)
+	}
 	switch format {
 	case formatPi, formatClaudeCode, formatCodex:
 		return format, nil

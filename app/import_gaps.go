@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"sync"
 
 	"rhizome/backend/pisession"
 )
@@ -47,8 +48,23 @@ func newGapScanner(f io.ReaderAt, start int64, hashState []byte, implicit bool, 
 			return nil, fmt.Errorf("the stored hash state: %w", err)
 		}
 	}
-	return &gapScanner{r: bufio.NewReaderSize(io.NewSectionReader(f, start, 1<<62), gapWindow), pos: start, h: h,
-		implicit: implicit, emit: emit}, nil
+	r := gapReaders.Get().(*bufio.Reader)
+	r.Reset(io.NewSectionReader(f, start, 1<<62))
+	return &gapScanner{r: r, pos: start, h: h, implicit: implicit, emit: emit}, nil
+}
+
+// gapReaders keeps the buffers of the scanners released, for the next
+// files (a new 256 KiB buffer for each file of a few KB was a large part of
+// what an import allocated).
+var gapReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, gapWindow) }}
+
+// release gives the scanner's buffer back: g is not used after it.
+func (g *gapScanner) release() {
+	if g.r != nil {
+		g.r.Reset(nil)
+		gapReaders.Put(g.r)
+		g.r = nil
+	}
 }
 
 // entry walks over the gap before e and e's object, which must be the

@@ -95,7 +95,13 @@ func orderSources(srcs []source) []source {
 		if s.err != nil || s.open == nil {
 			continue
 		}
-		if ts, ok := claudeStart(s); ok {
+		ts, ok := "", false
+		if s.sniff != nil {
+			ts, ok = s.sniff.claudeStart, s.sniff.isClaude
+		} else {
+			ts, ok = claudeStart(s)
+		}
+		if ok {
 			idx = append(idx, i)
 			ccs = append(ccs, cc{s, ts})
 		}

@@ -90,7 +90,12 @@ func (j *job) open() (*pisession.Header, error) {
 		return nil, err
 	}
 	j.file, j.closeFile = f, f.Close
-	format, err := detectFormat(f, j.src.size)
+	format, err := "", error(nil)
+	if sn := j.src.sniff; sn != nil && sn.detected {
+		format, err = sn.format, sn.formatErr // read before the import (sniffSource)
+	} else {
+		format, err = detectFormat(f, j.src.size)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -213,6 +218,7 @@ func (s *stream) run() error {
 		return err
 	}
 	s.scan = scan
+	defer scan.release()
 
 	count := 0
 	for {

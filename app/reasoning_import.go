@@ -41,40 +41,32 @@ type reasoningFile struct {
 	err          error // reading it failed
 }
 
-// takeReasoning reads the head of each source and takes out the MemoBrain
-// snapshots (sessionformat.Detect, or for a JSON document it cannot place
-// from the first 64 KB, such as a run result whose conversation comes
-// before "memory", memobrain.LooksLikeSnapshot over the whole file) and
-// conversations (a JSON list of {role, content} messages). The other
-// sources are returned in order, untouched.
+// takeReasoning reads the head of each source once (sniffSources) and
+// takes out the MemoBrain snapshots (sessionformat.Detect, or for a JSON
+// document it cannot place from the first 64 KB, such as a run result whose
+// conversation comes before "memory", memobrain.LooksLikeSnapshot over the
+// whole file) and conversations (a JSON list of {role, content} messages).
+// The other sources are returned in order, with what their heads told
+// (source.sniff).
 func takeReasoning(ctx context.Context, srcs []source) (rest []source, files []reasoningFile) {
-	for _, s := range srcs {
-		if s.err != nil || ctx.Err() != nil {
-			rest = append(rest, s)
+	sniffs := sniffSources(ctx, srcs)
+	for i, s := range srcs {
+		if sn := &sniffs[i]; sn.isReasoning {
+			files = append(files, sn.reasoning)
 			continue
+		} else if s.err == nil {
+			s.sniff = sn
 		}
-		f, ok := sniffReasoning(s)
-		if !ok {
-			rest = append(rest, s)
-			continue
-		}
-		files = append(files, f)
+		rest = append(rest, s)
 	}
 	return rest, files
 }
 
-// sniffReasoning reads source s far enough to tell whether it is a MemoBrain
-// file, and if so whole.
-func sniffReasoning(s source) (reasoningFile, bool) {
-	f, err := s.open()
-	if err != nil {
-		return reasoningFile{}, false // the session import reports it
-	}
-	defer f.Close()
-	head := make([]byte, sessionformat.HeadBytes)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	format, why := sessionformat.Detect(head)
+// sniffReasoning tells from the head of source s (its first bytes, head,
+// which sessionformat.Detect names format for why; f is the file, open and
+// read past them) whether it is a MemoBrain file, and if so reads it whole.
+func sniffReasoning(s source, f io.Reader, head []byte, format, why string) (reasoningFile, bool) {
+	n := len(head)
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
 	var candidate, conversation bool
 	switch {

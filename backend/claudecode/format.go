@@ -97,7 +97,10 @@ type parseState struct {
 }
 
 // format implements sessionlog.Format for Claude Code files.
-type format struct{ file string }
+type format struct {
+	file string
+	ln   *wireLine // scratch for the line being decoded (a value given to json.Unmarshal is allocated: once per Reader, not per line)
+}
 
 func (format) HeaderReady(st *parseState) bool {
 	return st.SessionID != "" && st.Cwd != "" && st.Model != ""
@@ -129,8 +132,12 @@ func (format) Finish(st *parseState, em *sessionlog.Emitter) {
 
 // Decode maps one line (see the package comment for the table).
 func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessionlog.Emitter) bool {
-	var ln wireLine
-	if err := json.Unmarshal(obj, &ln); err != nil {
+	ln := f.ln
+	if ln == nil {
+		ln = new(wireLine)
+	}
+	*ln = wireLine{}
+	if err := json.Unmarshal(obj, ln); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			return false
@@ -139,7 +146,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 	}
 	if !st.Seen {
 		st.Seen = true
-		if err := notClaude(&ln, obj, f.file); err != nil {
+		if err := notClaude(ln, obj, f.file); err != nil {
 			em.NotThisFormat(err)
 			return true
 		}
@@ -166,7 +173,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 			em.Warn(at, fmt.Sprintf("field \"timestamp\": %q is not an ISO 8601 time; left zero", ln.Timestamp))
 		}
 	}
-	f.noteHeader(st, &ln)
+	f.noteHeader(st, ln)
 	if ln.SessionID != "" && st.SessionID != "" && ln.SessionID != st.SessionID {
 		st.Meta.ForeignLines++
 	}
@@ -194,9 +201,9 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 
 	switch ln.Type {
 	case "user":
-		f.user(st, &ln, e, at, em)
+		f.user(st, ln, e, at, em)
 	case "assistant":
-		f.assistant(st, &ln, e, at, em)
+		f.assistant(st, ln, e, at, em)
 	case "system":
 		if ln.Subtype == compactBoundary {
 			closeGroup(st, em, nil)
@@ -261,7 +268,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 	st.Meta.setTitle()
 
 	if chained {
-		f.chain(st, &ln, e)
+		f.chain(st, ln, e)
 	}
 	em.Emit(e)
 	if st.Open.Active && e.Seq == st.Open.LastSeq {

@@ -129,8 +129,13 @@ type Reader struct {
 // NewReader returns a Reader over r, a whole session file from its first
 // byte; file names it in problems and errors.
 func NewReader(r io.Reader, file string) *Reader {
-	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file}), file: file}
+	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file, ln: new(wireLine)}), file: file}
 }
+
+// Release gives the read buffer back for other readers, when r is left
+// before the end of its input (after Header alone): r must not be read
+// after.
+func (r *Reader) Release() { r.r.Release() }
 
 // State is where a read stopped, for an append import to resume from it
 // (NewReaderAt): the byte offset and line (Consumed, Lines), the number of
@@ -152,7 +157,7 @@ type State struct {
 // file. Lines, offsets, Seq, ids and usage continue as in a full read.
 func NewReaderAt(r io.Reader, file string, st State) *Reader {
 	h := st.Header
-	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file}, &h, st.Parse, st.Offset, st.Line, st.Seq), file: file}
+	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file, ln: new(wireLine)}, &h, st.Parse, st.Offset, st.Line, st.Seq), file: file}
 }
 
 // State returns where the read stands (see State): the point up to which

@@ -108,7 +108,10 @@ type parseState struct {
 }
 
 // format implements sessionlog.Format for Codex rollouts.
-type format struct{ file string }
+type format struct {
+	file string
+	w    *wire // scratch for the line being decoded (a value given to json.Unmarshal is allocated: once per Reader, not per line)
+}
 
 func (format) HeaderReady(st *parseState) bool { return st.ThreadID != "" && st.HeaderModel != "" }
 
@@ -141,32 +144,21 @@ func (format) Finish(st *parseState, em *sessionlog.Emitter) {
 
 // Decode maps one line (see the package comment for the table).
 func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessionlog.Emitter) bool {
-	var ln wireLine
-	if err := json.Unmarshal(obj, &ln); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return false
-		}
-		em.Warn(at, fieldWarning(err))
+	w := f.w
+	if w == nil {
+		w = new(wire)
 	}
-	var p wirePayload
-	payload := ln.Payload
-	enveloped := len(payload) > 0 && payload[0] == '{' && rolloutTypes[ln.Type]
-	if !enveloped && (bareItems[ln.Type] || ln.Type == "" && ln.ID != "" && ln.Timestamp != "" || ln.RecordType != "") {
-		payload = obj // bare era: the line is the payload
+	warns, ok := decodeWire(obj, w)
+	if !ok {
+		return false
 	}
-	if len(payload) > 0 && payload[0] == '{' {
-		if err := json.Unmarshal(payload, &p); err != nil {
-			var se *json.SyntaxError
-			if errors.As(err, &se) {
-				return false
-			}
-			em.Warn(at, "payload: "+fieldWarning(err))
-		}
+	for _, s := range warns {
+		em.Warn(at, s)
 	}
+	ln, p, enveloped := &w.ln, &w.p, w.enveloped
 	if !st.Seen {
 		st.Seen = true
-		if err := notCodex(&ln, enveloped, obj, f.file); err != nil {
+		if err := notCodex(ln, enveloped, obj, f.file); err != nil {
 			em.NotThisFormat(err)
 			return true
 		}
@@ -215,7 +207,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 
 	switch typ {
 	case "session_meta":
-		f.sessionMeta(st, &p, e)
+		f.sessionMeta(st, p, e)
 	case "turn_context":
 		e.Type = TypeTurnContext
 		e.Subtype = ""
@@ -231,9 +223,9 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 			st.Meta.addModel(p.Model)
 		}
 	case "response_item":
-		f.responseItem(st, &p, e, at, em)
+		f.responseItem(st, p, e, at, em)
 	case "event_msg":
-		f.event(st, &p, e, turn, at, em)
+		f.event(st, p, e, turn, at, em)
 	case "compacted":
 		e.Type = pisession.TypeCompaction
 		e.Subtype = ""

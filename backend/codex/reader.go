@@ -124,7 +124,7 @@ type Reader struct {
 // file names it in problems and errors (its base name also tells a 0.169
 // history window file, rollout-...-<thread>_<window>.jsonl).
 func NewReader(r io.Reader, file string) *Reader {
-	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file}), file: file}
+	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file, w: new(wire)}), file: file}
 }
 
 // State is where a read stopped, for an append import to resume from it
@@ -146,7 +146,7 @@ type State struct {
 // r must be positioned at byte st.Offset of the file.
 func NewReaderAt(r io.Reader, file string, st State) *Reader {
 	h := st.Header
-	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file}, &h, st.Parse, st.Offset, st.Line, st.Seq), file: file}
+	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file, w: new(wire)}, &h, st.Parse, st.Offset, st.Line, st.Seq), file: file}
 }
 
 // State returns where the read stands: the point up to which every entry

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"sync"
 )
 
 // MaxLineBytes is the default limit on one line, in bytes (newline
@@ -39,12 +40,17 @@ type Line struct {
 // LineReader reads an input line by line, counting lines and bytes from a
 // starting position (for a resumed read).
 type LineReader struct {
-	br      *bufio.Reader
+	br      *bufio.Reader // nil after the end of the input: back in readers
 	maxLine int
 	buf     []byte
 	line    int
 	off     int64
 }
+
+// readers keeps the bufio readers of the LineReaders that reached the end
+// of their input, for the next ones (an import reads thousands of files of
+// a few KB: a new 256 KiB buffer for each was most of what it allocated).
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, readBufferBytes) }}
 
 // NewLineReader returns a LineReader over r, whose first byte is byte
 // startOffset of the file, just after line startLine. maxLine <= 0 means
@@ -53,13 +59,27 @@ func NewLineReader(r io.Reader, startLine int, startOffset int64, maxLine int) *
 	if maxLine <= 0 {
 		maxLine = MaxLineBytes
 	}
-	return &LineReader{br: bufio.NewReaderSize(r, readBufferBytes), maxLine: maxLine, line: startLine, off: startOffset}
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	return &LineReader{br: br, maxLine: maxLine, line: startLine, off: startOffset}
+}
+
+// release gives the buffer back, for a LineReader no longer read.
+func (lr *LineReader) release() {
+	if lr.br != nil {
+		lr.br.Reset(nil)
+		readers.Put(lr.br)
+		lr.br = nil
+	}
 }
 
 // Read returns the next line, or io.EOF at the end of the input (a last line
-// without a newline is returned first, Terminated false). Other errors are
-// the underlying reader's.
+// without a newline is returned first, Terminated false), and io.EOF again
+// after that. Other errors are the underlying reader's.
 func (lr *LineReader) Read() (Line, error) {
+	if lr.br == nil {
+		return Line{}, io.EOF
+	}
 	if cap(lr.buf) > keepBufferBytes {
 		lr.buf = nil
 	}
@@ -95,6 +115,7 @@ func (lr *LineReader) Read() (Line, error) {
 			continue
 		case nil, io.EOF:
 			if err == io.EOF && size == 0 {
+				lr.release()
 				return Line{}, io.EOF
 			}
 			lr.line++

@@ -184,6 +184,7 @@ func NewReader[S any](r io.Reader, file string, f Format[S]) *Reader[S] {
 // the format's state at that point.
 func NewReaderAt[S any](r io.Reader, file string, f Format[S], hdr *pisession.Header, st S, offset int64, line, seq int) *Reader[S] {
 	rd := NewReader(r, file, f)
+	rd.lr.release()
 	rd.lr = NewLineReader(r, line, offset, 0)
 	h := *hdr
 	rd.hdr = &h
@@ -192,6 +193,10 @@ func NewReaderAt[S any](r io.Reader, file string, f Format[S], hdr *pisession.He
 	rd.commitOff, rd.commitLine, rd.commitSeq = offset, line, seq
 	return rd
 }
+
+// Release gives the read buffer back for other Readers, before the end of
+// the input (at the end it goes back by itself): r must not be read after.
+func (r *Reader[S]) Release() { r.lr.release() }
 
 // SetMaxLineBytes changes the limit on one line (before the first read);
 // n <= 0 restores MaxLineBytes.

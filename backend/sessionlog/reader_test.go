@@ -127,3 +127,53 @@ func TestSplit(t *testing.T) {
 		t.Errorf("spans %v bad %+v", spans, bad)
 	}
 }
+
+// TestBufferReusedAfterTheEnd reads files one after the other, as an import
+// does: a Reader's buffer goes to the next Reader once its input has ended
+// (or on Release), and nothing the first returned may change when the next
+// one fills the buffer; a LineReader at its end stays there.
+func TestBufferReusedAfterTheEnd(t *testing.T) {
+	var kept []*pisession.Entry
+	var want []string
+	for i := range 6 {
+		var b strings.Builder
+		for k := range 50 {
+			fmt.Fprintf(&b, "{\"t\":\"x\",\"file\":%d,\"line\":%d,\"pad\":%q}\n", i, k, strings.Repeat(string(rune('a'+i)), 40+k))
+		}
+		fmt.Fprintf(&b, "{\"t\":\"x\",\"file\":%d,\"last\":true}", i) // the last line has no newline
+		in := b.String()
+		r := NewReader(strings.NewReader(in), "f", holdFormat{})
+		if i%3 == 2 {
+			if _, err := r.Header(); err != nil {
+				t.Fatal(err)
+			}
+			r.Release() // left after the header
+			continue
+		}
+		for {
+			e, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept = append(kept, e)
+		}
+		if _, err := r.Next(); err != io.EOF {
+			t.Fatalf("Next after the end: %v", err)
+		}
+		if l, err := r.lr.Read(); err != io.EOF || l.Bytes != nil {
+			t.Fatalf("LineReader after the end: %q %v", l.Bytes, err)
+		}
+		want = append(want, strings.Split(in, "\n")...)
+	}
+	if len(kept) != len(want) {
+		t.Fatalf("%d entries for %d lines", len(kept), len(want))
+	}
+	for i, e := range kept {
+		if string(e.Raw) != want[i] {
+			t.Fatalf("entry %d: %s, the line was %s", i, e.Raw, want[i])
+		}
+	}
+}

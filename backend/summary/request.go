@@ -110,13 +110,40 @@ var (
 	swearAny     = regexp.MustCompile(`(?i)(fuck|shit|stupid|idiot|wtf|omfg|jesus|crap|dumb|moron)`)
 )
 
+// Words one of which a sentence must hold, in any case, for the swearing
+// expressions to match it: most sentences hold none, and a test for them is
+// much cheaper than the expressions (TestSwearWordsPrefilter).
+var (
+	swearAnyWords    = []string{"fuck", "shit", "stupid", "idiot", "wtf", "omfg", "jesus", "crap", "dumb", "moron"}
+	swearIntensWords = []string{"fuck", "freaking", "friggin", "damn", "bloody", "fkn"}
+	swearNounWords   = []string{"shit"}
+)
+
+// mayContain reports whether s may hold one of words (lower-case ASCII) in
+// any case: true when it does, or when s is not all ASCII (case folding
+// then matches letters outside ASCII: the Kelvin sign is a k).
+func mayContain(s string, words []string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	l := strings.ToLower(s)
+	for _, w := range words {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // rewriteRequest turns one sentence of a user message into a request: the
 // phrase and its score.
 func rewriteRequest(s string) request {
 	// Only the start of a long sentence can become a phrase: the regular
 	// expressions below need not read the rest.
 	s = strings.TrimSpace(capBytes(s, 4*maxRequestRunes))
-	profane := swearAny.MatchString(s)
+	profane := mayContain(s, swearAnyWords) && swearAny.MatchString(s)
 	hadModal := false
 	for range 6 {
 		before := s
@@ -134,8 +161,12 @@ func rewriteRequest(s string) request {
 		}
 	}
 	s = tagQuestion.ReplaceAllString(s, "?")
-	s = swearIntens.ReplaceAllString(s, "")
-	s = swearNoun.ReplaceAllString(s, "stuff")
+	if mayContain(s, swearIntensWords) {
+		s = swearIntens.ReplaceAllString(s, "")
+	}
+	if mayContain(s, swearNounWords) {
+		s = swearNoun.ReplaceAllString(s, "stuff")
+	}
 	s = strings.TrimLeft(s, " ,;:-—–")
 	s = collapseSpace(s)
 	if s == "" {
