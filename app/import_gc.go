@@ -7,17 +7,17 @@ import (
 )
 
 // The garbage collector during an import: an import allocates fast and holds
-// little (a file's entries on their way to the library), so the collector's
-// default pace (a collection each time the heap doubles) spent a sixth of
-// its CPU (pprof, 300 MB of Claude Code and Codex logs). While imports run,
-// the heap may grow to importGCPercent over what is live, and a soft
-// memory limit keeps the total where the default pace would have it:
-// build/bench measured the peak RSS of that import at 160-175 MB either way.
-// A GOGC or GOMEMLIMIT the user set is left as it is.
+// little (the files in flight on their way to the library), so the
+// collector's default pace (a collection each time the heap doubles) spent a
+// sixth of the import's CPU (pprof, 300 MB of Claude Code and Codex logs,
+// before the readers allocated less). While imports run, the heap may grow
+// to importGCPercent over what is live, under a soft limit that keeps the
+// process's peak RSS below 200 MB (build/bench). A GOGC or GOMEMLIMIT the
+// user set is left as it is.
 
 const (
 	importGCPercent = 200
-	importHeapLimit = 100 << 20 // bytes, Go's heap and runtime (SQLite's page cache is outside it)
+	importHeapLimit = 80 << 20 // bytes, Go's heap and runtime (SQLite's caches are outside it)
 
 )
 
