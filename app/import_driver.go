@@ -29,7 +29,7 @@ import (
 // batches of opBatch).
 const (
 	readAheadBytes = 2 << 20
-	readAheadFiles = 16
+	readAheadFiles = 8
 )
 
 // run imports the sources in order, each all or nothing (in batches of

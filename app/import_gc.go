@@ -17,7 +17,7 @@ import (
 
 const (
 	importGCPercent = 200
-	importHeapLimit = 80 << 20 // bytes, Go's heap and runtime (SQLite's caches are outside it)
+	importHeapLimit = 64 << 20 // bytes, Go's heap and runtime (SQLite's caches are outside it)
 
 )
 
