@@ -156,12 +156,18 @@ const (
 	probeBlock   = 4 << 10
 )
 
+// probeBuffers are fileProbe's read buffers (io.Copy allocated one per
+// read).
+var probeBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
 // fileProbe is the probe (hex) of the first n bytes of f.
 func fileProbe(f io.ReaderAt, n int64) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "rhizome-probe %d\n", n)
+	buf := probeBuffers.Get().(*[]byte)
+	defer probeBuffers.Put(buf)
 	read := func(off, size int64) error {
-		got, err := io.Copy(h, io.NewSectionReader(f, off, size))
+		got, err := io.CopyBuffer(h, io.NewSectionReader(f, off, size), *buf)
 		if err != nil {
 			return fmt.Errorf("read: %w", err)
 		}
