@@ -235,6 +235,10 @@ func sniffSources(ctx context.Context, srcs []source) []sniffed {
 	return out
 }
 
+// headBuffers are sniffSource's buffers for the heads (nothing keeps a
+// head: what is kept of it is copied).
+var headBuffers = sync.Pool{New: func() any { b := make([]byte, sessionformat.HeadBytes); return &b }}
+
 // sniffSource opens s once and reads its head: for a MemoBrain file (when
 // reasoning), sniffReasoning's answer; else claudeStart's and
 // detectFormat's.
@@ -248,9 +252,10 @@ func sniffSource(s source, reasoning bool) sniffed {
 		return out // the session import reports it
 	}
 	defer f.Close()
-	head := make([]byte, sessionformat.HeadBytes)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
+	buf := headBuffers.Get().(*[]byte)
+	defer headBuffers.Put(buf)
+	n, _ := io.ReadFull(f, *buf)
+	head := (*buf)[:n]
 	format, why := sessionformat.Detect(head)
 	if reasoning {
 		if out.reasoning, out.isReasoning = sniffReasoning(s, f, head, format, why); out.isReasoning {

@@ -35,6 +35,7 @@ type gapScanner struct {
 	implicit bool // the last piece was a line end left out of the gaps
 	emit     func(off int64, b []byte) error
 	buf      []byte
+	bufs     *gapBuffer // where r and buf came from (nil: released)
 }
 
 // newGapScanner returns a scanner of f from offset start, with the SHA-256
@@ -48,22 +49,30 @@ func newGapScanner(f io.ReaderAt, start int64, hashState []byte, implicit bool, 
 			return nil, fmt.Errorf("the stored hash state: %w", err)
 		}
 	}
-	r := gapReaders.Get().(*bufio.Reader)
-	r.Reset(io.NewSectionReader(f, start, 1<<62))
-	return &gapScanner{r: r, pos: start, h: h, implicit: implicit, emit: emit}, nil
+	bufs := gapBuffers.Get().(*gapBuffer)
+	bufs.r.Reset(io.NewSectionReader(f, start, 1<<62))
+	return &gapScanner{r: bufs.r, buf: bufs.buf, bufs: bufs, pos: start, h: h, implicit: implicit, emit: emit}, nil
 }
 
-// gapReaders keeps the buffers of the scanners released, for the next
-// files (a new 256 KiB buffer for each file of a few KB was a large part of
-// what an import allocated).
-var gapReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, gapWindow) }}
+// gapBuffer is a scanner's reader and the buffer it reads entries into.
+type gapBuffer struct {
+	r   *bufio.Reader
+	buf []byte
+}
 
-// release gives the scanner's buffer back: g is not used after it.
+// gapBuffers keeps the buffers of the scanners released, for the next
+// files (new ones for each file of a few KB were a large part of what an
+// import allocated).
+var gapBuffers = sync.Pool{New: func() any {
+	return &gapBuffer{r: bufio.NewReaderSize(nil, gapWindow), buf: make([]byte, gapEntryChunk)}
+}}
+
+// release gives the scanner's buffers back: g is not used after it.
 func (g *gapScanner) release() {
-	if g.r != nil {
-		g.r.Reset(nil)
-		gapReaders.Put(g.r)
-		g.r = nil
+	if g.bufs != nil {
+		g.bufs.r.Reset(nil)
+		gapBuffers.Put(g.bufs)
+		g.bufs, g.r, g.buf = nil, nil, nil
 	}
 }
 
@@ -78,7 +87,7 @@ func (g *gapScanner) entry(e *pisession.Entry) error {
 	}
 	raw := e.Raw
 	for len(raw) > 0 {
-		n := min(len(raw), 64<<10)
+		n := min(len(raw), gapEntryChunk)
 		if cap(g.buf) < n {
 			g.buf = make([]byte, n)
 		}
@@ -132,6 +141,10 @@ func (g *gapScanner) walkTo(to int64) error {
 // gapWindow is the scanner's buffer: the longest gap row.
 const gapWindow = 256 << 10
 
+// gapEntryChunk is how much of an entry's bytes the scanner reads and
+// compares at once.
+const gapEntryChunk = 64 << 10
+
 // hashState returns the SHA-256 state after the bytes walked.
 func (g *gapScanner) hashState() []byte {
 	b, _ := g.h.(encoding.BinaryMarshaler).MarshalBinary()
@@ -156,12 +169,18 @@ const (
 	probeBlock   = 4 << 10
 )
 
+// probeBuffers are fileProbe's read buffers (io.Copy allocated one per
+// read).
+var probeBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
 // fileProbe is the probe (hex) of the first n bytes of f.
 func fileProbe(f io.ReaderAt, n int64) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "rhizome-probe %d\n", n)
+	buf := probeBuffers.Get().(*[]byte)
+	defer probeBuffers.Put(buf)
 	read := func(off, size int64) error {
-		got, err := io.Copy(h, io.NewSectionReader(f, off, size))
+		got, err := io.CopyBuffer(h, io.NewSectionReader(f, off, size), *buf)
 		if err != nil {
 			return fmt.Errorf("read: %w", err)
 		}

@@ -142,7 +142,7 @@ func streamJob(ctx context.Context, st *store.Store, j *job, reading func(fileBy
 	j.byType = map[string]int{}
 	s := &stream{ctx: ctx, st: st, j: j, reading: reading, lastIdx: -1,
 		res: &readResult{segStart: map[int]int{}, spawns: map[string]int{}}, seen: map[string]bool{},
-		batch: make([]op, 0, opBatch), now: time.Now().UTC()}
+		now: time.Now().UTC()}
 	return s.run()
 }
 
@@ -354,11 +354,14 @@ func (s *stream) send() error {
 	case <-s.ctx.Done():
 		return s.ctx.Err()
 	}
-	s.batch = make([]op, 0, opBatch)
+	s.batch = nil // the next add makes the next batch (the last send of a file needs none)
 	return nil
 }
 
 func (s *stream) add(o op) error {
+	if s.batch == nil {
+		s.batch = make([]op, 0, opBatch)
+	}
 	s.batch = append(s.batch, o)
 	if len(s.batch) >= opBatch {
 		return s.send()
