@@ -118,12 +118,14 @@ func bareDecode(tb testing.TB, dir string) int {
 	tb.Helper()
 	names, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	n := 0
+	br := bufio.NewReaderSize(nil, 1<<20) // one buffer for every file
 	for _, name := range names {
 		f, err := os.Open(name)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<20))
+		br.Reset(f)
+		dec := json.NewDecoder(br)
 		for {
 			var v map[string]any
 			if err := dec.Decode(&v); err == io.EOF {

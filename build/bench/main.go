@@ -140,6 +140,7 @@ func run(bin, dir string, target int64, write func(corpus string, target int64) 
 // counts them.
 func readerDecode(dir string) (int, error) {
 	n := 0
+	br := bufio.NewReaderSize(nil, 1<<20) // one buffer for every file: allocating one each cost a second
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
 			return err
@@ -155,7 +156,8 @@ func readerDecode(dir string) (int, error) {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return err
 		}
-		r := bufio.NewReaderSize(f, 1<<20)
+		br.Reset(f)
+		r := br
 		var next func() (*pisession.Entry, error)
 		switch format {
 		case sessionformat.Pi:
@@ -190,12 +192,14 @@ func bareDecode(dir string) (int, error) {
 		return nil
 	})
 	n := 0
+	br := bufio.NewReaderSize(nil, 1<<20) // one buffer for every file: allocating one each cost a second
 	for _, name := range names {
 		f, err := os.Open(name)
 		if err != nil {
 			return n, err
 		}
-		dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<20))
+		br.Reset(f)
+		dec := json.NewDecoder(br)
 		for {
 			var v map[string]any
 			if err := dec.Decode(&v); err == io.EOF {
