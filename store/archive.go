@@ -151,7 +151,7 @@ func (s *Store) HasDedupeKeys(ctx context.Context, keys []string) (bool, error) 
 		return false, fmt.Errorf("store: unable to look up copies: %w", err)
 	}
 	var n int
-	if err := s.db.QueryRowContext(ctx, hasDedupeKeysQuery, string(list)).Scan(&n); err != nil {
+	if err := (cachedDB{s}).QueryRowContext(ctx, hasDedupeKeysQuery, string(list)).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: unable to look up copies: %w", err)
 	}
 	return n > 0, nil
