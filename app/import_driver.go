@@ -51,8 +51,6 @@ func (im *Import) runQuiet(ctx context.Context, srcs []source) (ImportReport, er
 func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (ImportReport, error) {
 	im.mu.Lock()
 	defer im.mu.Unlock()
-	restoreGC := paceGCForImport()
-	defer restoreGC() // idempotent: the pace is restored once the files are written
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	rep := emptyReport()
@@ -103,10 +101,6 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (Im
 		}
 	}
 	b.commit(&rep)
-	// The relations derived below read whole projects at once: at the
-	// default pace, the garbage of the files written does not add to them
-	// (the peak RSS of the import was there).
-	restoreGC()
 	for _, fr := range rep.Files {
 		t := &rep.Totals
 		t.Files++
