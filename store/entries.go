@@ -325,14 +325,15 @@ func (s *Store) SegmentEntries(ctx context.Context, nodeID string, offset, limit
 	return page, nil
 }
 
-// EntrySeqs returns, of ids, those that are ids of the session's entries,
-// each mapped to the seq of its first entry (an id seen twice keeps the
-// first): one indexed look-up per id (entries (session_pk, entry_id)), for
-// finding a fork point without reading the parent's every id.
+// entrySeqsQuery is EntrySeqs' query (TestEntrySeqsSeeksEachID).
 const entrySeqsQuery = `SELECT e.entry_id, min(e.seq) FROM entries e
 	WHERE e.session_pk = ? AND e.entry_id IN (SELECT value FROM json_each(?)) AND e.entry_id <> ''
 	GROUP BY e.entry_id`
 
+// EntrySeqs returns, of ids, those that are ids of the session's entries,
+// each mapped to the seq of its first entry (an id seen twice keeps the
+// first): one indexed look-up per id (entries (session_pk, entry_id)), for
+// finding a fork point without reading the parent's every id.
 func (t *Tx) EntrySeqs(sessionPK int64, ids []string) (map[string]int, error) {
 	if err := t.flush(); err != nil {
 		return nil, err
