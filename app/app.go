@@ -229,9 +229,17 @@ func (a *App) StartBackground(schedule bool) {
 func (a *App) DeferRelations() { a.c.mu.Lock(); a.c.deferRel = true; a.c.mu.Unlock() }
 
 // WaitBackground blocks until the relations queue and the embedding queue
-// have nothing under way, or ctx ends: what imports handed them is done.
-// It returns the relations queue's last error, if any.
+// have nothing under way and the summaries queue has taken what loom edits
+// handed it, or ctx ends: what imports and edits handed them is done. It
+// returns the relations queue's last error, if any.
 func (a *App) WaitBackground(ctx context.Context) error {
+	queued := make(chan struct{})
+	go func() { a.c.summaries.queueing.Wait(); close(queued) }()
+	select {
+	case <-queued:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	msg, err := a.c.relations.wait(ctx)
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"rhizome/backend/analyze"
 	"rhizome/backend/pisession"
@@ -55,8 +56,15 @@ func newTestLib(t *testing.T) *testLib {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
 	l := &testLib{App: New(st, p), st: st, path: p}
+	// Background writes (a loom edit queues its tree's summary from a
+	// goroutine) end before the library closes and its folder goes.
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = l.WaitBackground(ctx)
+		st.Close()
+	})
 	l.SetEmitter(func(event string, data any) {
 		l.mu.Lock()
 		l.events = append(l.events, event)

@@ -32,6 +32,7 @@ type summarizer struct {
 	useModel *bool   // this run's choice (summarize --offline, a model given); nil: the setting
 	log      *runLog // what App.Summarize made and what failed; nil outside it
 	lastSent SummaryQueueStatus
+	queueing sync.WaitGroup // observe's writes to the queue under way
 
 	// Tunables; tests set them.
 	now         func() time.Time
@@ -526,7 +527,9 @@ func (s *summarizer) observe(event string, data any) {
 		if !ok || ch.TreeID == "" {
 			return
 		}
+		s.queueing.Add(1)
 		go func() {
+			defer s.queueing.Done()
 			ctx := s.c.context()
 			_ = s.c.store.WriteSummaries(ctx, []store.SummaryWrite{{Key: loomTreeKey(ch.TreeID), Queue: store.QueueOffline}}, showSummary, s.now())
 			s.poke()
