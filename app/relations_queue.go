@@ -81,6 +81,12 @@ func (q *relationQueue) loop(done chan struct{}) {
 			q.lastErr = err.Error()
 		}
 		q.qmu.Unlock()
+		if err != nil {
+			// The projects stay marked in the library (relations_pending):
+			// the next append or start derives them again. The window says
+			// what went wrong meanwhile.
+			q.c.emitEvent("relations:error", err.Error())
+		}
 		q.c.emitEvent("library:changed", nil)
 	}
 }

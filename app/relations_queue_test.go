@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -141,5 +142,59 @@ func TestRelationsPendingOutliveTheWindow(t *testing.T) {
 	}
 	if m := pending(next); len(m) != 0 {
 		t.Errorf("marks after the next start derived them: %v", m)
+	}
+}
+
+// A derivation the queue cannot finish says so (relations:error, which the
+// window shows) and leaves its project marked, so that the next run derives
+// it; once the library can be written again, it does.
+func TestRelationsQueueFailureIsReportedAndRetried(t *testing.T) {
+	dir, live, full := halfWrittenClaudeHome(t)
+	ctx := context.Background()
+	l := newTestLib(t)
+	l.importPaths(t, dir)
+	want := l.offlineEdges(t)
+	if len(want) == 0 {
+		t.Fatal("no relations: the test checks nothing")
+	}
+	l.DeferRelations()
+	if _, err := l.db(t).Exec(`CREATE TRIGGER test_no_relations BEFORE INSERT ON edges WHEN new.created_by = 'offline'
+		BEGIN SELECT RAISE(ABORT, 'the disk is full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(live, full, 0o644)
+	if rep := l.importPaths(t, live); rep.Files[0].Status != statusAppended {
+		t.Fatalf("append: %+v", rep.Files[0])
+	}
+	err := l.WaitBackground(ctx)
+	if err == nil || !strings.Contains(err.Error(), "the disk is full") {
+		t.Fatalf("WaitBackground = %v, want the derivation's error", err)
+	}
+	l.mu.Lock()
+	events := strings.Join(l.events, " ")
+	l.mu.Unlock()
+	if !strings.Contains(events, "relations:error") {
+		t.Errorf("events %s: no relations:error", events)
+	}
+	pending, err := l.st.RelationsPending(ctx)
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("marks after the failed run: %v, %v; want its project still marked", pending, err)
+	}
+
+	if _, err := l.db(t).Exec(`DROP TRIGGER test_no_relations`); err != nil {
+		t.Fatal(err)
+	}
+	l.StartBackground(false) // the next start derives what is marked
+	if err := l.WaitBackground(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh := newTestLib(t)
+	fresh.importPaths(t, dir)
+	fresh.importPaths(t, live)
+	if got, want := l.offlineEdges(t), fresh.offlineEdges(t); !reflect.DeepEqual(got, want) {
+		t.Errorf("relations after the retry:\n%v\nwant\n%v", got, want)
+	}
+	if m, _ := l.st.RelationsPending(ctx); len(m) != 0 {
+		t.Errorf("marks after the retry: %v", m)
 	}
 }

@@ -268,5 +268,9 @@ export interface EventPayloads {
   'analysis:progress': AnalysisStatus;
   'watch:imported': WatchImported;
   'watch:changed': WatchStatus;
+  /** Background work that failed, its error (toasts/background.ts). */
+  'summary:error': string;
+  'memory:error': string;
+  'relations:error': string;
 }
 export type EventName = keyof EventPayloads;

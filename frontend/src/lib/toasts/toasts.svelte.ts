@@ -8,9 +8,11 @@ class Toasts {
   /** At most four, the oldest first. */
   messages = $state<string[]>([]);
 
-  /** Shows what went wrong (an Error's message, or the text given). */
+  /** Shows what went wrong (an Error's message, or the text given); a message already shown is not shown twice. */
   fail(e: unknown) {
-    this.messages = [...this.messages.slice(-3), errorText(e)];
+    const text = errorText(e);
+    if (this.messages.includes(text)) return;
+    this.messages = [...this.messages.slice(-3), text];
   }
 
   dismiss(i: number) {
