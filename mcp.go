@@ -158,6 +158,10 @@ func newMCPServer(a *app.App, readOnly bool) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "search", Description: "Search the library: knowledge items first (decisions, facts, corrections…), then session segments and messages ranked by the hybrid score (meaning, keywords, links, time), each with why. Each result has a rhizome: URI to read with get.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ro}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpSearchIn) (*mcp.CallToolResult, list[app.AgentHit], error) {
+			// The window may have made vectors for new sessions since the
+			// last search: search with them (and with the old ones if they
+			// cannot be read).
+			_ = a.RefreshVectors()
 			hits, err := a.Agent.Search(app.AgentSearch{Query: in.Query, Project: in.Project, Kinds: in.Kinds,
 				KnowledgeKinds: in.KnowledgeKinds, From: in.From, To: in.To, Limit: in.Limit, Roles: in.Roles, Tools: in.Tools,
 				Files: in.Files, Models: in.Models, NodeTypes: in.NodeTypes, RelationTypes: in.RelationTypes})

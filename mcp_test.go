@@ -14,7 +14,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"rhizome/app"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/store"
 )
 
 // mcpLibrary is a library holding the real sample sessions (their offline
@@ -412,5 +414,56 @@ func TestMCPFramesLongLine(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"code":-32700`) || !strings.Contains(out.String(), "line 1 is longer than 1000 bytes") {
 		t.Fatalf("reply %q", out.String())
+	}
+}
+
+// `rhizome mcp` runs for as long as the agent does, while the window's
+// background queue makes vectors for what it imports: a search uses the
+// vectors the library holds now, not those it held when the server started.
+func TestMCPSearchUsesVectorsSavedSinceStart(t *testing.T) {
+	db := mcpLibrary(t) // imported by the command line: no vectors yet
+	cs := connectMCP(t, "--db", db)
+	type hits struct {
+		Items []struct {
+			URI string
+			Why []struct {
+				Component string
+				Value     float64
+			}
+		}
+	}
+	vectorShare := func() (with, all int) {
+		var h hits
+		callTool(t, cs, "search", map[string]any{"query": "theme colors", "kinds": []string{"node", "entry"}, "limit": 10}, &h)
+		for _, it := range h.Items {
+			all++
+			for _, w := range it.Why {
+				if w.Component == "vector" && w.Value > 0 {
+					with++
+				}
+			}
+		}
+		return with, all
+	}
+	if with, all := vectorShare(); all == 0 || with != 0 {
+		t.Fatalf("before any vectors: %d of %d hits have a vector component", with, all)
+	}
+
+	// The window opens the library and its queue makes the vectors.
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	win := app.New(st, db)
+	win.StartBackground(false)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := win.WaitBackground(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	if with, all := vectorShare(); with == 0 {
+		t.Errorf("after the window saved vectors: %d of %d hits have a vector component", with, all)
 	}
 }

@@ -258,6 +258,12 @@ func (a *App) WaitBackground(ctx context.Context) error {
 // library without them is searched without the vector component.
 func (a *App) LoadVectors() error { return a.c.vectors.load(a.c.context()) }
 
+// RefreshVectors is LoadVectors again when the library's vectors changed
+// since (the window's background queue saved new ones): a long-running
+// process without a queue (`rhizome mcp`) calls it before it searches. It
+// costs one small query when nothing changed.
+func (a *App) RefreshVectors() error { return a.c.vectors.refresh(a.c.context()) }
+
 // Areas returns the bound areas by name, in a stable order: the window binds
 // them (window.go), build/contract generates the frontend's types from them,
 // and `rhizome serve` serves the same use cases (serve_methods.go).

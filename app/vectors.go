@@ -53,6 +53,8 @@ type vectorQueue struct {
 	pending int
 	err     string
 	done    chan struct{} // closed when the current run ends
+	loaded  string        // the library's search blobs' stamp when load read them
+
 	// client makes the HTTP client of the endpoint (tests shorten retries).
 	retry *llm.RetryPolicy
 }
@@ -333,6 +335,37 @@ func indexBlob(model string) string { return "hnsw:" + model }
 // background). Nothing is loaded when there are none; the search then
 // ranks without the vector component.
 func (q *vectorQueue) load(ctx context.Context) error {
+	stamp, err := q.c.store.SearchBlobsStamp(ctx)
+	if err != nil {
+		return err
+	}
+	if err := q.loadBlobs(ctx); err != nil {
+		return err
+	}
+	q.mu.Lock()
+	q.loaded = stamp
+	q.mu.Unlock()
+	return nil
+}
+
+// refresh loads the vectors again when the library's search blobs changed
+// since load read them (another process's queue saved new ones).
+func (q *vectorQueue) refresh(ctx context.Context) error {
+	stamp, err := q.c.store.SearchBlobsStamp(ctx)
+	if err != nil {
+		return err
+	}
+	q.mu.Lock()
+	same := stamp == q.loaded
+	q.mu.Unlock()
+	if same {
+		return nil
+	}
+	return q.load(ctx)
+}
+
+// loadBlobs reads the model, vectors and index the library holds.
+func (q *vectorQueue) loadBlobs(ctx context.Context) error {
 	set, err := q.c.loadSearchSettings()
 	if err != nil {
 		return err

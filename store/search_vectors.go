@@ -232,6 +232,19 @@ func (s *Store) PutSearchBlob(ctx context.Context, name, kind string, data []byt
 	return nil
 }
 
+// SearchBlobsStamp changes whenever a search blob is saved: the names and
+// save times (milliseconds) of all of them, "" when there are none. A
+// process that loaded the vectors (`rhizome mcp`) compares it to load them
+// again once the window's background queue saved new ones.
+func (s *Store) SearchBlobsStamp(ctx context.Context) (string, error) {
+	var stamp string
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(group_concat(name || ' ' || updated_at, ','), '')
+		FROM (SELECT name, updated_at FROM search_blobs ORDER BY name)`).Scan(&stamp); err != nil {
+		return "", fmt.Errorf("store: unable to read when the search models were saved: %w", err)
+	}
+	return stamp, nil
+}
+
 // SearchBlob returns the blob stored under name; the error wraps ErrNotFound
 // when there is none.
 func (s *Store) SearchBlob(ctx context.Context, name string) ([]byte, error) {
