@@ -32,8 +32,24 @@ type Analysis struct {
 	mu      sync.Mutex
 	running bool
 	cancel  context.CancelFunc
+	paused  chan struct{}  // Pause wakes a run waiting out a rate limit
 	status  AnalysisStatus // of the current or last run
+
+	// retryBase is the first wait after a rate limit or server error that
+	// gives no Retry-After; each one after doubles it up to retryMax.
+	retryBase, retryMax time.Duration
 }
+
+// Automatic resumption of a background run (goRun) stopped by a rate limit
+// or a server error: it waits as the provider asked (Retry-After), else
+// retryBase doubling up to retryMax, and goes on; after autoResumes such
+// stops in a row with no node analysed in between it stays stopped until
+// Resume.
+const (
+	defaultRetryBase = 30 * time.Second
+	defaultRetryMax  = 10 * time.Minute
+	autoResumes      = 5
+)
 
 // Settings keys of the analyzer.
 const (
@@ -43,9 +59,11 @@ const (
 
 // AnalysisStatus is the analyzer queue's state, for the status bar.
 type AnalysisStatus struct {
-	// State: idle (nothing queued), running, paused (by the user or the
-	// budget), stopped (queued work waits: after a restart, a rate limit
-	// or an error; Resume goes on).
+	// State: idle (nothing queued), running (also while a background run
+	// waits out a rate limit or server error to go on by itself, Message
+	// saying until when), paused (by the user or the budget), stopped
+	// (queued work waits: after a restart, an error, or a rate limit that
+	// outlasted the automatic resumptions; Resume goes on).
 	State  string `json:"state" ts_type:"'idle' | 'running' | 'paused' | 'stopped'"`
 	Queued int    `json:"queued"`
 	// Done and Failed count this run's nodes; Current is the node being
@@ -386,6 +404,10 @@ func (a *Analysis) Pause() (AnalysisStatus, error) {
 	a.mu.Lock()
 	a.status.Message = "paused"
 	a.mu.Unlock()
+	select {
+	case a.paused <- struct{}{}: // a run waiting out a rate limit stops now
+	default:
+	}
 	return a.Status()
 }
 
@@ -417,8 +439,26 @@ func (a *Analysis) goRun(client llm.Provider, cfg llm.Config) {
 	a.mu.Unlock()
 	go func() {
 		defer cancel()
-		budget, _ := a.budgetSetting(ctx)
-		_, err := a.runQueue(ctx, analysisRun{client: client, provider: cfg.Provider, model: cfg.Model, baseURL: cfg.BaseURL, budget: budget})
+		var err error
+		for stops := 0; ; {
+			budget, _ := a.budgetSetting(ctx)
+			var rep AnalysisReport
+			rep, err = a.runQueue(ctx, analysisRun{client: client, provider: cfg.Provider, model: cfg.Model, baseURL: cfg.BaseURL, budget: budget})
+			if rep.ByResult["analysed"] > 0 {
+				stops = 0
+			}
+			wait, ok := analyze.RetryAfter(err)
+			if !ok || errors.Is(err, analyze.ErrBudgetExceeded) || ctx.Err() != nil || stops >= autoResumes {
+				break
+			}
+			if wait <= 0 {
+				wait = min(a.retryBase<<stops, a.retryMax)
+			}
+			stops++
+			if !a.waitToResume(ctx, err, wait) {
+				break
+			}
+		}
 		a.mu.Lock()
 		a.running, a.cancel = false, nil
 		if err != nil && a.status.Message == "" {
@@ -429,6 +469,32 @@ func (a *Analysis) goRun(client llm.Provider, cfg llm.Config) {
 		a.c.emitEvent("analysis:progress", st)
 		a.c.emitEvent("library:changed", nil)
 	}()
+}
+
+// waitToResume waits d after err stopped a background run, saying so in the
+// status, and tells whether to go on: not when the run was cancelled or the
+// queue paused meanwhile.
+func (a *Analysis) waitToResume(ctx context.Context, err error, d time.Duration) bool {
+	a.mu.Lock()
+	a.status.Message = fmt.Sprintf("%v: going on by itself at %s", err, time.Now().Add(d).Format("15:04:05"))
+	a.status.Current = "" // nothing is being analysed meanwhile
+	a.mu.Unlock()
+	st, _ := a.Status()
+	a.c.emitEvent("analysis:progress", st)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		return false
+	case <-a.paused:
+	}
+	if a.pausedSetting(ctx) {
+		a.setMessage("paused")
+		return false
+	}
+	a.setMessage("")
+	return true
 }
 
 // errStop ends a run without an error: the queue was paused.
@@ -490,7 +556,7 @@ func (a *Analysis) runQueue(ctx context.Context, r analysisRun) (AnalysisReport,
 		if err != nil {
 			msg := err.Error()
 			if wait, ok := analyze.RetryAfter(err); ok && wait > 0 {
-				msg += fmt.Sprintf(" (try again in %s)", wait.Round(time.Second))
+				msg += fmt.Sprintf(" (try again in %s)", (wait + time.Second - 1).Truncate(time.Second))
 			}
 			_ = a.c.store.SetQueueError(context.WithoutCancel(ctx), item.NodeID, msg)
 			a.setMessage(msg)

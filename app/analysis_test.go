@@ -379,3 +379,62 @@ func TestAnalysisCancelWhileRunning(t *testing.T) {
 		}
 	}
 }
+
+// A background run stopped by a rate limit goes on by itself once the
+// provider's Retry-After has passed, saying when in the status meanwhile;
+// Pause during that wait stops it at once.
+func TestAnalysisGoesOnAfterARateLimit(t *testing.T) {
+	f := newAnalysisFixture(t, llm.ProviderOpenAI)
+	if _, err := f.Settings.SetLLM(LLMSettingsInput{Provider: "openai", BaseURL: f.base, Model: f.model, APIKey: "sk-test"}); err != nil {
+		t.Fatal(err)
+	}
+	// The client retries once: two 429s stop the run.
+	limited := llmtest.Reply{Fail: llmtest.FailRateLimit, RetryAfter: 300 * time.Millisecond}
+	f.script(limited, limited, llmtest.Reply{Text: cannedAnalysis(t)})
+	if _, err := f.Analysis.Start(AnalysisRequest{Items: []string{f.node}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor := func(what string, ok func(AnalysisStatus) bool) AnalysisStatus {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			st, _ := f.Analysis.Status()
+			if ok(st) {
+				return st
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: status %+v", what, st)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitFor("waiting out the rate limit", func(st AnalysisStatus) bool {
+		return st.State == "running" && st.Queued == 1 && strings.Contains(st.Message, "going on by itself at")
+	})
+	st := waitFor("after the wait", func(st AnalysisStatus) bool { return st.State == "idle" })
+	if st.Done != 1 || st.Queued != 0 || f.oa.Requests() != 3 {
+		t.Fatalf("after the rate limit: %+v, %d requests", st, f.oa.Requests())
+	}
+	if d, _ := f.Graph.Node(f.node); d.Node.Version != 2 {
+		t.Errorf("node at version %d after the run went on", d.Node.Version)
+	}
+
+	// Pause while it waits: it stops without waiting the wait out.
+	f.Analysis.retryBase = time.Hour
+	if _, err := f.st.EnqueueAnalyses(context.Background(), []string{f.node}, true); err != nil {
+		t.Fatal(err)
+	}
+	unlimited := llmtest.Reply{Fail: llmtest.FailRateLimit}
+	f.script(unlimited, unlimited)
+	if _, err := f.Analysis.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("waiting an hour", func(st AnalysisStatus) bool { return strings.Contains(st.Message, "going on by itself at") })
+	if _, err := f.Analysis.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	st = waitFor("after Pause", func(st AnalysisStatus) bool { return st.State != "running" })
+	if st.State != "paused" || st.Queued != 1 {
+		t.Errorf("after Pause: %+v", st)
+	}
+}

@@ -170,7 +170,7 @@ func New(st *store.Store, dbPath string) *App {
 		Knowledge: kn,
 		Agent:     &Agent{c: c, k: kn},
 		Summaries: &Summaries{c: c},
-		Analysis:  &Analysis{c: c, settings: settings},
+		Analysis:  &Analysis{c: c, settings: settings, paused: make(chan struct{}), retryBase: defaultRetryBase, retryMax: defaultRetryMax},
 		Memory:    &Memory{c: c},
 		Patterns:  &Patterns{c: c},
 	}
