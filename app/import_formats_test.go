@@ -394,3 +394,28 @@ func TestAppendEqualsFullImportAllFormats(t *testing.T) {
 		}
 	}
 }
+
+// What a person reads of the real Codex rollout: the segment before the
+// automatic compaction shows the model's summary, not Codex's preamble to
+// the next model; the session's summary is about the work asked for, not
+// the request to sum it up that preceded the compaction.
+func TestCodexSummariesReadAsTheWork(t *testing.T) {
+	l := newTestLib(t)
+	l.importPaths(t, codexHome+"/sessions")
+	sess, err := l.Summaries.Get("rhizome:session/" + codexMain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(sess.Text, "Count the lines of main.py, make it print a label") || strings.Contains(sess.Text, "Summarise everything") {
+		t.Errorf("session summary %q", sess.Text)
+	}
+	var node string
+	l.db(t).QueryRow(`SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE s.id = ? AND n.segment_idx = 0`, codexMain).Scan(&node)
+	seg, err := l.Summaries.Get("rhizome:node/" + node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seg.Text != "Summary for the next window: main.py counts a ledger total and now prints a label; a sub-agent confirmed total([]) is 0." || seg.Source != "pi" {
+		t.Errorf("the compacted segment's summary: %q (%s)", seg.Text, seg.Source)
+	}
+}

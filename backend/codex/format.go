@@ -231,6 +231,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 		e.Subtype = ""
 		if len(p.Message) > 0 && p.Message[0] == '"' {
 			_ = json.Unmarshal(p.Message, &e.Summary)
+			e.Summary = compactionSummary(e.Summary)
 		}
 		e.TokensBefore = st.LastContext
 		st.Meta.Compactions++
@@ -899,4 +900,28 @@ func notCodex(ln *wireLine, enveloped bool, obj []byte, file string) error {
 		return sessionlog.ErrNotFormat("codex", fmt.Sprintf("%s: line 1: not a Codex rollout: %s (a %s file)", file, why, f))
 	}
 	return sessionlog.ErrNotFormat("codex", fmt.Sprintf("%s: line 1: not a Codex rollout: %s", file, why))
+}
+
+// compactionPreamble opens the message of a compacted line written by a
+// local compaction: Codex puts its instructions to the next model
+// (codex-rs core/templates/compact/summary_prefix.md, "Another language
+// model started to solve this problem and produced a summary of its
+// thinking process. You also have access to … use the information in this
+// summary to assist with your own analysis:") on the message's first line,
+// then the model's summary.
+const compactionPreamble = "Another language model started to solve this problem"
+
+// compactionSummary is the summary in a compacted line's message: the
+// message without Codex's preamble (its whole first line), or the message
+// as it is when it has none or nothing follows it. The raw line keeps the
+// message whole.
+func compactionSummary(msg string) string {
+	if !strings.HasPrefix(msg, compactionPreamble) {
+		return msg
+	}
+	_, rest, ok := strings.Cut(msg, "\n")
+	if rest = strings.TrimSpace(rest); !ok || rest == "" {
+		return msg
+	}
+	return rest
 }

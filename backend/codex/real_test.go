@@ -509,3 +509,44 @@ func TestGolden(t *testing.T) {
 		}
 	}
 }
+
+// The real automatic compaction's message is Codex's preamble for the next
+// model, then the model's summary: the compaction's Summary is the summary
+// alone (what the segment's summary and search show), its Raw the line
+// whole.
+func TestCompactionSummaryWithoutThePreamble(t *testing.T) {
+	var seen int
+	for _, path := range realFiles(t) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range readAll(t, NewReader(f, path)) {
+			if e.Type != pisession.TypeCompaction {
+				continue
+			}
+			seen++
+			if e.Summary != "Summary for the next window: main.py counts a ledger total and now prints a label; a sub-agent confirmed total([]) is 0." {
+				t.Errorf("%s line %d: summary %q", path, e.Line, e.Summary)
+			}
+			if !bytes.Contains(e.Raw, []byte(`"message":"Another language model started to solve this problem`)) {
+				t.Errorf("%s line %d: the raw line lost the preamble", path, e.Line)
+			}
+		}
+		f.Close()
+	}
+	if seen == 0 {
+		t.Fatal("no compaction in the real rollouts: the test checks nothing")
+	}
+	for msg, want := range map[string]string{
+		"Summary: the total skips None.":                    "Summary: the total skips None.", // no preamble (remote compaction, older eras)
+		compactionPreamble + " … analysis:\n\n  Done: X.\n": "Done: X.",
+		compactionPreamble + " … analysis:":                 compactionPreamble + " … analysis:", // nothing after it: kept
+		compactionPreamble + " … analysis:\n  ":             compactionPreamble + " … analysis:\n  ",
+		"": "",
+	} {
+		if got := compactionSummary(msg); got != want {
+			t.Errorf("compactionSummary(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}

@@ -207,8 +207,20 @@ func rewriteRequest(s string) request {
 	if profane {
 		r.score -= 2
 	}
+	if recap.MatchString(s) || recapQuestion.MatchString(s) {
+		// "summarise everything we did so far": a request about the
+		// conversation (often the last before a compaction), not a task.
+		r.score, r.verb = -1, false
+	}
 	return r
 }
+
+// recap and recapQuestion match a request to sum up the conversation
+// itself ("summarise everything we did so far", "what have we done?").
+var (
+	recap         = regexp.MustCompile(`(?i)^(summari[sz]e|recap|sum up|write up|go over|give me (a |an )?(summary|recap|overview) of)\b.*\b(so far|we('ve| have)? (did|done|discussed|talked about|changed)|you('ve| have)? (did|done|changed)|(this|our) (session|conversation|chat|discussion)|the (conversation|chat|discussion)|our (work|progress))\b`)
+	recapQuestion = regexp.MustCompile(`(?i)^(what|tell me|list)\b.*\b(so far|(we|you)('ve| have)? (did|done|changed))\b`)
+)
 
 // runOnSubjects start a new clause when they follow a word without a
 // conjunction: "create a custom light theme i'll edit it in code".
@@ -246,7 +258,7 @@ benchmark profile measure print log emit`)
 // lookVerbs are the verbs of requests that look, ask or think.
 var lookVerbs = wordSet(`read look check investigate review explain find search analyze analyse inspect compare
 verify tell show figure debug trace see try think consider evaluate study explore understand diagnose audit
-open list`)
+open list count ask`)
 
 // questionWords open questions ("what does X do", "is this true").
 var questionWords = wordSet(`what why how where which who when whether is are does do did can could would should`)

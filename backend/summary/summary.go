@@ -43,9 +43,10 @@ const (
 
 // Sources of a summary. A model's source is ModelSource(provider, model).
 //
-// SourcePi marks a summary pi itself wrote into the session file: a
-// compaction's text is pi's (model-written) summary of the work before it,
-// a branch_summary's of the branch the user left. Rhizome reads them
+// SourcePi marks a summary the session's agent itself wrote into the
+// session file (named for pi, the first; Codex's compacted lines too): a
+// compaction's text is the agent's (model-written) summary of the work
+// before it, a branch_summary's of the branch the user left. Rhizome reads them
 // (ParseDigest) and shows them as the summary of the segment they
 // summarise (see Pass and Accumulator.Segment), under this source, so a
 // reader can tell them from Rhizome's own offline summaries.

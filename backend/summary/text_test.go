@@ -147,6 +147,14 @@ func TestParseRequest(t *testing.T) {
 		{"ok, create a custom light theme i'll edit it in code", "Create a custom light theme", true, 3, 3},
 		{"well, i think we need to use findModel, so we also get custom models, no?", "Use findModel, so we also get custom models", true, 4, 4},
 		{"the thinking border shit is broken", "The thinking border stuff is broken", false, -10, 0},
+		// A request to sum up the conversation is not a task (Codex's
+		// rollouts ask one before their compaction).
+		{"Summarise everything we did so far in great detail.", "Summarise everything we did so far in great detail", false, -1, -1},
+		{"can you recap what we discussed?", "Recap what we discussed", false, -1, -1},
+		{"What have we done so far?", "What have we done so far?", false, -1, -1},
+		{"Summarize the changes to the parser.", "Summarize the changes to the parser", true, 3, 3},
+		{"What does the session file look like?", "What does the session file look like?", false, 1, 1},
+		{"Count the lines of main.py.", "Count the lines of main.py", true, 2, 2},
 	} {
 		r, ok := parseRequest(tc.in)
 		if !ok {

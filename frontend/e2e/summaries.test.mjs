@@ -77,7 +77,7 @@ describe('offline titles', () => {
       const header = page.locator('[data-testid=session-header]');
       assert.equal((await header.locator('[data-testid=session-header-title]').textContent()).trim(), TITLES['session-with-compaction.jsonl']);
       assert.equal((await header.locator('[data-testid=session-header-summary]').textContent()).trim(), s.summary);
-      assert.match(await header.locator('[data-testid=summary-source]').textContent(), /offline summary|written by pi/);
+      assert.match(await header.locator('[data-testid=summary-source]').textContent(), /offline summary|written by the session's agent/);
       await shot(page, 'summaries-2-session-header');
       assert.deepEqual(problems, []);
     } finally {

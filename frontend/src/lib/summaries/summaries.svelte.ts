@@ -28,7 +28,7 @@ export const hasTitle = (kind: SummaryKind) => kind === 'session' || kind === 'l
 export function sourceText(source: string): string {
   if (source === 'human') return 'edited by you';
   if (source === 'offline') return 'offline summary';
-  if (source === 'pi') return 'written by pi (its compaction or branch summary)';
+  if (source === 'pi') return "written by the session's agent (its compaction or branch summary)";
   if (source.startsWith('model:')) return `by ${source.slice('model:'.length)}`;
   return '';
 }
