@@ -121,8 +121,8 @@ const usage = `Rhizome: see, search and build on the trail of your work with LLM
 
 Usage:
   rhizome                                   open the window
-  rhizome import [--db PATH] [--json] PATH...  import pi session files or folders,
-                                            and MemoBrain snapshots
+  rhizome import [--db PATH] [--json] PATH...  import session files or folders (pi, Claude
+                                            Code, Codex) and MemoBrain snapshots
   rhizome search [--db PATH] [--json] [--explain] [--bridges] [--filter K=V]... QUERY
                                             search the library (hybrid)
   rhizome consolidate [--db PATH] [--json] [--dry-run] [--cycle decay|creative|cluster|forget]
