@@ -415,7 +415,7 @@ func TestCodexSummariesReadAsTheWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if seg.Text != "Summary for the next window: main.py counts a ledger total and now prints a label; a sub-agent confirmed total([]) is 0." || seg.Source != "pi" {
+	if seg.Text != "main.py counts a ledger total and now prints a label; a sub-agent confirmed total([]) is 0." || seg.Source != "pi" {
 		t.Errorf("the compacted segment's summary: %q (%s)", seg.Text, seg.Source)
 	}
 }

@@ -80,6 +80,7 @@ var (
 	genericTitle  = regexp.MustCompile(`(?i)^(context\s+checkpoint|conversation\s+summary|session\s+summary|summary|checkpoint|compaction\s+summary|branch\s+summary|handoff|context\s+summary)(\s+summary)?\s*[:\-–—]?\s*`)
 	goalLead      = regexp.MustCompile(`(?i)^(the\s+)?(primary\s+|main\s+|overall\s+|key\s+)?(goal|objective|aim|task|purpose)(\s+of\s+(this|the)\s+(session|conversation|work))?\s+(is|was)\s+(to\s+)?`)
 	userLead      = regexp.MustCompile(`(?i)^(the\s+)?user\s+(asked|wants|wanted|requested|is trying|was trying|would like)\s+(me\s+|you\s+)?(to\s+)?`)
+	summaryLeadIn = regexp.MustCompile(`(?i)^(here is |here's |this is )?(a |the |my )?(summary|recap|handoff( note)?|context summary|conversation summary|session summary)( (of|for) [^:]{1,40})?\s*:\s+`)
 	genericLead   = regexp.MustCompile(`(?i)^(the user explored a different conversation branch|summary of that exploration|this (is a |)summary|here is (a|the) summary|the conversation (so far|history))`)
 	filesBlock    = regexp.MustCompile(`(?s)<(read-files|modified-files)>(.*?)</(read-files|modified-files)>`)
 	issueItem     = regexp.MustCompile(`(?i)^(issue|pr|bug|ticket|pull request)\s+#(\d+)\s*[-–—:]\s*(.+)$`)
@@ -169,8 +170,9 @@ func ParseDigest(md string) Digest {
 		body, item := stripListMarker(t)
 		switch {
 		case !sawHeading && !item:
-			if d.Lead == "" && !genericLead.MatchString(t) {
-				if ss := Sentences(cleanInline(body)); len(ss) > 0 {
+			// "Summary for the next window: X" says X.
+			if d.Lead == "" && !genericLead.MatchString(summaryLeadIn.ReplaceAllString(t, "")) {
+				if ss := Sentences(summaryLeadIn.ReplaceAllString(cleanInline(body), "")); len(ss) > 0 {
 					d.Lead = capitalize(userLead.ReplaceAllString(ss[0], ""))
 				}
 			}

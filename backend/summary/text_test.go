@@ -264,6 +264,13 @@ func TestParseDigest(t *testing.T) {
 	// A branch summary of prose only, and pi's generic preamble.
 	d = ParseDigest("The user asked what scripts/release.sh does: it runs npm version, pushes with tags and publishes.")
 	checkDigest(t, "prose", d, Digest{Lead: "What scripts/release.sh does: it runs npm version, pushes with tags and publishes."})
+	// A lead-in naming the summary goes (Codex's compactions, other agents).
+	d = ParseDigest("Summary for the next window: main.py counts a ledger total and now prints a label.")
+	checkDigest(t, "lead-in", d, Digest{Lead: "main.py counts a ledger total and now prints a label."})
+	d = ParseDigest("Here is a summary of our work: the parser now keeps unknown fields.")
+	checkDigest(t, "lead-in", d, Digest{Lead: "The parser now keeps unknown fields."})
+	d = ParseDigest("Summary of changes to the parser. It keeps unknown fields.")
+	checkDigest(t, "no lead-in", d, Digest{Lead: "Summary of changes to the parser."})
 	d = ParseDigest("The user explored a different conversation branch before returning here.\nSummary of that exploration:\n\n## Goal\nTry SQLite.")
 	checkDigest(t, "preamble", d, Digest{Goal: "Try SQLite."})
 
