@@ -348,7 +348,7 @@ func (a *Analysis) segmentEntries(ctx context.Context, id string) (*store.Sessio
 	if len(raws) == 0 {
 		return sess, seg, nil, nil
 	}
-	ptrs, err := pisession.DecodeStored(sess.Header, sess.Path, seg.StartSeq, raws)
+	ptrs, err := decodeStored(sess.Format, sess.Header, sess.Path, seg.StartSeq, raws)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("app: session %s: %w", sess.ID, err)
 	}

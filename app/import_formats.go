@@ -15,6 +15,7 @@ import (
 	"rhizome/backend/codex"
 	"rhizome/backend/pisession"
 	"rhizome/backend/sessionformat"
+	"rhizome/store"
 )
 
 // The reader seam: every file is read through a sessionReader of its
@@ -429,6 +430,43 @@ func decodeStored(format string, header []byte, file string, firstSeq int, raws 
 		return nil, fmt.Errorf("unable to decode the stored entries of %s from %d: %d objects gave %d entries", file, firstSeq, len(raws), len(out))
 	}
 	return out, nil
+}
+
+// decodeRecords decodes stored entries of a file of format as decodeStored
+// does (recs in file order, one after the other), with what the import kept
+// beside each (storedMeta): a copy's DuplicateOf, a replayed, rolled-back
+// or rewind entry, a tool result's tool name. The entries read as the
+// import read them, for the use cases that read a session back (its
+// summaries, knowledge, reasoning run, an append's open segment).
+func decodeRecords(format string, header []byte, file string, recs []store.EntryRecord) ([]*pisession.Entry, error) {
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	raws := make([][]byte, len(recs))
+	for i, r := range recs {
+		raws[i] = r.Raw
+	}
+	es, err := decodeStored(format, header, file, recs[0].Seq, raws)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range recs {
+		var m storedMeta
+		if len(r.Meta) == 0 || json.Unmarshal(r.Meta, &m) != nil {
+			continue // what cannot be read says nothing
+		}
+		e := es[i]
+		e.Rewind = e.Rewind || m.Rewind
+		e.Replayed = e.Replayed || m.Replayed
+		e.RolledBack = e.RolledBack || m.RolledBack
+		if m.DuplicateOf != "" {
+			e.DuplicateOf = m.DuplicateOf
+		}
+		if e.Message != nil && e.Message.ToolName == "" {
+			e.Message.ToolName = m.ToolName
+		}
+	}
+	return es, nil
 }
 
 // storedMeta is what the import kept beside an entry (entryMeta), with

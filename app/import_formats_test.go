@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -409,6 +410,21 @@ func TestCodexSummariesReadAsTheWork(t *testing.T) {
 	if !strings.HasPrefix(sess.Text, "Count the lines of main.py, make it print a label") || strings.Contains(sess.Text, "Summarise everything") {
 		t.Errorf("session summary %q", sess.Text)
 	}
+	// Its title is the thread's name in session_index.jsonl, as a pi
+	// session's is its session_info name; the worker's remade summary
+	// keeps it.
+	if sess.Title != "Ledger total: label and review" {
+		t.Errorf("session title %q", sess.Title)
+	}
+	if _, err := l.Summaries.Regenerate([]string{"rhizome:session/" + codexMain}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.App.Summarize(context.Background(), SummarizeOptions{Offline: true}); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := l.Summaries.Get("rhizome:session/" + codexMain); again.Title != sess.Title || again.Text != sess.Text {
+		t.Errorf("remade: %q %q, want %q %q", again.Title, again.Text, sess.Title, sess.Text)
+	}
 	var node string
 	l.db(t).QueryRow(`SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE s.id = ? AND n.segment_idx = 0`, codexMain).Scan(&node)
 	seg, err := l.Summaries.Get("rhizome:node/" + node)
@@ -417,5 +433,87 @@ func TestCodexSummariesReadAsTheWork(t *testing.T) {
 	}
 	if seg.Text != "main.py counts a ledger total and now prints a label; a sub-agent confirmed total([]) is 0." || seg.Source != "pi" {
 		t.Errorf("the compacted segment's summary: %q (%s)", seg.Text, seg.Source)
+	}
+}
+
+// Every use case that reads a stored Claude Code or Codex session back
+// decodes it with its format's reader, as the import did: the worker's
+// summaries, the analyzer's transcript, the knowledge re-extraction, a
+// reasoning run's conversation and an entry taken into a loom tree. Read
+// as pi's format, their lines are entries of unknown types with no
+// messages ("No conversation", an empty transcript, no knowledge).
+func TestStoredClaudeAndCodexSessionsReadBack(t *testing.T) {
+	l := newTestLib(t)
+	l.importPaths(t, claudeHome, codexHome+"/sessions")
+	ctx := context.Background()
+	for _, tc := range []struct{ session, request string }{
+		{codexMain, "Count the lines of main.py"},
+		{claudeMain, "Look at main.go"},
+	} {
+		var node string
+		l.db(t).QueryRow(`SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE s.id = ? AND n.segment_idx = 0`, tc.session).Scan(&node)
+		_, _, entries, err := l.Analysis.segmentEntries(ctx, node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var users []string
+		for _, e := range entries {
+			if e.Message != nil && e.Message.Role == pisession.RoleUser {
+				users = append(users, pisession.EntryText(&e))
+			}
+		}
+		if len(users) == 0 || !strings.Contains(strings.Join(users, "\n"), tc.request) {
+			t.Errorf("%s: the analyzer's entries hold the user's messages %q, want %q", tc.session, users, tc.request)
+		}
+
+		sess, err := l.st.SessionByID(ctx, tc.session)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conv, err := l.Reasoning.sessionConversation(ctx, sess)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := json.Marshal(conv); !strings.Contains(string(b), tc.request) {
+			t.Errorf("%s: the reasoning run's conversation lacks %q", tc.session, tc.request)
+		}
+
+		// A loom tree started from the user's message has its text as root.
+		var entryID string
+		l.db(t).QueryRow(`SELECT e.entry_id FROM entries e JOIN sessions s ON s.pk = e.session_pk
+			WHERE s.id = ? AND e.role = 'user' AND e.text LIKE ? ORDER BY e.seq LIMIT 1`, tc.session, "%"+tc.request+"%").Scan(&entryID)
+		tree, err := l.Loom.StartFrom("rhizome:entry/"+tc.session+"/"+entryID, "")
+		if err != nil {
+			t.Fatalf("%s: StartFrom entry %q: %v", tc.session, entryID, err)
+		}
+		if root := tree.Nodes[0]; !strings.Contains(root.Text, tc.request) {
+			t.Errorf("%s: the loom tree's root %q", tc.session, root.Text)
+		}
+	}
+
+	// The knowledge re-extraction finds what the import found.
+	knowledgeOf := func() []string {
+		rows, err := l.db(t).Query(`SELECT session_id || ' ' || kind || ' ' || title FROM knowledge WHERE created_by = 'offline' ORDER BY 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			rows.Scan(&s)
+			out = append(out, s)
+		}
+		return out
+	}
+	before := knowledgeOf()
+	if len(before) == 0 {
+		t.Fatal("no offline knowledge in the Claude Code and Codex sessions: the test checks nothing")
+	}
+	if _, err := l.Knowledge.Reextract(); err != nil {
+		t.Fatal(err)
+	}
+	if after := knowledgeOf(); !reflect.DeepEqual(after, before) {
+		t.Errorf("knowledge after Reextract:\n%v\nafter the import:\n%v", after, before)
 	}
 }

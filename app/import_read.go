@@ -303,6 +303,16 @@ func (s *stream) run() error {
 	if err := s.takeSummaries(); err != nil {
 		return err
 	}
+	// The reader's metadata covers the whole file (a resumed reader's
+	// state carries what the lines before it said); a Codex rollout's title
+	// is in its session_index.jsonl. The session's summary takes the title
+	// when its entries named it nothing.
+	meta := rd.Meta()
+	title := meta.Title
+	if j.format == formatCodex && title == "" && j.titles != nil {
+		title = j.titles.title(j.src.path, j.hdr.ID)
+	}
+	s.sums.pass.SessionAccumulator().NameIfNone(title)
 	if sum, ok := s.sums.pass.Session(); ok && j.resume == nil {
 		res.session = &sum
 	}
@@ -324,14 +334,8 @@ func (s *stream) run() error {
 	res.pending = rd.Pending() != nil
 	res.malformed = base + rd.MalformedCount()
 	res.problems = rd.Malformed()
-	// The reader's metadata covers the whole file (a resumed reader's
-	// state carries what the lines before it said).
-	meta := rd.Meta()
-	res.meta.Title, res.meta.Models, res.meta.Rewinds, res.meta.RolledBackTurns = meta.Title, meta.Models, meta.Rewinds, meta.RolledBackTurns
+	res.meta.Title, res.meta.Models, res.meta.Rewinds, res.meta.RolledBackTurns = title, meta.Models, meta.Rewinds, meta.RolledBackTurns
 	res.meta.Unpriced = sortedKeys(s.unpriced)
-	if j.format == formatCodex && res.meta.Title == "" && j.titles != nil {
-		res.meta.Title = j.titles.title(j.src.path, j.hdr.ID)
-	}
 	res.resume = rs
 	probe, err := fileProbe(j.file, res.consumed)
 	if err != nil {
@@ -568,11 +572,7 @@ func (s *stream) refeedOpen(open *segment.Segment, upTo int) error {
 	}
 	step := segment.Step{Segment: open.Index}
 	return s.st.EachEntry(s.ctx, j.stored.PK, open.StartSeq, upTo-1, 0, func(recs []store.EntryRecord) error {
-		raws := make([][]byte, len(recs))
-		for i, r := range recs {
-			raws[i] = r.Raw
-		}
-		es, err := decodeStored(j.format, j.stored.Header, j.src.path, recs[0].Seq, raws)
+		es, err := decodeRecords(j.format, j.stored.Header, j.src.path, recs)
 		if err != nil {
 			return err
 		}

@@ -8,7 +8,6 @@ import (
 	"rhizome/backend/analyze"
 	"rhizome/backend/graph"
 	"rhizome/backend/knowledge"
-	"rhizome/backend/pisession"
 	"rhizome/store"
 )
 
@@ -487,16 +486,14 @@ func (k *Knowledge) Reextract() (KnowledgeReextract, error) {
 				if len(page.Entries) == 0 {
 					break
 				}
-				raws := make([][]byte, len(page.Entries))
-				for i, e := range page.Entries {
-					raws[i] = e.Raw
-				}
-				entries, err := pisession.DecodeStored(sess.Header, sess.Path, page.Entries[0].Seq, raws)
+				entries, err := decodeRecords(sess.Format, sess.Header, sess.Path, page.Entries)
 				if err != nil {
 					return rep, fmt.Errorf("app: re-extracting session %s: %w", sess.ID, err)
 				}
 				for _, e := range entries {
-					x.Add(e)
+					if e.DuplicateOf == "" && !e.Replayed { // as the import (a copy's knowledge is its original's)
+						x.Add(e)
+					}
 				}
 				off += len(page.Entries)
 			}

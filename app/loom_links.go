@@ -7,6 +7,7 @@ import (
 
 	"rhizome/backend/link"
 	"rhizome/backend/pisession"
+	"rhizome/store"
 )
 
 // The loom's side of links: the mentions of what a person writes become
@@ -82,7 +83,7 @@ func (l *Loom) entryText(it link.Item) (string, error) {
 		return "", fmt.Errorf("app: item: %s was not found where the library places it", it)
 	}
 	r := page.Entries[0]
-	entries, err := pisession.DecodeStored(sess.Header, sess.Path, r.Seq, [][]byte{r.Raw})
+	entries, err := decodeRecords(sess.Format, sess.Header, sess.Path, []store.EntryRecord{r})
 	if err != nil {
 		return "", fmt.Errorf("app: session %s: %w", sess.ID, err)
 	}

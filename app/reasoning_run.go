@@ -195,11 +195,7 @@ func (r *Reasoning) sessionConversation(ctx context.Context, sess *store.Session
 		if len(recs) == 0 {
 			break
 		}
-		raws := make([][]byte, len(recs))
-		for i, rec := range recs {
-			raws[i] = rec.Raw
-		}
-		entries, err := pisession.DecodeStored(sess.Header, sess.Path, recs[0].Seq, raws)
+		entries, err := decodeRecords(sess.Format, sess.Header, sess.Path, recs)
 		if err != nil {
 			return memobrain.Conversation{}, fmt.Errorf("reasoning: session %s: %w", sess.ID, err)
 		}

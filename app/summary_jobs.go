@@ -10,7 +10,6 @@ import (
 	"rhizome/backend/link"
 	"rhizome/backend/llm"
 	"rhizome/backend/loom"
-	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
 	"rhizome/backend/summary"
 	"rhizome/store"
@@ -59,11 +58,7 @@ func (s *summarizer) sessionPass(ctx context.Context, sess *store.Session) ([]st
 	pass := summary.NewPass(sess.ID, sess.Cwd, now)
 	var made []summary.Made
 	err := s.c.store.EachEntry(ctx, sess.PK, 0, -1, 512, func(recs []store.EntryRecord) error {
-		raws := make([][]byte, len(recs))
-		for i, r := range recs {
-			raws[i] = r.Raw
-		}
-		es, err := pisession.DecodeStored(sess.Header, sess.Path, recs[0].Seq, raws)
+		es, err := decodeRecords(sess.Format, sess.Header, sess.Path, recs)
 		if err != nil {
 			return fmt.Errorf("app: session %s: %w", sess.ID, err)
 		}
@@ -79,6 +74,7 @@ func (s *summarizer) sessionPass(ctx context.Context, sess *store.Session) ([]st
 	}
 	pass.Finish(b.Finish())
 	made = append(made, pass.Take()...)
+	pass.SessionAccumulator().NameIfNone(sess.Name)
 
 	items := make([]string, 0, len(made)+1)
 	subjects := make([]string, 0, len(made))
@@ -154,11 +150,7 @@ func (s *summarizer) segmentJob(ctx context.Context, j store.SummaryRow, prov ll
 	seg := segs[i].Segment
 	acc := summary.NewAccumulator()
 	err = s.c.store.EachEntry(ctx, sess.PK, seg.StartSeq, seg.EndSeq+1, 512, func(recs []store.EntryRecord) error {
-		raws := make([][]byte, len(recs))
-		for k, r := range recs {
-			raws[k] = r.Raw
-		}
-		es, err := pisession.DecodeStored(sess.Header, sess.Path, recs[0].Seq, raws)
+		es, err := decodeRecords(sess.Format, sess.Header, sess.Path, recs)
 		if err != nil {
 			return fmt.Errorf("app: session %s: %w", sess.ID, err)
 		}

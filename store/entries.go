@@ -413,7 +413,7 @@ func (s *Store) SessionEntries(ctx context.Context, sessionID string, from, limi
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw, meta
 		FROM entries WHERE session_pk = ? AND seq >= ? ORDER BY seq LIMIT ?`, sess.PK, from, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to fetch the entries of session %s: %w", sessionID, err)
@@ -422,11 +422,14 @@ func (s *Store) SessionEntries(ctx context.Context, sessionID string, from, limi
 	out := []EntryRecord{}
 	for rows.Next() {
 		var e EntryRecord
-		var raw string
-		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw); err != nil {
+		var raw, meta string
+		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw, &meta); err != nil {
 			return nil, fmt.Errorf("store: unable to read an entry of session %s: %w", sessionID, err)
 		}
 		e.Raw = []byte(raw)
+		if meta != "" {
+			e.Meta = []byte(meta)
+		}
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {

@@ -108,6 +108,15 @@ func (a *Accumulator) Add(e *pisession.Entry) {
 	}
 }
 
+// NameIfNone gives the session the name given, as session_info would, when
+// its entries named it nothing: a title kept outside the session's lines
+// (Codex's session_index.jsonl, the library's name of a stored session).
+func (a *Accumulator) NameIfNone(name string) {
+	if a.name == "" {
+		a.name = strings.Clone(cutRunes(collapseSpace(name), maxNameRunes))
+	}
+}
+
 // Followed tells a segment's accumulator the entry that opens the next
 // segment, once the segment is closed. A branch_summary there is pi's
 // summary of this segment, which the user navigated away from: Segment then
