@@ -8,13 +8,16 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"rhizome/backend/claudecode"
 	"rhizome/backend/codex"
 	"rhizome/backend/pisession"
+	"rhizome/backend/search"
 	"rhizome/backend/segment"
+	"rhizome/store"
 )
 
 // The real Claude Code and Codex logs, made by the real programs (Claude
@@ -515,5 +518,54 @@ func TestStoredClaudeAndCodexSessionsReadBack(t *testing.T) {
 	}
 	if after := knowledgeOf(); !reflect.DeepEqual(after, before) {
 		t.Errorf("knowledge after Reextract:\n%v\nafter the import:\n%v", after, before)
+	}
+}
+
+// Filtering search by tool or model finds Claude Code and Codex messages
+// too: an entry's facets are read in its format's shape.
+func TestSearchFacetsOfClaudeAndCodexEntries(t *testing.T) {
+	l := newTestLib(t)
+	l.importPaths(t, claudeHome, codexHome+"/sessions")
+	ctx := context.Background()
+	for _, tc := range []struct {
+		session, tool, model string
+	}{
+		{claudeMain, "Bash", "claude-"},
+		{codexMain, "exec_command", ""},
+	} {
+		rows, err := l.db(t).Query(`SELECT e.pk FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE s.id = ?`, tc.session)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var items []string
+		for rows.Next() {
+			var pk int64
+			rows.Scan(&pk)
+			items = append(items, store.EntryItem(pk))
+		}
+		rows.Close()
+		docs, err := l.st.SearchSource().Docs(ctx, items, search.Filter{Tools: []string{tc.tool}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls, results, models := 0, 0, 0
+		for _, d := range docs {
+			if d.Kind != search.KindEntry || !slices.Contains(d.Tools, tc.tool) {
+				continue
+			}
+			if d.Role == pisession.RoleToolResult {
+				results++
+			} else {
+				calls++
+			}
+			for _, m := range d.Models {
+				if tc.model != "" && strings.HasPrefix(m, tc.model) {
+					models++
+				}
+			}
+		}
+		if calls == 0 || results == 0 || (tc.model != "" && models == 0) {
+			t.Errorf("%s: %d calls and %d results of %s, %d entries of a %s model", tc.session, calls, results, tc.tool, models, tc.model)
+		}
 	}
 }

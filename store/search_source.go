@@ -223,11 +223,18 @@ func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string
 	return out, erows.Err()
 }
 
-// entryFacets reads an entry's tools (a tool result's toolName, an assistant
-// message's toolCall names) and model from its JSON.
-const entryFacets = `coalesce(json_extract(e.raw, '$.message.toolName'), ''),
+// entryFacets reads an entry's tools and model from its JSON, in each
+// format's shape: a tool result's tool name (pi's message.toolName; what
+// the Claude Code and Codex readers derived from the call, kept in the
+// entry's meta), the names of an assistant message's calls (pi's toolCall
+// and Claude Code's tool_use blocks, a Codex function_call or
+// custom_tool_call line), and the message's model (pi, Claude Code; a Codex
+// line names none).
+const entryFacets = `coalesce(json_extract(e.raw, '$.message.toolName'),
+			CASE WHEN e.meta <> '' THEN json_extract(e.meta, '$.toolName') END, ''),
 		coalesce((SELECT group_concat(json_extract(c.value, '$.name'), char(10)) FROM json_each(e.raw, '$.message.content') c
-			WHERE json_type(e.raw, '$.message.content') = 'array' AND json_extract(c.value, '$.type') = 'toolCall'), ''),
+			WHERE json_type(e.raw, '$.message.content') = 'array' AND json_extract(c.value, '$.type') IN ('toolCall', 'tool_use')),
+			CASE WHEN json_extract(e.raw, '$.payload.type') IN ('function_call', 'custom_tool_call') THEN json_extract(e.raw, '$.payload.name') END, ''),
 		coalesce(json_extract(e.raw, '$.message.model'), '')`
 
 func (src *SearchSource) entryDocs(ctx context.Context, pks []int64, facets bool) ([]search.Doc, error) {
