@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -496,18 +497,7 @@ func TestStoredClaudeAndCodexSessionsReadBack(t *testing.T) {
 
 	// The knowledge re-extraction finds what the import found.
 	knowledgeOf := func() []string {
-		rows, err := l.db(t).Query(`SELECT session_id || ' ' || kind || ' ' || title FROM knowledge WHERE created_by = 'offline' ORDER BY 1`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s string
-			rows.Scan(&s)
-			out = append(out, s)
-		}
-		return out
+		return l.texts(t, `SELECT session_id || ' ' || kind || ' ' || title FROM knowledge WHERE created_by = 'offline' ORDER BY 1`)
 	}
 	before := knowledgeOf()
 	if len(before) == 0 {
@@ -533,17 +523,11 @@ func TestSearchFacetsOfClaudeAndCodexEntries(t *testing.T) {
 		{claudeMain, "Bash", "claude-"},
 		{codexMain, "exec_command", ""},
 	} {
-		rows, err := l.db(t).Query(`SELECT e.pk FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE s.id = ?`, tc.session)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var items []string
-		for rows.Next() {
-			var pk int64
-			rows.Scan(&pk)
-			items = append(items, store.EntryItem(pk))
+		for _, pk := range l.texts(t, `SELECT e.pk FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE s.id = ?`, tc.session) {
+			n, _ := strconv.ParseInt(pk, 10, 64)
+			items = append(items, store.EntryItem(n))
 		}
-		rows.Close()
 		docs, err := l.st.SearchSource().Docs(ctx, items, search.Filter{Tools: []string{tc.tool}})
 		if err != nil {
 			t.Fatal(err)

@@ -13,8 +13,14 @@ import (
 // derivation writes but the time.
 func (l *testLib) offlineEdges(t *testing.T) []string {
 	t.Helper()
-	rows, err := l.db(t).Query(`SELECT source_id || ' ' || target_id || ' ' || type || ' ' || confidence || ' ' ||
+	return l.texts(t, `SELECT source_id || ' ' || target_id || ' ' || type || ' ' || confidence || ' ' ||
 		coalesce(similarity, '') || ' ' || rationale FROM edges WHERE created_by = 'offline' ORDER BY 1`)
+}
+
+// texts runs query, whose rows are one text each, and returns them.
+func (l *testLib) texts(t *testing.T, query string, args ...any) []string {
+	t.Helper()
+	rows, err := l.db(t).Query(query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +28,9 @@ func (l *testLib) offlineEdges(t *testing.T) []string {
 	var out []string
 	for rows.Next() {
 		var s string
-		rows.Scan(&s)
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
 		out = append(out, s)
 	}
 	return out
