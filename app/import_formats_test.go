@@ -553,3 +553,36 @@ func TestSearchFacetsOfClaudeAndCodexEntries(t *testing.T) {
 		}
 	}
 }
+
+// The background worker remakes a Claude Code or Codex session's summaries
+// (after an append, a new rule, Regenerate) from its stored entries: it
+// cuts them into the segments the import cut, with that format's options,
+// and writes what the import wrote. With pi's options its segments began
+// elsewhere and two of the main Claude Code session's nodes read "No
+// conversation".
+func TestWorkerRemakesTheImportsSummaries(t *testing.T) {
+	l := newTestLib(t)
+	l.importPaths(t, claudeHome, codexHome+"/sessions")
+	summaries := func() []string {
+		return l.texts(t, `SELECT item || ' ' || title || ' ' || text FROM summaries
+			WHERE kind IN ('session', 'segment') AND text <> '' ORDER BY item`)
+	}
+	before := summaries()
+	if len(before) < 10 {
+		t.Fatalf("%d summaries: the test checks little", len(before))
+	}
+	items := l.texts(t, `SELECT item FROM summaries WHERE kind IN ('session', 'segment')`)
+	if _, err := l.Summaries.Regenerate(items); err != nil {
+		t.Fatal(err)
+	}
+	made, err := l.App.Summarize(context.Background(), SummarizeOptions{Offline: true, Items: items})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != len(items) {
+		t.Fatalf("Summarize made %d of %d items", len(made), len(items))
+	}
+	if after := summaries(); !reflect.DeepEqual(after, before) {
+		t.Errorf("summaries after the worker remade them:\n%s\nafter the import:\n%s", strings.Join(after, "\n"), strings.Join(before, "\n"))
+	}
+}

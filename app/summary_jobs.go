@@ -54,7 +54,7 @@ func (s *summarizer) sessionJob(ctx context.Context, j store.SummaryRow, prov ll
 // accumulator (for its model prompt).
 func (s *summarizer) sessionPass(ctx context.Context, sess *store.Session) ([]string, *summary.Accumulator, error) {
 	now := s.now()
-	b := segment.NewBuilder(segment.DefaultOptions())
+	b := segment.NewBuilder(segment.OptionsFor(sess.Format))
 	pass := summary.NewPass(sess.ID, sess.Cwd, now)
 	var made []summary.Made
 	err := s.c.store.EachEntry(ctx, sess.PK, 0, -1, 512, func(recs []store.EntryRecord) error {
