@@ -66,7 +66,6 @@ func takeReasoning(ctx context.Context, srcs []source) (rest []source, files []r
 // which sessionformat.Detect names format for why; f is the file, open and
 // read past them) whether it is a MemoBrain file, and if so reads it whole.
 func sniffReasoning(s source, f io.Reader, head []byte, format, why string) (reasoningFile, bool) {
-	n := len(head)
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
 	var candidate, conversation bool
 	switch {
@@ -76,7 +75,7 @@ func sniffReasoning(s source, f io.Reader, head []byte, format, why string) (rea
 		return reasoningFile{}, false
 	case trimmed[0] == '[':
 		candidate, conversation = true, true
-	case trimmed[0] == '{' && strings.HasPrefix(why, "JSON document") && n == len(head):
+	case trimmed[0] == '{' && strings.HasPrefix(why, "JSON document"):
 		candidate = true // a document longer than the head: look at all of it
 	}
 	if !candidate {
@@ -90,7 +89,7 @@ func sniffReasoning(s source, f io.Reader, head []byte, format, why string) (rea
 	}
 	var buf bytes.Buffer
 	buf.Write(head)
-	if _, err := io.Copy(&buf, io.LimitReader(f, MaxReasoningFileBytes+1-int64(n))); err != nil {
+	if _, err := io.Copy(&buf, io.LimitReader(f, MaxReasoningFileBytes+1-int64(len(head)))); err != nil {
 		if format == sessionformat.MemoBrain {
 			return reasoningFile{src: s, err: err}, true
 		}
