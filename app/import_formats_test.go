@@ -586,3 +586,49 @@ func TestWorkerRemakesTheImportsSummaries(t *testing.T) {
 		t.Errorf("summaries after the worker remade them:\n%s\nafter the import:\n%s", strings.Join(after, "\n"), strings.Join(before, "\n"))
 	}
 }
+
+// A Claude Code or Codex session watched while it is written: after the
+// appends and the worker's pass over what they left stale, its summaries
+// read as an import of the whole file makes them.
+func TestAppendedSessionSummariesAsAWholeImport(t *testing.T) {
+	codexDir := filepath.Join(t.TempDir(), "codex")
+	codexLive := filepath.Join(codexDir, "sessions/2026/11/24/rollout-2026-11-24T11-04-43-"+codexMain+".jsonl")
+	codexFull, err := os.ReadFile(filepath.Join(codexHome, "sessions/2026/11/24/rollout-2026-11-24T11-04-43-"+codexMain+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyTree(t, codexDir, codexHome, func(rel string, b []byte) []byte {
+		if strings.HasSuffix(rel, codexMain+".jsonl") && strings.Contains(rel, "sessions/") {
+			return cutAt(b, 0.4, false)
+		}
+		return b
+	})
+	claudeDir, claudeLive, claudeFull := halfWrittenClaudeHome(t)
+	for _, tc := range []struct {
+		name, dir, live string
+		full            []byte
+	}{
+		{"claude-code", claudeDir, claudeLive, claudeFull},
+		{"codex", codexDir + "/sessions", codexLive, codexFull},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newTestLib(t)
+			l.importPaths(t, tc.dir)
+			if err := os.WriteFile(tc.live, tc.full, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if rep := l.importPaths(t, tc.live); rep.Files[0].Status != statusAppended {
+				t.Fatalf("append: %+v", rep.Files[0])
+			}
+			if _, err := l.App.Summarize(context.Background(), SummarizeOptions{Offline: true}); err != nil {
+				t.Fatal(err)
+			}
+			query := `SELECT item || ' ' || title || ' ' || text FROM summaries WHERE kind IN ('session', 'segment') ORDER BY item`
+			whole := newTestLib(t)
+			whole.importPaths(t, tc.dir)
+			if got, want := l.texts(t, query), whole.texts(t, query); !reflect.DeepEqual(got, want) {
+				t.Errorf("after the append and the worker:\n%s\nan import of the whole files:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
