@@ -521,7 +521,7 @@ func TestSearchFacetsOfClaudeAndCodexEntries(t *testing.T) {
 		session, tool, model string
 	}{
 		{claudeMain, "Bash", "claude-"},
-		{codexMain, "exec_command", ""},
+		{codexMain, "exec_command", "gpt-5.5-codex"},
 	} {
 		var items []string
 		for _, pk := range l.texts(t, `SELECT e.pk FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE s.id = ?`, tc.session) {
