@@ -411,7 +411,7 @@ func TestCodexSummariesReadAsTheWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(sess.Text, "Count the lines of main.py, make it print a label") || strings.Contains(sess.Text, "Summarise everything") {
+	if !strings.HasPrefix(sess.Text, "Count the lines of main.py — main.py has 4 lines; it now prints total: 6.") || strings.Contains(sess.Text, "Summarise everything") {
 		t.Errorf("session summary %q", sess.Text)
 	}
 	// Its title is the thread's name in session_index.jsonl, as a pi

@@ -31,7 +31,14 @@ type turn struct {
 
 // weight ranks a turn for the summaries: its request's score and how surely
 // its outcome says what was done.
-func (t *turn) weight() int { return t.req.score + t.strength }
+func (t *turn) weight() int {
+	if t.req.look && t.strength <= outcomeState {
+		// A look's answer says what it found, not work done: it weighs
+		// nothing more in the choice of a run's turns.
+		return t.req.score
+	}
+	return t.req.score + t.strength
+}
 
 // digestAt is a pi summary and where it was.
 type digestAt struct {
@@ -187,7 +194,7 @@ func (a *Accumulator) addMessage(seq int, m *pisession.Message) {
 				if t := a.last; t != nil {
 					if o, s := outcomeOf(a.lastReply); s >= t.strength && s > outcomeNone {
 						t.outcome, t.strength = o, s
-					} else if t.strength < outcomeState && strings.HasSuffix(t.req.phrase, "?") {
+					} else if t.strength < outcomeState && (strings.HasSuffix(t.req.phrase, "?") || t.req.look) {
 						if ans := answerOf(a.lastReply); ans != "" {
 							t.outcome, t.strength = lowerFirst(ans), outcomeState
 						}

@@ -20,8 +20,9 @@ type request struct {
 	text string
 	// score ranks requests: see rewriteRequest.
 	score int
-	// verb says phrase starts with a verb of verbs.
-	verb bool
+	// verb says phrase starts with a verb of verbs; look, with one that
+	// asks to look, ask or think (lookVerbs): its answer is its outcome.
+	verb, look bool
 }
 
 // Bounds of a kept request: its phrase, and the text a prompt quotes.
@@ -185,7 +186,7 @@ func rewriteRequest(s string) request {
 	case actionVerbs[w]:
 		r.score, r.verb = 3, true
 	case lookVerbs[w]:
-		r.score, r.verb = 2, true
+		r.score, r.verb, r.look = 2, true, true
 	case question || questionWords[w]:
 		r.score = 1
 	}
