@@ -632,3 +632,36 @@ func TestAppendedSessionSummariesAsAWholeImport(t *testing.T) {
 		})
 	}
 }
+
+// A session that names no project (a Codex rollout of the bare era, with
+// no cwd) gets its summaries from the worker too, and none for a project:
+// the worker's pass over it and its discovery of what lacks a summary
+// failed on the empty project ("no item or kind").
+func TestSummariesOfASessionWithoutProject(t *testing.T) {
+	l := newTestLib(t)
+	l.importPaths(t, "../backend/codex/testdata/handmade/bare-era.jsonl")
+	ctx := context.Background()
+	items := l.texts(t, `SELECT item FROM summaries WHERE kind = 'session'`)
+	if len(items) != 1 {
+		t.Fatalf("session summaries %v", items)
+	}
+	if _, err := l.Summaries.Regenerate(items); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.App.Summarize(ctx, SummarizeOptions{Offline: true}); err != nil {
+		t.Fatalf("the worker's pass: %v", err)
+	}
+	// A library whose summaries were never made: discovery queues them.
+	if _, err := l.db(t).Exec(`PRAGMA foreign_keys = ON; DELETE FROM summaries`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.App.Summarize(ctx, SummarizeOptions{Offline: true}); err != nil {
+		t.Fatalf("discovery: %v", err)
+	}
+	if got := l.texts(t, `SELECT item || ' ' || text FROM summaries WHERE kind = 'session'`); len(got) != 1 || !strings.Contains(got[0], "List the files") {
+		t.Errorf("session summaries after discovery: %v", got)
+	}
+	if got := l.texts(t, `SELECT item FROM summaries WHERE kind = 'project'`); len(got) != 0 {
+		t.Errorf("project summaries of a session without project: %v", got)
+	}
+}

@@ -116,7 +116,9 @@ func (s *summarizer) sessionPass(ctx context.Context, sess *store.Session) ([]st
 		}
 		ws = append(ws, w)
 	}
-	ws = append(ws, store.SummaryWrite{Key: projectKey(sess.Cwd), Queue: store.QueueOffline})
+	if sess.Cwd != "" { // a session that names no project (a Codex rollout of the bare era)
+		ws = append(ws, store.SummaryWrite{Key: projectKey(sess.Cwd), Queue: store.QueueOffline})
+	}
 	if err := s.c.store.WriteSummaries(context.WithoutCancel(ctx), ws, showSummary, now); err != nil {
 		return nil, nil, err
 	}

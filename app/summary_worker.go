@@ -383,6 +383,9 @@ func (s *summarizer) discover(ctx context.Context) error {
 			case summary.KindLoomTree:
 				key = loomTreeKey(id)
 			default:
+				if id == "" {
+					continue // the sessions that name no project have no project's summary
+				}
 				key = projectKey(id)
 			}
 			ws = append(ws, store.SummaryWrite{Key: key, Queue: store.QueueOffline})
