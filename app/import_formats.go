@@ -436,8 +436,9 @@ func decodeStored(format string, header []byte, file string, firstSeq int, raws 
 // does (recs in file order, one after the other), with what the import kept
 // beside each (storedMeta): a copy's DuplicateOf, a replayed, rolled-back
 // or rewind entry, a tool result's tool name. The entries read as the
-// import read them, for the use cases that read a session back (its
-// summaries, knowledge, reasoning run, an append's open segment).
+// import read them, for the use cases that read a session back (the node
+// panel's entries, summaries, knowledge, a reasoning run, an append's open
+// segment).
 func decodeRecords(format string, header []byte, file string, recs []store.EntryRecord) ([]*pisession.Entry, error) {
 	if len(recs) == 0 {
 		return nil, nil

@@ -170,11 +170,7 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 	if len(records) == 0 {
 		return out, nil
 	}
-	raws := make([][]byte, len(records))
-	for i, r := range records {
-		raws[i] = r.Raw
-	}
-	entries, err := decodeStored(sess.Format, sess.Header, sess.Path, records[0].Seq, raws)
+	entries, err := decodeRecords(sess.Format, sess.Header, sess.Path, records)
 	if err != nil {
 		return EntryPage{}, fmt.Errorf("app: session %s: %w", sess.ID, err)
 	}
@@ -184,18 +180,11 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 	}
 	for i, r := range records {
 		e := entries[i]
-		var m storedMeta
-		if len(r.Meta) > 0 {
-			_ = json.Unmarshal(r.Meta, &m) // what cannot be read says nothing
-		}
-		if e.Message != nil && e.Message.ToolName == "" {
-			e.Message.ToolName = m.ToolName
-		}
 		v := entryView(pisession.ViewEntry(e))
 		v.Seq, v.Line, v.ID, v.ParentID, v.Type, v.Timestamp = r.Seq, r.Line, r.ID, r.ParentID, r.Type, r.Timestamp
 		v.Label = byTarget[r.ID]
 		v.Subtype, v.Sidechain, v.SubagentID = e.Subtype, e.Sidechain, e.SubagentID
-		v.Rewind, v.DuplicateOf, v.Replayed, v.RolledBack = m.Rewind || e.Rewind, m.DuplicateOf, m.Replayed, m.RolledBack
+		v.Rewind, v.DuplicateOf, v.Replayed, v.RolledBack = e.Rewind, e.DuplicateOf, e.Replayed, e.RolledBack
 		if v.SubagentID != "" {
 			v.SubagentNodeID = l.subagentNode(sess.ID, v.SubagentID)
 		}
