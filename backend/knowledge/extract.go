@@ -267,7 +267,7 @@ func (x *Extractor) add(c candidate, e *pisession.Entry) int {
 	if it.setBody(c.body) != nil {
 		return -1
 	}
-	c.key = string(it.Kind) + "\x00" + normKey(it.Title())
+	c.key = string(it.Kind) + "\x00" + normKey(it.subject())
 	if i, ok := x.index[c.key]; ok {
 		if !containsID(x.found[i].entryIDs, e.ID) {
 			x.found[i].entryIDs = append(x.found[i].entryIDs, e.ID)

@@ -70,7 +70,7 @@ func TestOfflineRules(t *testing.T) {
 		{"that's wrong, the header carries no model", RuleThatWasWrong, "The header carries no model."},
 		{"well, that's wrong no? i suppose we need to review the prompt", "", ""},
 		{"md link is actually 666666", "", ""},
-		{"The sed command didn't work because of the multiline format.", RuleDidntWork, "The sed command"},
+		{"The sed command didn't work because of the multiline format.", RuleDidntWork, "The sed command — didn't work because of the multiline format."},
 		{"it didn't work because of the cache", "", ""},
 		{"", "", ""},
 		{"```\nalways paste code like this\n```", "", ""},
@@ -184,5 +184,34 @@ func TestAssistantFailureWording(t *testing.T) {
 	}
 	if mayTellFailure("Done: the tests pass and the build is green.") {
 		t.Error("a reply without the wording is read for failures")
+	}
+}
+
+// TestFailedApproachTitle: a failed approach's title says what came of it,
+// so that a list or an agent reading only titles learns the lesson; repeats
+// of one approach in a segment remain one item whatever each says came of it.
+func TestFailedApproachTitle(t *testing.T) {
+	t0 := time.Date(2026, 1, 12, 9, 0, 0, 0, time.UTC)
+	for _, c := range []struct{ text, title string }{
+		{"The sed command did not work since the file uses CRLF endings.", "The sed command — didn't work since the file uses CRLF endings."},
+		{"The sed command failed to work as the file was binary.", "The sed command — didn't work as the file was binary."},
+	} {
+		items := extract(userEntry("u1", "fix the file", t0), assistantEntry("a1", c.text, t0.Add(time.Second)))
+		if len(items) != 1 || items[0].Title() != c.title {
+			var got []string
+			for _, it := range items {
+				got = append(got, it.Title())
+			}
+			t.Errorf("%q: titles %q, want %q", c.text, got, c.title)
+		}
+	}
+	items := extract(userEntry("u1", "The sed command didn't work because of the multiline format.", t0),
+		userEntry("u2", "The sed command didn't work because of CRLF endings.", t0.Add(time.Minute)))
+	if len(items) != 1 || len(items[0].Source.EntryIDs) != 2 {
+		t.Errorf("one approach failing twice: %d items, want one citing both messages", len(items))
+	}
+	model := Item{FailedApproach: &FailedApproach{Approach: "Vendoring marked.", Outcome: "README rendering broke"}}
+	if got := model.Title(); got != "Vendoring marked — README rendering broke" {
+		t.Errorf("a model's failed approach is titled %q", got)
 	}
 }

@@ -275,9 +275,20 @@ type Item struct {
 func (it Item) URI() link.Item { return link.Knowledge(it.ID) }
 
 // Title is the item's one-line text: the decision's description, the right
-// belief, the rule broken, the approach, the insight's summary, the question,
-// the fact or the lesson's summary.
+// belief, the rule broken, the approach and what came of it ("The sed
+// command — didn't work because of the multiline format."), the insight's
+// summary, the question, the fact or the lesson's summary.
 func (it Item) Title() string {
+	if f := it.FailedApproach; f != nil && f.Outcome != "" {
+		return strings.TrimRight(f.Approach, " .:;,") + " — " + lowerFirst(f.Outcome)
+	}
+	return it.subject()
+}
+
+// subject is what the item is about, its title without a failed approach's
+// outcome: repeats of an approach in one segment are one item (Extractor.add)
+// whatever each says came of it.
+func (it Item) subject() string {
 	switch {
 	case it.Decision != nil:
 		return it.Decision.Description
