@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -154,8 +153,10 @@ func (c *collector) file(path string, info fs.FileInfo) {
 	c.add(real, fileSource(path, c.host, info.Size()))
 }
 
-// walk lists every *.jsonl file below the folder dir, in lexical order,
-// following links, each folder once.
+// walk lists every session file below the folder dir (isSessionFile: the
+// *.jsonl files but Codex's session_index.jsonl and history.jsonl, read
+// for titles or not at all), in lexical order, following links, each folder
+// once.
 func (c *collector) walk(dir string) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -173,7 +174,7 @@ func (c *collector) walk(dir string) {
 	}
 	for _, d := range entries {
 		p := filepath.Join(dir, d.Name())
-		session := strings.EqualFold(filepath.Ext(d.Name()), ".jsonl")
+		session := isSessionFile(p)
 		if d.Type()&fs.ModeSymlink == 0 && !d.IsDir() && !session {
 			continue
 		}

@@ -82,7 +82,9 @@ func readOther(t *testing.T, format, path string) ([]pisession.Entry, pisession.
 // counted again) and Codex forks to their parents.
 func TestImportClaudeCodeAndCodex(t *testing.T) {
 	l := newTestLib(t)
-	rep := l.importPaths(t, claudeHome, codexHome+"/sessions", codexHome+"/archived_sessions")
+	// The homes as a whole: Codex's session_index.jsonl is its threads' names,
+	// not a session; a folder import passes over it as the watcher does.
+	rep := l.importPaths(t, claudeHome, codexHome)
 	if rep.Totals.Files != 7 || rep.Totals.Imported != 7 || rep.Totals.Failed != 0 {
 		t.Fatalf("totals %+v: %+v", rep.Totals, rep.Files)
 	}
