@@ -17,6 +17,11 @@ const CLAUDE = join(
   REPO,
   'backend/claudecode/testdata/claude-home/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl',
 );
+// Its sub-agent's transcript, spawned by the review call.
+const CLAUDE_AGENT = join(
+  REPO,
+  'backend/claudecode/testdata/claude-home/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41/subagents/agent-a765be5fbac609558.jsonl',
+);
 const CODEX = join(
   REPO,
   'backend/codex/testdata/codex-home/sessions/2026/11/24/rollout-2026-11-24T11-04-43-01a20d3a-bd07-7491-8132-c49792fbf869.jsonl',
@@ -81,16 +86,17 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   await dropFiles(page, [
     { name: basename(SAMPLE), bytes: readFileSync(SAMPLE) },
     { name: basename(CLAUDE), bytes: readFileSync(CLAUDE) },
+    { name: basename(CLAUDE_AGENT), bytes: readFileSync(CLAUDE_AGENT) },
     { name: basename(CODEX), bytes: readFileSync(CODEX) },
     { name: `${evilID}.jsonl`, bytes: Buffer.from(claudeEvil) },
   ]);
-  assert.deepEqual(await waitImportDone(page), ['imported', 'imported', 'imported', 'imported']);
+  assert.deepEqual(await waitImportDone(page), ['imported', 'imported', 'imported', 'imported', 'imported']);
 
   const sessions = await serve.call('Library', 'Sessions', '');
   const byFormat = {};
   for (const s of sessions) (byFormat[s.format] ??= []).push(s);
   assert.equal(byFormat.pi?.length, 1);
-  assert.equal(byFormat['claude-code']?.length, 2);
+  assert.equal(byFormat['claude-code']?.length, 3);
   assert.equal(byFormat.codex?.length, 1);
   await page.keyboard.press('Escape'); // the import panel
   await page.waitForSelector('[data-testid=empty-state]', { state: 'detached' });
@@ -98,9 +104,15 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   // Dropped files are not being written (no watcher follows them): none is live; the formats say which they are.
   assert.equal(await page.locator('[data-testid=session-item] [data-testid=session-live]').count(), 0);
   const codex = byFormat.codex[0];
-  const claude = byFormat['claude-code'].find((s) => s.id !== evilID);
+  const claude = byFormat['claude-code'].find((s) => s.id !== evilID && !s.agentId);
   assert.equal((await page.textContent(`[data-testid=session-item][data-session="${codex.id}"] [data-testid=session-format]`)).trim(), 'Codex');
   assert.equal((await page.textContent(`[data-testid=session-item][data-session="${claude.id}"] [data-testid=session-format]`)).trim(), 'Claude Code');
+  // The sub-agent's transcript is marked as one (not as a fork), its parent named by title.
+  const agent = byFormat['claude-code'].find((s) => s.agentId);
+  const lineage = page.locator(`[data-testid=session-item][data-session="${agent?.id}"] [data-testid=session-lineage]`);
+  assert.equal((await lineage.textContent()).trim(), 'sub-agent');
+  assert.equal(await lineage.getAttribute('title'), `A sub-agent (${agent.agentId}) spawned by “${claude.title}”`);
+  assert.equal(await page.locator(`[data-testid=session-item][data-session="${claude.id}"] [data-testid=session-lineage]`).count(), 0);
 
   // Codex: apply_patch as a diff of main.py.
   const patch = await nodeWith(codex.id, (b) => b.type === 'toolCall' && b.name === 'apply_patch');
