@@ -82,7 +82,7 @@ type parseState struct {
 	HeaderModel string             `json:"headerModel,omitempty"`
 	Bare        bool               `json:"bare,omitempty"`
 	OwnStartMs  int64              `json:"ownStartMs,omitempty"` // creation time of the thread (UUIDv7)
-	Model       string             `json:"model,omitempty"`      // current turn_context.model
+	Model       string             `json:"model,omitempty"`      // current model (turn_context, thread_settings_applied)
 	TurnID      string             `json:"turnId,omitempty"`
 	PrevID      string             `json:"prevId,omitempty"`
 	ObjLine     int                `json:"objLine,omitempty"`
@@ -439,6 +439,16 @@ func (f format) event(st *parseState, p *wirePayload, e *pisession.Entry, turn s
 			break // fill_to_context_window: not billed usage
 		}
 		f.attachUsage(st, l, em)
+	case "thread_settings_applied":
+		// The thread's settings (0.169): the model of the requests that
+		// follow, a compaction's included, before any turn_context says it.
+		if ts := p.ThreadSettings; ts != nil && ts.Model != "" {
+			st.Model = ts.Model
+			if st.HeaderModel == "" {
+				st.HeaderModel = ts.Model
+			}
+			st.Meta.addModel(ts.Model)
+		}
 	case "collab_agent_spawn_end":
 		e.SubagentID = p.NewThreadID
 	case "user_message", "agent_message", "agent_reasoning", "item_completed":

@@ -90,7 +90,7 @@ type Metadata struct {
 	AgentRole     string       `json:"agentRole,omitempty"`
 	SpawnDepth    int          `json:"spawnDepth,omitempty"`
 
-	Models         []string `json:"models,omitempty"` // turn_context models, in order of first use
+	Models         []string `json:"models,omitempty"` // models (turn_context, thread_settings_applied), in order of first use
 	FirstTimestamp string   `json:"firstTimestamp,omitempty"`
 	LastTimestamp  string   `json:"lastTimestamp,omitempty"`
 	SessionMetas   int      `json:"sessionMetas,omitempty"`
@@ -146,6 +146,12 @@ type State struct {
 // r must be positioned at byte st.Offset of the file.
 func NewReaderAt(r io.Reader, file string, st State) *Reader {
 	h := st.Header
+	if st.Parse.ThreadID == "" {
+		// Entries read back with their stored header alone, from the
+		// middle of a rollout: their requests are the header's provider's
+		// and model's until a line says otherwise.
+		st.Parse.Provider, st.Parse.Model = h.Provider, h.ModelID
+	}
 	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file, w: new(wire)}, &h, st.Parse, st.Offset, st.Line, st.Seq), file: file}
 }
 

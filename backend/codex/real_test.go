@@ -410,6 +410,7 @@ type goldenEntry struct {
 	Tool     string `json:"tool,omitempty"`
 	Turn     string `json:"turn,omitempty"`
 	Usage    string `json:"usage,omitempty"`
+	Model    string `json:"model,omitempty"` // of a request (an entry with usage)
 	Flags    string `json:"flags,omitempty"`
 	Echo     string `json:"duplicateOf,omitempty"`
 	Subagent string `json:"subagent,omitempty"`
@@ -458,6 +459,7 @@ func summarize(s *Session, path string) golden {
 			ge.Blocks = strings.Join(bt, ",")
 			if u := m.Usage; u != nil {
 				ge.Usage = fmt.Sprintf("in %d cached %d out %d (reasoning %d)", u.Input, u.CacheRead, u.Output, u.Reasoning)
+				ge.Model = m.Provider + "/" + m.Model
 			}
 		}
 		if txt := pisession.EntryText(e); txt != "" {
@@ -547,6 +549,46 @@ func TestCompactionSummaryWithoutThePreamble(t *testing.T) {
 	} {
 		if got := compactionSummary(msg); got != want {
 			t.Errorf("compactionSummary(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
+
+// TestStoredEntriesReadBackWithTheirModel: entries read back from the
+// middle of a rollout with its stored header alone (as the library reads a
+// segment's entries) name the request's provider and model, as the whole
+// read does, in a rollout of one model; and every request of the whole read
+// names its model, a compaction's made before the first turn_context
+// included (Codex 0.169 says it in thread_settings_applied).
+func TestStoredEntriesReadBackWithTheirModel(t *testing.T) {
+	for _, path := range realFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := NewReader(bytes.NewReader(data), path)
+		all := readAll(t, full)
+		h, _ := full.Header()
+		for _, e := range all {
+			if m := e.Message; m != nil && m.Usage != nil && (m.Model == "" || m.Provider == "") {
+				t.Errorf("%s line %d: a request of %q/%q", filepath.Base(path), e.Line, m.Provider, m.Model)
+			}
+		}
+		if len(full.Metadata().Models) != 1 {
+			continue
+		}
+		starts := []int{0}
+		for i, b := range data {
+			if b == '\n' && i+1 < len(data) {
+				starts = append(starts, i+1)
+			}
+		}
+		for line, off := range starts[1:] {
+			rd := NewReaderAt(bytes.NewReader(data[off:]), path, State{Header: *h, Seq: 0})
+			for _, e := range readAll(t, rd) {
+				if m := e.Message; m != nil && m.Role == pisession.RoleAssistant && (m.Model != h.ModelID || m.Provider != h.Provider) {
+					t.Fatalf("%s read from line %d: an assistant message of %q/%q, want %q/%q", filepath.Base(path), line+2, m.Provider, m.Model, h.Provider, h.ModelID)
+				}
+			}
 		}
 	}
 }

@@ -69,6 +69,10 @@ type wirePayload struct {
 	NewThreadID   string          `json:"new_thread_id"` // collab_agent_spawn_end
 	ReceiverID    string          `json:"receiver_thread_id"`
 	LastAgentText string          `json:"last_agent_message"`
+	// thread_settings_applied
+	ThreadSettings *struct {
+		Model string `json:"model"`
+	} `json:"thread_settings"`
 
 	// token_usage_record
 	ResponseID string      `json:"response_id"`
