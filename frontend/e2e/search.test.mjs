@@ -56,5 +56,13 @@ test('search, then Enter jumps to the node and shows it', async () => {
   await page.click('[data-testid=graph-canvas]', { position: { x: 5, y: 5 } });
   await page.keyboard.press('/');
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'search-input');
+
+  // With the node panel open the box is narrow; the results keep room for their titles, inside the window.
+  await page.keyboard.type(query);
+  await page.waitForSelector('[data-testid=search-result]');
+  const box = await page.locator('[data-testid=search-results]').boundingBox();
+  const viewport = page.viewportSize();
+  assert.ok(box.width >= 480 && box.x >= 0 && box.x + box.width <= viewport.width, `results at ${JSON.stringify(box)} in ${viewport.width} px`);
+  await shot(page, 'e2e-search-3-results-beside-the-panel');
   assert.deepEqual(problems, []);
 });
