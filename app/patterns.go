@@ -78,9 +78,15 @@ func usageChart(u patterns.UsageReport) UsageChart {
 	return c
 }
 
+// series are the chart's series of in, but those with neither tokens nor
+// cost (a request aborted before any usage): they draw nothing, and their
+// legend entry read "0".
 func series(in []patterns.Series) []UsageSeries {
 	out := make([]UsageSeries, 0, len(in))
 	for _, s := range in {
+		if s.Total.Tokens == 0 && s.Total.Cost == 0 {
+			continue
+		}
 		us := UsageSeries{Key: s.Key, Name: s.Name, Tokens: make([]int64, len(s.Days)), Cost: make([]float64, len(s.Days)),
 			TotalTokens: s.Total.Tokens, TotalCost: s.Total.Cost}
 		for i, t := range s.Days {

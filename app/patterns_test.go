@@ -39,6 +39,9 @@ func TestDashboard(t *testing.T) {
 		if len(s.Tokens) != len(u.Days) {
 			t.Errorf("model %s: %d days of %d", s.Key, len(s.Tokens), len(u.Days))
 		}
+		if s.TotalTokens == 0 && s.TotalCost == 0 {
+			t.Errorf("model %s: a series of nothing (no tokens, no cost)", s.Key)
+		}
 		sum += s.TotalTokens
 	}
 	if sum != u.TotalTokens {
