@@ -137,6 +137,11 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   const codexEntries = await serve.entries(patch.node);
   assert.ok(codexEntries.some((e) => e.role === 'toolResult'), 'the Codex node has no tool result');
   assert.ok((await page.locator('[data-testid=node-panel] [data-testid=message][data-role=toolResult]').count()) > 0);
+  // A collapsed call says what it runs (exec_command's cmd), not the first line of its JSON.
+  const exec = codexEntries.flatMap((e) => e.blocks ?? []).find((b) => b.type === 'toolCall' && b.name === 'exec_command');
+  assert.ok(exec, 'the Codex node has no exec_command call');
+  const peeks = await page.locator('[data-testid=node-panel] [data-testid=call-peek]').allTextContents();
+  assert.ok(peeks.includes(JSON.parse(exec.arguments).cmd), `the calls read ${JSON.stringify(peeks)}`);
 
   // Claude Code: Edit as a diff; a Bash call and its result as blocks; thinking.
   const edit = await nodeWith(claude.id, (b) => b.type === 'toolCall' && b.name === 'Edit');
@@ -161,6 +166,14 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
     await page.evaluate((id) => window.__rhizome.selectNode(id), thinking.node);
     await page.locator(`[data-testid=message][data-entry="${thinking.entry.id}"] .tag:text("thinking")`).first().waitFor();
   }
+
+  // Read of logo.png returned an image and no text: its size says so.
+  const picture = await nodeWith(claude.id, (b) => b.type === 'image');
+  assert.ok(picture, 'no node of the Claude Code session holds the image Read returned');
+  await page.evaluate((id) => window.__rhizome.selectNode(id), picture.node);
+  const size = page.locator(`[data-testid=message][data-entry="${picture.entry.id}"] [data-testid=result-size]`);
+  await size.waitFor();
+  assert.equal((await size.textContent()).trim(), '1 image');
 
   // The copy with markup: its text is shown as text, nothing ran.
   const evilEdit = await nodeWith(evilID, (b) => b.type === 'toolCall' && b.name === 'Edit');
