@@ -35,6 +35,13 @@ describe('callPeek', () => {
       'Review the handler',
     );
   });
+  it("keeps a long path's end and drops the cd into the project before a command", () => {
+    const path = '/Users/someone/workspaces/pi-mono/packages/coding-agent/src/core/sdk.ts';
+    expect(callPeek('read', JSON.stringify({ path }), 40)).toBe(`…${path.slice(path.length - 39)}`);
+    expect(callPeek('bash', JSON.stringify({ command: 'cd /Users/someone/workspaces/pi-mono && grep -n x main.ts' }))).toBe('grep -n x main.ts');
+    expect(callPeek('bash', JSON.stringify({ command: 'cd "/w/my project" && ls' }))).toBe('ls');
+    expect(callPeek('bash', JSON.stringify({ command: 'cd /tmp' }))).toBe('cd /tmp');
+  });
   it('counts a todo list or a plan', () => {
     const todos = [
       { content: 'a', status: 'completed' },

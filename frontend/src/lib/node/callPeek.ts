@@ -6,11 +6,18 @@
 /** Argument keys that say what a call does, most telling first. */
 const KEYS = ['command', 'cmd', 'pattern', 'query', 'url', 'file_path', 'notebook_path', 'path', 'description', 'prompt', 'message', 'targets'];
 
-/** Cuts s to max characters on one line. */
-function oneLine(s: string, max: number): string {
+/** Cuts s to max characters on one line: its end for a path (the file's name tells most). */
+function oneLine(s: string, max: number, path = false): string {
   const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  if (line.length <= max) return line;
+  return path ? `…${line.slice(line.length - max + 1)}` : `${line.slice(0, max - 1)}…`;
 }
+
+/** Path-valued argument keys. */
+const PATHS = new Set(['file_path', 'notebook_path', 'path']);
+
+/** A command without the "cd <folder> && " agents put before it to run it in the project. */
+const withoutCd = (cmd: string) => cmd.replace(/^\s*cd\s+("[^"]*"|'[^']*'|\S+)\s*&&\s*/, '');
 
 /** "3 todos: 1 done, 1 in progress" of a todo or plan list, or ''. */
 function listPeek(items: unknown, noun: string): string {
@@ -50,7 +57,8 @@ export function callPeek(name: string | undefined, args: string | undefined, max
       if (typeof v === 'string' && v.trim()) {
         // A search names where it looks too: "TODO in src/".
         const where = (k === 'pattern' || k === 'query') && typeof o.path === 'string' && o.path ? ` in ${o.path}` : '';
-        return oneLine(v + where, max);
+        const text = k === 'command' || k === 'cmd' ? withoutCd(v) || v : v;
+        return oneLine(text + where, max, PATHS.has(k));
       }
       if (Array.isArray(v) && v.length && v.every((x) => typeof x === 'string')) {
         // Codex's shell: ["bash", "-lc", "ls -la"] reads as its script.
