@@ -15,6 +15,8 @@ import type { ImportProgress } from './types';
 
 export interface TestHook {
   selectNode(id: string): Promise<void>;
+  /** Selects a session as clicking its lane does. */
+  selectSession(id: string): Promise<void>;
   nodeIds(): string[];
   /** Page coordinates of a node on the canvas, for real clicks. */
   nodePosition(id: string): { x: number; y: number } | null;
@@ -62,6 +64,7 @@ export interface TestHook {
 export function installTestHook() {
   const hook: TestHook = {
     selectNode: (id) => graph.selectNode(id, true),
+    selectSession: (id) => graph.selectSession(id),
     nodeIds: () => (graph.data.nodes ?? []).map((n) => n.id),
     nodePosition: (id) => graph.controls?.screenPosition(id) ?? null,
     loadSynthetic(n) {

@@ -1,0 +1,75 @@
+// A library of hundreds of sessions: the sidebar draws them a page at a
+// time (a library of thousands made a sidebar of a hundred thousand
+// elements, and the window took fifteen seconds to show it); the rest come
+// as the list is scrolled, the filter finds any of them, and a session
+// selected elsewhere is in the list.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { importFiles, openPage, shot, startServe } from './harness.mjs';
+
+const N = 400;
+const PAGE = 150; // rows.ts PAGE_ROWS
+
+/** A small pi session (version 1: no entry ids), number i, in one of four projects. */
+function session(i) {
+  const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000);
+  const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  const lines = [
+    { type: 'session', id, timestamp: at.toISOString(), cwd: `/work/project-${i % 4}` },
+    { type: 'message', timestamp: at.toISOString(), message: { role: 'user', content: [{ type: 'text', text: `Task number ${i}: rename the field q${i}.` }] } },
+    {
+      type: 'message',
+      timestamp: new Date(at.getTime() + 5000).toISOString(),
+      message: { role: 'assistant', content: [{ type: 'text', text: `Renamed q${i}.` }], provider: 'anthropic', model: 'claude-opus-4-5', stopReason: 'stop' },
+    },
+  ];
+  return { id, name: `s-${i}.jsonl`, bytes: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n') + '\n') };
+}
+
+let serve, browser, page, problems;
+before(async () => {
+  serve = await startServe();
+  const files = Array.from({ length: N }, (_, i) => session(i));
+  const rep = await importFiles(serve, files);
+  assert.equal(rep.totals.imported, N, JSON.stringify(rep.totals));
+  ({ browser, page, problems } = await openPage(serve.url));
+});
+after(async () => {
+  await browser?.close();
+  await serve?.stop();
+});
+
+test('hundreds of sessions: a page at a time, the rest on scrolling, any found by the filter', async () => {
+  const rows = () => page.locator('[data-testid=session-item]').count();
+  await page.waitForSelector('[data-testid=session-item]');
+  assert.equal(await rows(), PAGE);
+  assert.equal((await page.textContent('[data-testid=sessions-more]')).trim(), `Show ${PAGE} more of ${N - PAGE}`);
+
+  // Scrolling to the end draws the next page.
+  await page.evaluate(() => {
+    const ul = document.querySelector('[data-testid=sessions-more]').closest('ul');
+    ul.scrollTop = ul.scrollHeight;
+  });
+  await page.waitForFunction((want) => document.querySelectorAll('[data-testid=session-item]').length === want, 2 * PAGE);
+  await shot(page, 'many-sessions-1-scrolled');
+  // The button draws the rest.
+  await page.click('[data-testid=sessions-more]');
+  await page.waitForFunction((want) => document.querySelectorAll('[data-testid=session-item]').length === want, N);
+  assert.equal(await page.locator('[data-testid=sessions-more]').count(), 0);
+
+  // A new filter starts at the first page again, and finds a session the first page did not draw.
+  const sessions = await serve.call('Library', 'Sessions', '');
+  const last = sessions[sessions.length - 1];
+  await page.fill('[data-testid=list-filter]', 'Task number');
+  await page.waitForFunction((want) => document.querySelectorAll('[data-testid=session-item]').length === want, PAGE);
+  await page.fill('[data-testid=list-filter]', last.title);
+  await page.waitForSelector(`[data-testid=session-item][data-session="${last.id}"]`);
+  await page.fill('[data-testid=list-filter]', '');
+  await page.waitForFunction((want) => document.querySelectorAll('[data-testid=session-item]').length === want, PAGE);
+
+  // A session selected elsewhere (the graph, a link) is drawn in the list, selected.
+  await page.evaluate((id) => window.__rhizome.selectSession(id), last.id);
+  await page.waitForSelector(`[data-testid=session-item][data-session="${last.id}"].selected`);
+  assert.ok((await rows()) > PAGE);
+  assert.deepEqual(problems, []);
+});
