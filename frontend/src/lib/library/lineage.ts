@@ -12,12 +12,12 @@ export interface Lineage {
 
 /**
  * The lineage of s, or null for a session that descends from none. Its
- * parent is named by its title when sessions lists it (the sidebar lists one
- * project's), else by its id.
+ * parent is named by its title when sessionById holds it (the sidebar holds
+ * one project's sessions), else by its id.
  */
-export function lineage(s: SessionSummary, sessions: readonly SessionSummary[]): Lineage | null {
+export function lineage(s: SessionSummary, sessionById: ReadonlyMap<string, SessionSummary>): Lineage | null {
   if (!s.parentSession) return null;
-  const parent = sessions.find((p) => p.id === s.parentSession);
+  const parent = sessionById.get(s.parentSession);
   const name = parent ? `“${parent.title || parent.name || parent.id}”` : s.parentSession;
   if (s.agentId) return { label: 'sub-agent', title: `A sub-agent (${s.agentId}) spawned by ${name}` };
   return { label: 'fork', title: `Forked from ${name}` };
