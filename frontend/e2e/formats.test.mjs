@@ -143,6 +143,27 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   const peeks = await page.locator('[data-testid=node-panel] [data-testid=call-peek]').allTextContents();
   assert.ok(peeks.includes(JSON.parse(exec.arguments).cmd), `the calls read ${JSON.stringify(peeks)}`);
 
+  // Codex's long injected instructions (a developer message: skills, permissions) show one line until opened.
+  let injected = null;
+  for (const n of (await serve.call('Graph', 'Graph', { sessionId: codex.id })).nodes) {
+    const e = (await serve.entries(n.id)).find((x) => x.role !== 'user' && x.role !== 'assistant' && x.type === 'message' && (x.blocks ?? []).some((b) => b.type === 'text' && b.text.split('\n').length > 6));
+    if (e) {
+      injected = { node: n.id, entry: e };
+      break;
+    }
+  }
+  assert.ok(injected, 'no long injected message in the Codex session');
+  await page.evaluate((id) => window.__rhizome.selectNode(id), injected.node);
+  const inj = page.locator(`[data-testid=message][data-entry="${injected.entry.id}"]`);
+  await inj.locator('[data-testid=meta-peek]').first().waitFor();
+  const long = injected.entry.blocks.filter((b) => b.type === 'text' && b.text.split('\n').length > 6).map((b) => b.text);
+  assert.equal(await inj.locator('[data-testid=meta-peek]').count(), long.length);
+  const shownWhole = async () => (await inj.locator('pre').allTextContents()).filter((t) => long.includes(t)).length;
+  assert.equal(await shownWhole(), 0, 'an injected text is shown whole before it is opened');
+  await inj.locator('summary').first().click();
+  await page.waitForFunction((el) => el.querySelectorAll('pre').length > 0, await inj.elementHandle());
+  assert.equal(await shownWhole(), 1);
+
   // Claude Code: Edit as a diff; a Bash call and its result as blocks; thinking.
   const edit = await nodeWith(claude.id, (b) => b.type === 'toolCall' && b.name === 'Edit');
   assert.ok(edit, 'no node of the Claude Code session holds its Edit call');
