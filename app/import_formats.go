@@ -215,6 +215,9 @@ func detectFormatHead(f io.ReaderAt, size int64, head []byte, format, why string
 			if short, ok := shortFirstLine(f, size); ok {
 				head, why = short, ""
 			} else if whole, _ := lineEnds(f, size); !whole {
+				if size > maxFirstLine {
+					return "", fmt.Errorf("not a session file Rhizome reads: its first line is longer than %d MB, more than a session's first line holds", maxFirstLine>>20)
+				}
 				return "", fmt.Errorf("the first line (%d bytes so far) has no newline and does not parse: the session is still being written", size)
 			}
 		} else if len(bytes.TrimSpace(head)) > 0 && !json.Valid(head) {

@@ -293,13 +293,17 @@ func TestUnknownFormatSaysWhatItLooksLike(t *testing.T) {
 		dropped("index.jsonl", index),
 		dropped("graph.json", []byte(`{"nodes": {"n1": {"node_id": "n1", "kind": "task", "thought": "x"}}, "edges": []}`)),
 		dropped("empty.jsonl", nil),
+		// One JSON object of 17 MB on one whole line: no session's first
+		// line, not one being written.
+		dropped("huge.jsonl", []byte(`{"a":"`+strings.Repeat("x", 17<<20)+`"}`+"\n")),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A file that looks like a MemoBrain snapshot is read as one (its
 	// report comes after the session files') and says what is wrong in it.
-	want := map[string]string{"notes.jsonl": "not json", "index.jsonl": "thread_name", "graph.json": "memobrain", "empty.jsonl": "empty"}
+	want := map[string]string{"notes.jsonl": "not json", "index.jsonl": "thread_name", "graph.json": "memobrain", "empty.jsonl": "empty",
+		"huge.jsonl": "first line is longer than 16 mb"}
 	if len(rep.Files) != len(want) {
 		t.Fatalf("%d reports, want %d", len(rep.Files), len(want))
 	}
