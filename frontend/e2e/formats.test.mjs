@@ -196,6 +196,14 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   await size.waitFor();
   assert.equal((await size.textContent()).trim(), '1 image');
 
+  // The /compact the person typed reads as the command, not as its markup.
+  const typed = await nodeWith(claude.id, (b) => b.type === 'text' && b.text.startsWith('<command-name>'));
+  assert.ok(typed, 'no node of the Claude Code session holds the /compact command');
+  await page.evaluate((id) => window.__rhizome.selectNode(id), typed.node);
+  const cmd = page.locator(`[data-testid=message][data-entry="${typed.entry.id}"] [data-testid=command]`);
+  await cmd.waitFor();
+  assert.equal((await cmd.textContent()).trim(), '/compact');
+
   // The copy with markup: its text is shown as text, nothing ran.
   const evilEdit = await nodeWith(evilID, (b) => b.type === 'toolCall' && b.name === 'Edit');
   await page.evaluate((id) => window.__rhizome.selectNode(id), evilEdit.node);
