@@ -13,7 +13,7 @@ import (
 	"sync"
 )
 
-// Import brings pi session files into the library.
+// Import brings session files (pi, Claude Code, Codex) into the library.
 //
 // Each file is imported all or nothing: files are written in batches, one
 // transaction for many small files, each file inside a savepoint of its own
@@ -130,7 +130,7 @@ func (im *Import) ChooseAndImport() (ImportReport, error) {
 	if d == nil {
 		return emptyReport(), ErrNoDialogs
 	}
-	paths, err := d.OpenFiles(im.c.context(), "Import pi sessions")
+	paths, err := d.OpenFiles(im.c.context(), "Import sessions (pi, Claude Code, Codex)")
 	if err != nil {
 		return emptyReport(), fmt.Errorf("app: unable to open the file dialog: %w", err)
 	}
