@@ -113,6 +113,10 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   assert.equal((await lineage.textContent()).trim(), 'sub-agent');
   assert.equal(await lineage.getAttribute('title'), `A sub-agent (${agent.agentId}) spawned by “${claude.title}”`);
   assert.equal(await page.locator(`[data-testid=session-item][data-session="${claude.id}"] [data-testid=session-lineage]`).count(), 0);
+  // ... and listed right under the session that spawned it, indented.
+  const listed = await page.$$eval('[data-testid=session-item]', (els) => els.map((e) => e.getAttribute('data-session')));
+  assert.equal(listed[listed.indexOf(claude.id) + 1], agent.id, `sidebar order ${listed}`);
+  assert.ok(await page.locator(`li.sub:has([data-testid=session-item][data-session="${agent.id}"])`).count(), 'the sub-agent is not indented');
 
   // Codex: apply_patch as a diff of main.py.
   const patch = await nodeWith(codex.id, (b) => b.type === 'toolCall' && b.name === 'apply_patch');
