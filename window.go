@@ -27,6 +27,8 @@ func runWindow(db string, model app.ModelOverride, stderr io.Writer) int {
 		return 1
 	}
 	defer st.Close()
+	// Before the library closes: the watcher's import under way ends.
+	defer a.Watch.Stop()
 	if _, err := useModel(a, model); err != nil {
 		fmt.Fprintf(stderr, "rhizome: %v\n", err)
 		return 2
@@ -50,6 +52,14 @@ func runWindow(db string, model app.ModelOverride, stderr io.Writer) int {
 			a.SetDialogs(windowDialogs{})
 			a.StartSummaries(ctx)
 			a.StartBackground(true)
+			// The watched folders (Settings): what the agents wrote since the
+			// last run is imported, and what they write now shows up live
+			// (issue 11 §2). Walking the folders is not the window's wait.
+			go func() {
+				if err := a.Watch.Start(); err != nil {
+					fmt.Fprintf(stderr, "rhizome: the watched folders are not watched: %v\n", err)
+				}
+			}()
 		},
 		Bind:  bind,
 		Linux: &linux.Options{ProgramName: "rhizome", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},
@@ -67,7 +77,7 @@ type windowDialogs struct{}
 func (windowDialogs) OpenFiles(ctx context.Context, title string) ([]string, error) {
 	return wruntime.OpenMultipleFilesDialog(ctx, wruntime.OpenDialogOptions{
 		Title:   title,
-		Filters: []wruntime.FileFilter{{DisplayName: "pi sessions (*.jsonl)", Pattern: "*.jsonl"}},
+		Filters: []wruntime.FileFilter{{DisplayName: "Sessions of pi, Claude Code, Codex (*.jsonl)", Pattern: "*.jsonl"}},
 	})
 }
 

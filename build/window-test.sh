@@ -19,6 +19,17 @@ export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" XDG_CACHE_HOME="$
 "$bin" import --db "$RHIZOME_DB" "$here/../backend/memobrain/testdata/example_snapshot.json" \
   "$here/../backend/memobrain/testdata/example_messages.json" >/dev/null 2>&1
 
+# A Claude Code session being written in the default watched folder
+# ($HOME/.claude/projects): its first half is there when the window opens,
+# the rest is appended while it runs; the window's watcher must import both
+# (checked below by writing the session back byte for byte).
+cc_id=5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41
+cc_src="$here/../backend/claudecode/testdata/claude-home/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/$cc_id.jsonl"
+cc_dir="$tmp/.claude/projects/-tmp-demo"
+mkdir -p "$cc_dir"
+head -n 36 "$cc_src" >"$cc_dir/$cc_id.jsonl"
+tail -n +37 "$cc_src" >"$tmp/cc-rest.jsonl"
+
 # A loom tree, imported through the same use case the window calls.
 "$bin" serve --db "$RHIZOME_DB" >"$tmp/serve.out" 2>"$tmp/serve.err" &
 pid=$!
@@ -53,6 +64,8 @@ xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
   done
   sleep "${WINDOW_SETTLE:-3}"
   import -window root "$2/window.png"
+  # The agent writes on: the watcher imports the lines within a second.
+  cat "$1/cc-rest.jsonl" >>"$1/.claude/projects/-tmp-demo/'"$cc_id"'.jsonl"
   xdotool windowfocus --sync "$win" 2>/dev/null || true
   xdotool mousemove 640 450 click 1 key l
   sleep 3
@@ -80,6 +93,15 @@ check() { # check NAME SHOT: the screenshot shows a rendered app
     exit 1
   fi
 }
+# The watched session, as the window's watcher imported it while it was
+# written, gives the file back byte for byte.
+if ! "$bin" export-session --db "$RHIZOME_DB" "rhizome:session/$cc_id" "$tmp/cc-back.jsonl" >/dev/null 2>"$tmp/export.err" ||
+  ! cmp -s "$cc_src" "$tmp/cc-back.jsonl"; then
+  echo "window-test: FAILED: the window did not import the watched Claude Code session as it was written"
+  cat "$tmp/export.err" "$tmp/window.log"
+  exit 1
+fi
+echo "window-test: the watched Claude Code session was imported as it was written ($(wc -c <"$cc_src") bytes back)"
 check "$shots/window.png"
 check "$shots/window-loom.png"
 check "$shots/window-reasoning.png"
@@ -89,4 +111,4 @@ fi
 if cmp -s "$shots/window-loom.png" "$shots/window-reasoning.png"; then
   echo "window-test: FAILED: pressing R did not change the view"; exit 1
 fi
-echo "window-test: 3 passed, 0 failed"
+echo "window-test: 4 passed, 0 failed"
