@@ -363,12 +363,15 @@ type WatchStatus struct {
 
 // WatchImported is the payload of "watch:imported": the files an import of
 // the watcher imported, appended to or failed on, when (ISO 8601) and how
-// long it took (milliseconds).
+// long it took (milliseconds). Initial: the watcher's first pass over the
+// folders (what they held when it started), whose sessions are not being
+// written for all it knows; a later import's sessions are live.
 type WatchImported struct {
-	At     string       `json:"at"`
-	Millis int64        `json:"millis"`
-	Files  []FileReport `json:"files"`
-	Totals ImportTotals `json:"totals"`
+	At      string       `json:"at"`
+	Millis  int64        `json:"millis"`
+	Initial bool         `json:"initial,omitempty"`
+	Files   []FileReport `json:"files"`
+	Totals  ImportTotals `json:"totals"`
 }
 
 // ---- Loom (app/loom.go) ----------------------------------------------------

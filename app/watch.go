@@ -485,7 +485,7 @@ func (wt *watcher) importNow(paths []string, sweep bool) {
 	if sweep {
 		wt.sweep()
 	}
-	out := WatchImported{At: isoMillis(time.Now()), Millis: time.Since(start).Milliseconds(), Files: []FileReport{}}
+	out := WatchImported{At: isoMillis(time.Now()), Millis: time.Since(start).Milliseconds(), Initial: sweep, Files: []FileReport{}}
 	for _, fr := range rep.Files {
 		if fr.Status == statusImported || fr.Status == statusAppended || fr.Status == statusFailed {
 			out.Files = append(out.Files, fr)

@@ -38,6 +38,13 @@ func newWatchLib(t *testing.T) *watchLib {
 // when it came.
 func (w *watchLib) waitImported(t *testing.T, since time.Time, name string, limit time.Duration) (FileReport, time.Time) {
 	t.Helper()
+	_, fr, at := w.waitEvent(t, since, name, limit)
+	return fr, at
+}
+
+// waitEvent is waitImported with the whole event.
+func (w *watchLib) waitEvent(t *testing.T, since time.Time, name string, limit time.Duration) (WatchImported, FileReport, time.Time) {
+	t.Helper()
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
 		w.mu.Lock()
@@ -48,7 +55,7 @@ func (w *watchLib) waitImported(t *testing.T, since time.Time, name string, limi
 			for _, fr := range ev.data.(WatchImported).Files {
 				if strings.HasSuffix(fr.Path, name) {
 					w.mu.Unlock()
-					return fr, ev.at
+					return ev.data.(WatchImported), fr, ev.at
 				}
 			}
 		}
@@ -56,7 +63,7 @@ func (w *watchLib) waitImported(t *testing.T, since time.Time, name string, limi
 		time.Sleep(5 * time.Millisecond)
 	}
 	t.Fatalf("no watch:imported event for %s within %v", name, limit)
-	return FileReport{}, time.Time{}
+	return WatchImported{}, FileReport{}, time.Time{}
 }
 
 // agentHomes points the default watched folders into a temporary home and
@@ -108,9 +115,10 @@ func TestWatcherImportsAppendsWithinASecond(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Watch.Stop()
-	fr, _ := l.waitImported(t, start, claudeMain+".jsonl", 5*time.Second)
-	if fr.Status != statusImported || fr.Entries != 10 {
-		t.Fatalf("first import %+v", fr)
+	ev, fr, _ := l.waitEvent(t, start, claudeMain+".jsonl", 5*time.Second)
+	if fr.Status != statusImported || fr.Entries != 10 || !ev.Initial {
+		// Initial: what the folders held at the start is not live.
+		t.Fatalf("first import %+v (initial %v)", fr, ev.Initial)
 	}
 	if st, _ := l.Watch.Status(); !st.Running || len(st.Folders) != 3 {
 		t.Errorf("status %+v", st)
@@ -134,8 +142,8 @@ func TestWatcherImportsAppendsWithinASecond(t *testing.T) {
 		} else {
 			f.Write(line)
 		}
-		fr, at := l.waitImported(t, wrote, claudeMain+".jsonl", 2*time.Second)
-		if fr.Status != statusAppended || fr.Entries < k+1 {
+		ev, fr, at := l.waitEvent(t, wrote, claudeMain+".jsonl", 2*time.Second)
+		if fr.Status != statusAppended || fr.Entries < k+1 || ev.Initial {
 			// A held entry may still wait for its settling line.
 			t.Fatalf("line %d: %+v", k+1, fr)
 		}

@@ -1066,6 +1066,7 @@ export namespace app {
 	export interface WatchImported {
 	    at: string;
 	    millis: number;
+	    initial?: boolean;
 	    files: FileReport[];
 	    totals: ImportTotals;
 	}

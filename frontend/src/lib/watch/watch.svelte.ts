@@ -4,7 +4,7 @@
 // after their source file was deleted. Reloaded on watch:changed.
 
 import { api } from '../api';
-import type { SessionSummary, WatchStatus, WatchedFolder } from '../types';
+import type { SessionSummary, WatchImported, WatchStatus, WatchedFolder } from '../types';
 
 /** How often "live" marks are re-checked against the clock, in ms. */
 const TICK_MS = 5000;
@@ -18,6 +18,8 @@ class WatchState {
   busy = $state('');
   /** The clock the live marks compare with (ms since the epoch). */
   now = $state(Date.now());
+  /** When the watcher last imported or grew each session while following the folders (ms since the epoch), by id. */
+  liveAt = $state.raw(new Map<string, number>());
 
   liveSeconds = $derived(this.status?.liveSeconds ?? 60);
 
@@ -28,7 +30,7 @@ class WatchState {
         this.status = s;
         void this.loadFolders();
       }),
-      api.on('watch:imported', () => (this.now = Date.now())),
+      api.on('watch:imported', (e) => this.imported(e)),
     ];
     const timer = setInterval(() => (this.now = Date.now()), TICK_MS);
     return () => {
@@ -88,16 +90,32 @@ class WatchState {
   }
 
   /**
-   * s is being written: its file is in a folder the running watcher follows
-   * and an import wrote it in the last liveSeconds (a file dropped or
-   * imported by hand, or one whose source is gone, is not live).
+   * Takes a watcher import: the sessions it imported or grew while
+   * following the folders are being written now. Its first pass over them
+   * (e.initial: what they held when it started, a whole ~/.claude on the
+   * first run) says nothing of that.
+   */
+  imported(e: WatchImported) {
+    const at = Date.parse(e.at);
+    this.now = Date.now();
+    if (e.initial) return;
+    const live = new Map(this.liveAt);
+    for (const f of e.files ?? []) {
+      if (f.sessionId && (f.status === 'imported' || f.status === 'appended')) live.set(f.sessionId, Number.isFinite(at) ? at : this.now);
+    }
+    this.liveAt = live;
+  }
+
+  /**
+   * s is being written: the running watcher imported or grew it in the last
+   * liveSeconds while following its folder (a file dropped or imported by
+   * hand, one the watcher found when it started, or one whose source is
+   * gone, is not live).
    */
   isLive(s: SessionSummary | undefined): boolean {
-    const st = this.status;
-    if (!s?.updatedAt || s.sourceDeleted || !st?.running) return false;
-    if (!(st.folders ?? []).some((f) => s.path.startsWith(f.endsWith('/') || f.endsWith('\\') ? f : `${f}/`) || s.path.startsWith(`${f}\\`))) return false;
-    const t = Date.parse(s.updatedAt);
-    return Number.isFinite(t) && this.now - t < this.liveSeconds * 1000;
+    if (!s || s.sourceDeleted || !this.status?.running) return false;
+    const t = this.liveAt.get(s.id);
+    return t !== undefined && this.now - t < this.liveSeconds * 1000;
   }
 }
 
