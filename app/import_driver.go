@@ -39,16 +39,17 @@ const (
 // the files (at most one file ahead of the writer) and hands the results to
 // the writer, the caller's goroutine, which owns the transaction.
 func (im *Import) run(srcs []source) (ImportReport, error) {
-	return im.runWith(im.c.context(), srcs, false)
+	return im.runWith(im.c.context(), srcs, false, nil)
 }
 
 // runQuiet is run for the watcher: under ctx, without import:progress and
-// import:done events (library:changed still goes out).
-func (im *Import) runQuiet(ctx context.Context, srcs []source) (ImportReport, error) {
-	return im.runWith(ctx, srcs, true)
+// import:done events (library:changed still goes out); what would have gone
+// out as import:progress goes to onProgress when it is not nil.
+func (im *Import) runQuiet(ctx context.Context, srcs []source, onProgress func(ImportProgress)) (ImportReport, error) {
+	return im.runWith(ctx, srcs, true, onProgress)
 }
 
-func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (ImportReport, error) {
+func (im *Import) runWith(parent context.Context, srcs []source, quiet bool, onProgress func(ImportProgress)) (ImportReport, error) {
 	im.mu.Lock()
 	defer im.mu.Unlock()
 	ctx, cancel := context.WithCancel(parent)
@@ -57,7 +58,11 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool) (Im
 	srcs, reasoning := takeReasoning(ctx, srcs) // MemoBrain files: reasoning_import.go
 	emit := im.c.emitEvent
 	if quiet {
-		emit = func(string, any) {}
+		emit = func(name string, data any) {
+			if p, ok := data.(ImportProgress); ok && onProgress != nil && name == "import:progress" {
+				onProgress(p)
+			}
+		}
 	}
 	prog := &progress{emit: emit, fileCount: len(srcs)}
 	for _, s := range srcs {

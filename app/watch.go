@@ -477,7 +477,13 @@ func (wt *watcher) importNow(paths []string, sweep bool) {
 		}
 	}
 	start := time.Now()
-	rep, err := wt.w.im.runQuiet(wt.ctx, srcs)
+	// The first pass over the folders (a whole ~/.claude on the first run)
+	// says how far it is: "watch:progress", as an import's progress.
+	var onProgress func(ImportProgress)
+	if sweep {
+		onProgress = func(p ImportProgress) { wt.w.c.emitEvent("watch:progress", p) }
+	}
+	rep, err := wt.w.im.runQuiet(wt.ctx, srcs, onProgress)
 	if err != nil {
 		wt.w.noteError(err)
 		return

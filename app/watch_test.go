@@ -66,6 +66,20 @@ func (w *watchLib) waitEvent(t *testing.T, since time.Time, name string, limit t
 	return WatchImported{}, FileReport{}, time.Time{}
 }
 
+// progressEvents counts the "watch:progress" events of phase phase ("" for
+// any) since since.
+func (w *watchLib) progressEvents(since time.Time, phase string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, ev := range w.events {
+		if p, ok := ev.data.(ImportProgress); ok && ev.name == "watch:progress" && !ev.at.Before(since) && (phase == "" || p.Phase == phase) && p.FileCount > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // agentHomes points the default watched folders into a temporary home and
 // creates them.
 func agentHomes(t *testing.T) (claude, codexSessions string) {
@@ -124,6 +138,13 @@ func TestWatcherImportsAppendsWithinASecond(t *testing.T) {
 		t.Errorf("status %+v", st)
 	}
 
+	// The first pass said how far it was; the appends after it say nothing
+	// of the kind (checked at the end).
+	if n := l.progressEvents(time.Time{}, "done"); n != 1 {
+		t.Errorf("%d watch:progress events done for the first pass, want 1", n)
+	}
+	appends := time.Now()
+
 	// The writer appends a line at a time (some lines in two writes).
 	lines := bytes.Count(full, []byte("\n"))
 	f, err := os.OpenFile(live, os.O_APPEND|os.O_WRONLY, 0)
@@ -157,6 +178,9 @@ func TestWatcherImportsAppendsWithinASecond(t *testing.T) {
 		t.Errorf("an appended line took %v to reach the library, want under a second", worst)
 	}
 	t.Logf("slowest append to reach the library: %v", worst)
+	if n := l.progressEvents(appends, ""); n != 0 {
+		t.Errorf("%d watch:progress events for appends, want none (only the first pass has a bar)", n)
+	}
 
 	// A new folder of the day, with a Codex rollout in it.
 	day := filepath.Join(codexSessions, "2026", "11", "24")

@@ -267,6 +267,8 @@ export interface EventPayloads {
   'summary:updated': SummariesUpdated;
   'analysis:progress': AnalysisStatus;
   'watch:imported': WatchImported;
+  /** The watcher's first pass over its folders, as an import's progress. */
+  'watch:progress': ImportProgress;
   'watch:changed': WatchStatus;
   /** Background work that failed, its error (toasts/background.ts). */
   'summary:error': string;

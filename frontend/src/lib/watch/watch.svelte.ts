@@ -4,7 +4,7 @@
 // after their source file was deleted. Reloaded on watch:changed.
 
 import { api } from '../api';
-import type { SessionSummary, WatchImported, WatchStatus, WatchedFolder } from '../types';
+import type { ImportProgress, SessionSummary, WatchImported, WatchStatus, WatchedFolder } from '../types';
 
 /** How often "live" marks are re-checked against the clock, in ms. */
 const TICK_MS = 5000;
@@ -18,6 +18,8 @@ class WatchState {
   busy = $state('');
   /** The clock the live marks compare with (ms since the epoch). */
   now = $state(Date.now());
+  /** How far the watcher's first pass over its folders is (a whole ~/.claude on the first run); null when none runs. */
+  firstPass = $state.raw<ImportProgress | null>(null);
   /** When the watcher last imported or grew each session while following the folders (ms since the epoch), by id. */
   liveAt = $state.raw(new Map<string, number>());
 
@@ -31,6 +33,7 @@ class WatchState {
         void this.loadFolders();
       }),
       api.on('watch:imported', (e) => this.imported(e)),
+      api.on('watch:progress', (p) => (this.firstPass = p.phase === 'done' ? null : p)),
     ];
     const timer = setInterval(() => (this.now = Date.now()), TICK_MS);
     return () => {
@@ -98,7 +101,10 @@ class WatchState {
   imported(e: WatchImported) {
     const at = Date.parse(e.at);
     this.now = Date.now();
-    if (e.initial) return;
+    if (e.initial) {
+      this.firstPass = null;
+      return;
+    }
     const live = new Map(this.liveAt);
     for (const f of e.files ?? []) {
       if (f.sessionId && (f.status === 'imported' || f.status === 'appended')) live.set(f.sessionId, Number.isFinite(at) ? at : this.now);

@@ -9,10 +9,12 @@ const imported = (initial: boolean, ...files: [string, string][]): WatchImported
 describe('live sessions', () => {
   it('are those the running watcher imported or grew while following its folders, not on its first pass', () => {
     watch.status = { running: true, folders: ['/home/u/.claude/projects'], imports: 1, liveSeconds: 60 };
+    watch.firstPass = { file: 'a.jsonl', fileIndex: 0, fileCount: 2, bytesDone: 1, bytesTotal: 2, entries: 0, phase: 'reading' };
     // The first run finds a whole ~/.claude: none of it is being written for all it knows.
     watch.imported(imported(true, ['old', 'imported'], ['grown-since', 'appended']));
     expect(watch.isLive(session('old'))).toBe(false);
     expect(watch.isLive(session('grown-since'))).toBe(false);
+    expect(watch.firstPass).toBeNull(); // the first pass is over: its bar goes
     // Then an agent writes.
     watch.imported(imported(false, ['old', 'appended'], ['new', 'imported'], ['bad', 'failed']));
     expect(watch.isLive(session('old'))).toBe(true);
