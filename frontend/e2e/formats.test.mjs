@@ -207,6 +207,16 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   const cmd = page.locator(`[data-testid=message][data-entry="${typed.entry.id}"] [data-testid=command]`);
   await cmd.waitFor();
   assert.equal((await cmd.textContent()).trim(), '/compact');
+  // Its bookkeeping lines (queue operations, last prompt, mode…) are a collapsed row per run, each line one click away.
+  const quiet = page.locator('[data-testid=node-panel] [data-testid=quiet-lines]').first();
+  await quiet.waitFor();
+  const said = (await quiet.locator('summary').textContent()).trim();
+  const n = Number(/^(\d+) lines: /.exec(said)?.[1]);
+  assert.ok(n >= 2, `a quiet row reads ${JSON.stringify(said)}`);
+  assert.equal(await quiet.locator('[data-testid=message]').count(), n);
+  assert.equal(await quiet.locator('[data-testid=message]').first().isVisible(), false);
+  await quiet.locator('summary').click();
+  await quiet.locator('[data-testid=message]').first().waitFor({ state: 'visible' });
 
   // The copy with markup: its text is shown as text, nothing ran.
   const evilEdit = await nodeWith(evilID, (b) => b.type === 'toolCall' && b.name === 'Edit');

@@ -1,0 +1,90 @@
+// Claude Code's and Codex's bookkeeping lines (queue operations, the last
+// prompt, mode, token counts, task events, turn contexts…) carry no text a
+// person reads: a run of them is one collapsed row in the node panel, not a
+// row each between the messages. They are all still there, one click away.
+import type { EntryView } from '../types';
+
+/** A row of the message list: an entry, or a run of two or more quiet ones. */
+export type MessageRow = { entry: EntryView } | { quiet: EntryView[] };
+
+/** The line type an entry is shown under: its role for a message, else its type. */
+export const lineType = (e: EntryView) => (e.type === 'message' ? (e.role ?? 'message') : e.type);
+
+/** Whether e is a Claude Code or Codex line with nothing to read: no text, summary, image or call. */
+export function isQuiet(e: EntryView): boolean {
+  if (!/^(claude|codex):/.test(lineType(e)) || e.summary || e.label) return false;
+  return (e.blocks ?? []).every((b) => b.type !== 'image' && b.type !== 'toolCall' && !(b.text ?? '').trim() && !(b.arguments ?? '').trim());
+}
+
+/** The headings of line types (a message by its role). */
+const TITLES: Record<string, string> = {
+  user: 'User',
+  assistant: 'Assistant',
+  toolResult: 'Tool result',
+  bashExecution: 'Bash',
+  custom: 'Custom message',
+  custom_message: 'Custom message',
+  compaction: 'Compaction',
+  branch_summary: 'Branch summary',
+  compactionSummary: 'Compaction summary',
+  branchSummary: 'Branch summary',
+  model_change: 'Model change',
+  thinking_level_change: 'Thinking level',
+  session_info: 'Session info',
+  label: 'Label',
+  // Claude Code and Codex lines kept as they are.
+  system: 'System',
+  attachment: 'Attachment',
+  progress: 'Progress',
+  'claude:system': 'System',
+  'claude:attachment': 'Attachment',
+  'claude:progress': 'Progress',
+  'codex:event_msg': 'Event',
+  'codex:turn_context': 'Turn context',
+  'codex:session_meta': 'Session meta',
+  'codex:compacted': 'Compaction',
+  'codex:token_usage_record': 'Token usage',
+  'codex:world_state': 'World state',
+};
+
+/** The heading of line type t: its title, else (a format's own type) its name, else t. */
+export const lineHeading = (t: string) => TITLES[t] ?? (/^(claude|codex):/.test(t) ? typeName(t) : t);
+
+/** "Queue operation" for "claude:queue-operation": a line type by name. */
+function typeName(t: string): string {
+  const name = t.replace(/^(claude|codex):/, '').replace(/[-_]+/g, ' ').trim();
+  return name ? name[0].toUpperCase() + name.slice(1) : t;
+}
+
+/** The rows of entries: every run of two or more quiet entries (isQuiet) made one row. */
+export function messageRows(entries: readonly EntryView[]): MessageRow[] {
+  const rows: MessageRow[] = [];
+  let run: EntryView[] = [];
+  const flush = () => {
+    if (run.length === 1) rows.push({ entry: run[0] });
+    else if (run.length > 1) rows.push({ quiet: run });
+    run = [];
+  };
+  for (const e of entries) {
+    if (isQuiet(e)) {
+      run.push(e);
+      continue;
+    }
+    flush();
+    rows.push({ entry: e });
+  }
+  flush();
+  return rows;
+}
+
+/** "4 lines: queue operation ×2, last prompt, mode": what a quiet run holds, in order of first appearance. */
+export function quietSummary(run: readonly EntryView[]): string {
+  const counts = new Map<string, number>();
+  for (const e of run) {
+    const sub = e.subtype && e.subtype !== 'message' ? ` ${e.subtype.replace(/_/g, ' ')}` : '';
+    const k = `${lineHeading(lineType(e)).toLowerCase()}${sub}`;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const parts = [...counts].map(([k, n]) => (n > 1 ? `${k} ×${n}` : k));
+  return `${run.length} lines: ${parts.join(', ')}`;
+}
