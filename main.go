@@ -832,10 +832,15 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	defer st.Close()
 	var mu sync.Mutex
+	firstPass := progressPrinter(stderr) // the first pass over the folders, as an import's bar
 	a.SetEmitter(func(event string, data any) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch d := data.(type) {
+		case app.ImportProgress:
+			if event == "watch:progress" {
+				firstPass("import:progress", d)
+			}
 		case app.WatchImported:
 			for _, f := range d.Files {
 				line := fmt.Sprintf("%s %-9s %s (%d entries, %d new)", d.At, f.Status, f.Path, f.Entries, f.NewEntries)

@@ -57,6 +57,10 @@ func TestWatchCommandAndExportSession(t *testing.T) {
 		return time.Since(start)
 	}
 	waitFor("the first import", 15*time.Second, func() bool { return strings.Contains(out.String(), "imported") })
+	// The first pass over the folders has a bar, as an import has.
+	if !strings.Contains(errb.String(), "1/1 5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl") {
+		t.Errorf("no progress bar for the first pass: stderr %q", errb.String())
+	}
 	f, err := os.OpenFile(live, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
