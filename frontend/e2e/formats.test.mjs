@@ -41,19 +41,8 @@ let serve, browser, page, problems, home;
 before(async () => {
   // The watched folders' defaults come from these: a home of the test's own.
   home = mkdtempSync(join(tmpdir(), 'rhizome-e2e-home-'));
-  const saved = { HOME: process.env.HOME, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR, CODEX_HOME: process.env.CODEX_HOME };
-  process.env.HOME = home;
-  process.env.CLAUDE_CONFIG_DIR = join(home, 'claude');
-  process.env.CODEX_HOME = join(home, 'codex');
   mkdirSync(join(home, 'codex/sessions'), { recursive: true });
-  try {
-    serve = await startServe();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+  serve = await startServe({ env: { HOME: home, CLAUDE_CONFIG_DIR: join(home, 'claude'), CODEX_HOME: join(home, 'codex') } });
   ({ browser, page, problems } = await openPage(serve.url, { width: 1280, height: 860 }));
 });
 after(async () => {

@@ -40,8 +40,8 @@ const CHROMIUM_ARGS = [
  * Runs a command whose first stdout line is the URL it serves on; resolves
  * to { child, url, stderr() } once it has printed it.
  */
-async function startPrinting(what, cmd, args) {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startPrinting(what, cmd, args, env = {}) {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const url = await new Promise((ok, fail) => {
@@ -103,9 +103,11 @@ export async function startFakeModel({ delay = '20ms', script = null } = {}) {
  * line is the URL to open (http://127.0.0.1:PORT/?token=TOKEN). args are
  * further flags. With model ({ delay, script }), a fake model is started too and the
  * library's settings point at it (provider openai, model rhizome-test, n 3),
- * set through Settings.SetLLM before any page opens.
+ * set through Settings.SetLLM before any page opens. env holds variables
+ * set for the server alone (HOME, CLAUDE_CONFIG_DIR…: where the watched
+ * folders are).
  */
-export async function startServe({ args = [], model = null } = {}) {
+export async function startServe({ args = [], model = null, env = {} } = {}) {
   const bin = process.env.RHIZOME_BIN;
   if (!bin) throw new Error('RHIZOME_BIN is not set: the path of a rhizome binary built with this frontend');
   const dir = mkdtempSync(join(tmpdir(), 'rhizome-e2e-'));
@@ -113,7 +115,7 @@ export async function startServe({ args = [], model = null } = {}) {
   const fake = model ? await startFakeModel(model) : null;
   let child, url, stderr;
   try {
-    ({ child, url, stderr } = await startPrinting('rhizome serve', bin, ['serve', '--db', db, '--addr', '127.0.0.1:0', ...args]));
+    ({ child, url, stderr } = await startPrinting('rhizome serve', bin, ['serve', '--db', db, '--addr', '127.0.0.1:0', ...args], env));
   } catch (e) {
     await fake?.stop();
     throw e;

@@ -39,17 +39,7 @@ before(async () => {
     const s = session(i);
     writeFileSync(join(home, 'pi/sessions/--work--', s.name), s.bytes);
   }
-  const saved = { HOME: process.env.HOME, PI_CODING_AGENT_DIR: process.env.PI_CODING_AGENT_DIR };
-  process.env.HOME = home;
-  process.env.PI_CODING_AGENT_DIR = join(home, 'pi');
-  try {
-    serve = await startServe();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
+  serve = await startServe({ env: { HOME: home, PI_CODING_AGENT_DIR: join(home, 'pi') } });
   ({ browser, page, problems } = await openPage(serve.url));
 });
 after(async () => {
