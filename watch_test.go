@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -188,4 +189,54 @@ func TestWatchMakesVectors(t *testing.T) {
 	if len(found.Items) == 0 || withVector == 0 {
 		t.Errorf("rhizome mcp search ranked without the watch's vectors: %+v", found.Items)
 	}
+}
+
+// Ctrl-C during the watcher's first pass: the files it did not reach are
+// not reported as failures, one line each (a first run over a whole
+// ~/.claude printed thousands of "not imported: the import was cancelled").
+func TestWatchInterruptedFirstPass(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, "pi", "sessions", "--work--")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const n = 600
+	for i := range n {
+		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+		at := time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC).Format(time.RFC3339)
+		body := fmt.Sprintf(`{"type":"session","id":%q,"timestamp":%q,"cwd":"/work"}`+"\n"+
+			`{"type":"message","timestamp":%q,"message":{"role":"user","content":[{"type":"text","text":"Rename the field q%d."}]}}`+"\n", id, at, at, i)
+		if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd, out, errb := startWatch(t, home, filepath.Join(t.TempDir(), "library.db"))
+	t.Cleanup(func() { cmd.Process.Kill() })
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(errb.String(), "/600 ") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no first pass under way: stderr %q", errb.String())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("watch still running 10 s after Ctrl-C")
+	}
+	if strings.Contains(out.String(), "failed") {
+		t.Errorf("files the interrupted pass did not reach are reported as failed:\n%s", firstLines(out.String(), 3))
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit status %d, want 130", code)
+	}
+}
+
+// firstLines is the first k lines of s.
+func firstLines(s string, k int) string {
+	lines := strings.SplitN(s, "\n", k+1)
+	return strings.Join(lines[:min(k, len(lines))], "\n")
 }

@@ -492,8 +492,12 @@ func (wt *watcher) importNow(paths []string, sweep bool) {
 		wt.sweep()
 	}
 	out := WatchImported{At: isoMillis(time.Now()), Millis: time.Since(start).Milliseconds(), Initial: sweep, Files: []FileReport{}}
+	stopped := wt.ctx.Err() != nil
 	for _, fr := range rep.Files {
-		if fr.Status == statusImported || fr.Status == statusAppended || fr.Status == statusFailed {
+		// Stopped (Ctrl-C, the window closed): the files the import did not
+		// reach are not failures to report, one line each; the next start
+		// imports them.
+		if fr.Status == statusImported || fr.Status == statusAppended || (fr.Status == statusFailed && !stopped) {
 			out.Files = append(out.Files, fr)
 		}
 	}
