@@ -4,7 +4,10 @@
 # reasoning graph, screenshots the graph view, (after pressing L) the Loom
 # view and (after pressing R) the Reasoning view, and asserts that each
 # rendered (many colours, a non-uniform sidebar, content in the main area),
-# not a blank window. Screenshots: ${SHOT_DIR:-/tmp/rhizome-shots}/window*.png.
+# not a blank window; and that a Claude Code session written into the
+# default watched folder is imported as it is written (window-live.png: the
+# graph after the agent wrote on). Screenshots:
+# ${SHOT_DIR:-/tmp/rhizome-shots}/window*.png.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(realpath "${1:-build/bin/rhizome}")
@@ -64,8 +67,11 @@ xvfb-run -a -s "-screen 0 1280x900x24" bash -c '
   done
   sleep "${WINDOW_SETTLE:-3}"
   import -window root "$2/window.png"
-  # The agent writes on: the watcher imports the lines within a second.
+  # The agent writes on: the watcher imports the lines within a second and
+  # the session is marked live (window-live.png).
   cat "$1/cc-rest.jsonl" >>"$1/.claude/projects/-tmp-demo/'"$cc_id"'.jsonl"
+  sleep 3
+  import -window root "$2/window-live.png"
   xdotool windowfocus --sync "$win" 2>/dev/null || true
   xdotool mousemove 640 450 click 1 key l
   sleep 3
@@ -103,6 +109,7 @@ if ! "$bin" export-session --db "$RHIZOME_DB" "rhizome:session/$cc_id" "$tmp/cc-
 fi
 echo "window-test: the watched Claude Code session was imported as it was written ($(wc -c <"$cc_src") bytes back)"
 check "$shots/window.png"
+check "$shots/window-live.png"
 check "$shots/window-loom.png"
 check "$shots/window-reasoning.png"
 if cmp -s "$shots/window.png" "$shots/window-loom.png"; then
@@ -111,4 +118,4 @@ fi
 if cmp -s "$shots/window-loom.png" "$shots/window-reasoning.png"; then
   echo "window-test: FAILED: pressing R did not change the view"; exit 1
 fi
-echo "window-test: 4 passed, 0 failed"
+echo "window-test: 5 passed, 0 failed"
