@@ -78,15 +78,7 @@ func TestWatchCommandAndExportSession(t *testing.T) {
 	f.Close()
 	waitFor("the rest of the file", 5*time.Second, func() bool { return strings.Count(out.String(), "appended") >= 11 })
 	time.Sleep(300 * time.Millisecond)
-	cmd.Process.Signal(os.Interrupt)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("watch still running 10 s after Ctrl-C")
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(errb.String(), "interrupted") {
+	if code := interruptWatch(t, cmd); code != 130 || !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("exit status %d, stderr %q; want 130 and interrupted", code, errb.String())
 	}
 
@@ -219,6 +211,19 @@ func TestWatchInterruptedFirstPass(t *testing.T) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+	code := interruptWatch(t, cmd)
+	if strings.Contains(out.String(), "failed") {
+		t.Errorf("files the interrupted pass did not reach are reported as failed:\n%s", firstLines(out.String(), 3))
+	}
+	if code != 130 {
+		t.Errorf("exit status %d, want 130", code)
+	}
+}
+
+// interruptWatch sends cmd (a running `rhizome watch`) Ctrl-C and returns
+// its exit status once it has stopped (at most 10 s later).
+func interruptWatch(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
 	cmd.Process.Signal(os.Interrupt)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -227,12 +232,7 @@ func TestWatchInterruptedFirstPass(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("watch still running 10 s after Ctrl-C")
 	}
-	if strings.Contains(out.String(), "failed") {
-		t.Errorf("files the interrupted pass did not reach are reported as failed:\n%s", firstLines(out.String(), 3))
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
-		t.Errorf("exit status %d, want 130", code)
-	}
+	return cmd.ProcessState.ExitCode()
 }
 
 // firstLines is the first k lines of s.
