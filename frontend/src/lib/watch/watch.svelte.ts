@@ -105,7 +105,8 @@ class WatchState {
       this.firstPass = null;
       return;
     }
-    const live = new Map(this.liveAt);
+    // Sessions not written for liveSeconds are live no more: dropped.
+    const live = new Map([...this.liveAt].filter(([, t]) => this.now - t < this.liveSeconds * 1000));
     for (const f of e.files ?? []) {
       if (f.sessionId && (f.status === 'imported' || f.status === 'appended')) live.set(f.sessionId, Number.isFinite(at) ? at : this.now);
     }
