@@ -29,6 +29,7 @@ import (
 
 	"rhizome/backend/graph"
 	"rhizome/backend/link"
+	"rhizome/backend/summary"
 )
 
 // Kind is what a knowledge item is.
@@ -280,7 +281,7 @@ func (it Item) URI() link.Item { return link.Knowledge(it.ID) }
 // summary, the question, the fact or the lesson's summary.
 func (it Item) Title() string {
 	if f := it.FailedApproach; f != nil && f.Outcome != "" {
-		return strings.TrimRight(f.Approach, " .:;,") + " — " + lowerFirst(f.Outcome)
+		return strings.TrimRight(f.Approach, " .:;,") + " — " + summary.LowerFirst(f.Outcome)
 	}
 	return it.subject()
 }

@@ -692,20 +692,3 @@ func didntWork(s sentence) (candidate, bool) {
 	outcome := asRule("didn't work " + s.text[m[4]:m[5]])
 	return candidate{rule: RuleDidntWork, body: &FailedApproach{Approach: approach, Outcome: outcome}}, true
 }
-
-// lowerFirst lower-cases the first letter of s when its first word is an
-// ordinary capitalized word ("Didn't work" → "didn't work"); an acronym, a
-// name with inner capitals ("README", "AgentSession") or "I" stays.
-func lowerFirst(s string) string {
-	w, _, _ := strings.Cut(s, " ")
-	r, n := utf8.DecodeRuneInString(w)
-	if !unicode.IsUpper(r) || w == "I" || strings.HasPrefix(w, "I'") {
-		return s
-	}
-	for _, c := range w[n:] {
-		if unicode.IsUpper(c) || unicode.IsDigit(c) {
-			return s
-		}
-	}
-	return string(unicode.ToLower(r)) + s[n:]
-}

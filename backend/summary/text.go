@@ -556,8 +556,12 @@ func capitalize(s string) string {
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
-// lowerFirst lower-cases the first letter of s unless its first word is an
-// acronym, a name with inner capitals, or code.
+// LowerFirst lower-cases the first letter of s, to go on a sentence after a
+// dash or a comma, unless its first word is an acronym ("README"), a name
+// with inner capitals ("AgentSession"), code, "I", or s is a heading.
+func LowerFirst(s string) string { return lowerFirst(s) }
+
+// lowerFirst is LowerFirst.
 func lowerFirst(s string) string {
 	w := firstWord(s)
 	r, n := utf8.DecodeRuneInString(s)
