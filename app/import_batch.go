@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"rhizome/store"
@@ -38,6 +39,9 @@ type writeBatch struct {
 	bytes int64
 	jobs  []*job // written into tx (or dropped from it): done once it ends
 	files []int  // the reports (rep.Files) of the files kept in tx
+	// awaited is the job the reader waits for and the writer has not
+	// written yet: the batch is committed once it is (see await).
+	awaited *job
 }
 
 // open returns the batch's transaction, beginning one when none is open; ctx
@@ -67,16 +71,35 @@ func (b *writeBatch) expiry() <-chan time.Time {
 }
 
 // add records job j, written into the batch (its report rep.Files[i] kept
-// when kept is true), and commits the batch when it is full.
+// when kept is true), and commits the batch when it is full or when the
+// reader waits for j.
 func (b *writeBatch) add(j *job, rep *ImportReport, i int, kept bool) {
 	b.jobs = append(b.jobs, j)
 	if kept {
 		b.files = append(b.files, i)
 	}
 	b.bytes += j.src.size
-	if b.tx != nil && (b.bytes >= batchBytes || time.Since(b.began) >= batchTime) {
+	if j == b.awaited || b.tx != nil && (b.bytes >= batchBytes || time.Since(b.began) >= batchTime) {
 		b.commit(rep)
 	}
+}
+
+// await is the reader's word that it waits for job p to be committed (the
+// same session again: see prepareJob). A batch holding p is committed now;
+// when p has not reached the writer yet (it is still in the jobs channel,
+// sent before the reader asked), the batch is committed right after p is
+// written, not when batchTime runs out.
+func (b *writeBatch) await(p *job, rep *ImportReport) {
+	select {
+	case <-p.done:
+		return // committed already
+	default:
+	}
+	if slices.Contains(b.jobs, p) {
+		b.commit(rep)
+		return
+	}
+	b.awaited = p
 }
 
 // commit commits the batch, if one is open. When the commit fails, nothing
@@ -114,6 +137,9 @@ func (b *writeBatch) fail(rep *ImportReport, err error) {
 func (b *writeBatch) end() {
 	for _, j := range b.jobs {
 		close(j.done)
+		if j == b.awaited {
+			b.awaited = nil
+		}
 	}
 	b.jobs, b.files = nil, nil
 }

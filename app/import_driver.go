@@ -70,7 +70,7 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool, onP
 	}
 
 	jobs := make(chan *job, readAheadFiles)
-	waiting := make(chan struct{}, 1)
+	waiting := make(chan *job)
 	go readJobs(ctx, im.c.store, orderSources(srcs), prog, jobs, waiting)
 	changed := false
 	modelSummaries := im.c.summaries.modelOn()
@@ -82,9 +82,9 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool, onP
 		var ok bool
 		select {
 		case j, ok = <-jobs:
-		case <-waiting:
-			// The reader waits for a file of the batch to be committed.
-			b.commit(&rep)
+		case p := <-waiting:
+			// The reader waits for file p to be committed.
+			b.await(p, &rep)
 			continue
 		case <-b.expiry():
 			// The reader is slow to the next file (hashing a long one
@@ -251,7 +251,7 @@ const opBatch = 128
 
 // readJobs prepares the sources one by one and sends them to the writer,
 // closing jobs after the last one.
-func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progress, jobs chan<- *job, waiting chan<- struct{}) {
+func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progress, jobs chan<- *job, waiting chan<- *job) {
 	defer close(jobs)
 	var inflight []*job
 	titles, keys := &codexTitles{}, &importKeys{}
@@ -294,8 +294,9 @@ func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progres
 // prepareJob opens the file, reads its header and decides, against the
 // library as committed, how to import it. A file whose session is being
 // written by an earlier job waits for that job's batch to end, telling the
-// writer so (waiting) that it commits the batch.
-func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, waiting chan<- struct{}) error {
+// writer which job it waits for (waiting), so that the writer commits the
+// batch as soon as that job is written into it.
+func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, waiting chan<- *job) error {
 	if j.src.err != nil {
 		return j.src.err
 	}
@@ -307,8 +308,10 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 	for _, p := range inflight {
 		if p.hdr != nil && p.hdr.ID == hdr.ID {
 			select {
-			case waiting <- struct{}{}:
-			default: // the writer knows already
+			case waiting <- p:
+			case <-p.done:
+			case <-ctx.Done():
+				return ctx.Err()
 			}
 			select {
 			case <-p.done:
