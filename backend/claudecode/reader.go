@@ -122,63 +122,25 @@ func (m *Metadata) addModel(model string) {
 // files) are held back until it does, at most sessionlog.MaxHeld. Not safe
 // for concurrent use.
 type Reader struct {
-	r    *sessionlog.Reader[parseState]
-	file string
+	*sessionlog.Reader[parseState]
 }
 
 // NewReader returns a Reader over r, a whole session file from its first
 // byte; file names it in problems and errors.
 func NewReader(r io.Reader, file string) *Reader {
-	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file, ln: new(wireLine)}), file: file}
+	return &Reader{sessionlog.NewReader[parseState](r, file, format{file: file, ln: new(wireLine)})}
 }
-
-// Release gives the read buffer back for other readers, when r is left
-// before the end of its input (after Header alone): r must not be read
-// after.
-func (r *Reader) Release() { r.r.Release() }
 
 // State is where a read stopped, for an append import to resume from it
-// (NewReaderAt): the byte offset and line (Consumed, Lines), the number of
-// entries before it (Seq), the header and the reader's state. It is small (a
-// few KB) and serialises to JSON. Entries with Seq >= State.Seq that the
-// reader returned come again from NewReaderAt in their final form (a
-// response whose usage a later line settles, an event whose twin comes
-// later, a line partly returned): the import replaces them.
-type State struct {
-	Offset int64            `json:"offset"`
-	Line   int              `json:"line"`
-	Seq    int              `json:"seq"`
-	Header pisession.Header `json:"header"`
-	Parse  parseState       `json:"parse"`
-}
+// (NewReaderAt; see sessionlog.State). It serialises to JSON.
+type State = sessionlog.State[parseState]
 
 // NewReaderAt returns a Reader that resumes a read from st (a State a
 // previous Reader returned): r must be positioned at byte st.Offset of the
 // file. Lines, offsets, Seq, ids and usage continue as in a full read.
 func NewReaderAt(r io.Reader, file string, st State) *Reader {
-	h := st.Header
-	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file, ln: new(wireLine)}, &h, st.Parse, st.Offset, st.Line, st.Seq), file: file}
+	return &Reader{sessionlog.ResumeAt[parseState](r, file, format{file: file, ln: new(wireLine)}, st)}
 }
-
-// State returns where the read stands (see State): the point up to which
-// every entry has been returned. Call it after Next returned io.EOF to store
-// it with the session. It needs the header: before it, the zero State.
-func (r *Reader) State() State {
-	h, err := r.r.Header()
-	if err != nil {
-		return State{}
-	}
-	off, line, seq, st := r.r.Position()
-	// The header as the lines up to here make it (a read that began early
-	// in a file being written saw fewer of them).
-	if hh, err := (format{file: r.file}).Header(&st, r.file); err == nil {
-		h = hh
-	}
-	return State{Offset: off, Line: line, Seq: seq, Header: *h, Parse: st}
-}
-
-// SetMaxLineBytes changes the limit on one line (before the first read).
-func (r *Reader) SetMaxLineBytes(n int) { r.r.SetMaxLineBytes(n) }
 
 // Header returns the session header, synthesised from the first lines (at
 // most sessionlog.HeaderScanLines, whose entries are kept for Next): ID is
@@ -189,79 +151,21 @@ func (r *Reader) SetMaxLineBytes(n int) { r.r.SetMaxLineBytes(n) }
 // "claude-code". Raw is nil: every line is an entry. The error matches
 // ErrNoHeader and says what the file is when it is not a Claude Code
 // session (a pi session, a Codex rollout, other JSON).
-func (r *Reader) Header() (*pisession.Header, error) { return r.r.Header() }
-
-// Next returns the next entry in file order, and io.EOF after the last.
-func (r *Reader) Next() (*pisession.Entry, error) { return r.r.Next() }
-
-// Malformed returns the lines reported and skipped so far (see
-// pisession.Reader.Malformed).
-func (r *Reader) Malformed() []pisession.Problem { return r.r.Malformed() }
-
-// MalformedCount counts every malformed line so far.
-func (r *Reader) MalformedCount() int { return r.r.MalformedCount() }
-
-// Warnings returns entries kept with a field left empty.
-func (r *Reader) Warnings() []pisession.Problem { return r.r.Warnings() }
-
-// WarningCount counts every warning so far.
-func (r *Reader) WarningCount() int { return r.r.WarningCount() }
-
-// Pending returns the half-written last line, or nil.
-func (r *Reader) Pending() *pisession.Problem { return r.r.Pending() }
-
-// Consumed returns the bytes up to the end of the last complete line whose
-// entries have all been returned (see State).
-func (r *Reader) Consumed() int64 { return r.r.Consumed() }
-
-// Lines returns the complete lines up to Consumed.
-func (r *Reader) Lines() int { return r.r.Lines() }
+func (r *Reader) Header() (*pisession.Header, error) { return r.Reader.Header() }
 
 // Metadata returns what the lines read so far say (titles last one wins);
 // complete after Next returned io.EOF.
-func (r *Reader) Metadata() Metadata { return r.r.Live().Meta }
+func (r *Reader) Metadata() Metadata { return r.Live().Meta }
 
 // Session is a whole Claude Code file read into memory.
-type Session struct {
-	Header         pisession.Header
-	Entries        []pisession.Entry
-	Metadata       Metadata
-	Malformed      []pisession.Problem
-	Warnings       []pisession.Problem
-	MalformedCount int
-	WarningCount   int
-	Pending        *pisession.Problem
-	Consumed       int64
-	Lines          int
-	State          State
-}
+type Session = sessionlog.Session[Metadata, parseState]
 
 // Read reads a whole session from r; file names it in problems and errors.
 // It returns the Header error (matching ErrNoHeader) or a read error;
 // malformed lines are not errors. For large files prefer NewReader.
 func Read(r io.Reader, file string) (*Session, error) {
-	rd := NewReader(r, file)
-	h, err := rd.Header()
-	if err != nil {
-		return nil, err
-	}
-	s := &Session{Header: *h}
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		s.Entries = append(s.Entries, *e)
-	}
-	s.Metadata = rd.Metadata()
-	s.Malformed, s.Warnings = rd.Malformed(), rd.Warnings()
-	s.MalformedCount, s.WarningCount = rd.MalformedCount(), rd.WarningCount()
-	s.Pending, s.Consumed, s.Lines = rd.Pending(), rd.Consumed(), rd.Lines()
-	s.State = rd.State()
-	return s, nil
+	s, err := sessionlog.ReadAll(NewReader(r, file).Reader, func(st *parseState) Metadata { return st.Meta })
+	return s, err
 }
 
 // ReadFile opens path and reads it with Read; errors name the path.

@@ -7,17 +7,15 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
 	"rhizome/backend/pisession"
+	"rhizome/backend/sessionlog/sessionlogtest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the real sessions")
@@ -91,17 +89,7 @@ func loadExpected(t testing.TB) *expected {
 
 func readAll(t testing.TB, r *Reader) []pisession.Entry {
 	t.Helper()
-	var es []pisession.Entry
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			return es
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		es = append(es, *e)
-	}
+	return sessionlogtest.Entries(t, r.Reader)
 }
 
 // TestRealFilesPositions checks every entry against the file: Raw is the
@@ -139,59 +127,11 @@ func TestRealFilesPositions(t *testing.T) {
 	}
 }
 
-// lineCountScript counts, independently of Go, each file's lines, blank
-// lines and JSON objects (json.JSONDecoder.raw_decode over every line, so
-// a line of two objects counts two).
-const lineCountScript = `
-import json, sys
-dec = json.JSONDecoder()
-for path in sys.argv[1:]:
-    lines = blank = objects = 0
-    with open(path, "rb") as f:
-        for raw in f:
-            lines += 1
-            s = raw.decode("utf-8").strip()
-            if not s:
-                blank += 1
-                continue
-            i = 0
-            while i < len(s):
-                _, j = dec.raw_decode(s, i)
-                objects += 1
-                while j < len(s) and s[j] in " \t\r\n":
-                    j += 1
-                i = j
-    print(path, lines, blank, objects)
-`
-
 // TestEveryLineAccountedFor compares the reader with a count written in
 // Python: entries + malformed + blank lines = lines, and entries = JSON
 // objects (§1, lossless). It skips when python3 is not installed.
 func TestEveryLineAccountedFor(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not installed: the independent line count needs it")
-	}
-	files := realFiles(t)
-	out, err := exec.Command(py, append([]string{"-c", lineCountScript}, files...)...).Output()
-	if err != nil {
-		t.Fatalf("python3: %v", err)
-	}
-	for _, row := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		var path string
-		var lines, blank, objects int
-		if _, err := fmt.Sscan(row, &path, &lines, &blank, &objects); err != nil {
-			t.Fatalf("python3 output %q: %v", row, err)
-		}
-		s, err := ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(s.Entries) != objects || len(s.Entries)+s.MalformedCount+blank != lines || s.Lines != lines {
-			t.Errorf("%s: python counts %d lines, %d blank, %d objects; reader %d entries, %d malformed, %d lines",
-				path, lines, blank, objects, len(s.Entries), s.MalformedCount, s.Lines)
-		}
-	}
+	sessionlogtest.CheckLinesAccountedFor(t, realFiles(t), openLog)
 }
 
 // TestResumeAtEveryLine reads a prefix of each real file ending at every
@@ -199,53 +139,7 @@ func TestEveryLineAccountedFor(t *testing.T) {
 // the rest: together they give exactly the entries, metadata and final
 // State of a full read (issue 11 §2, appends resume at the stored offset).
 func TestResumeAtEveryLine(t *testing.T) {
-	for _, path := range realFiles(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		full := NewReader(bytes.NewReader(data), path)
-		want := readAll(t, full)
-		wantState, _ := json.Marshal(full.State())
-		for cut := 0; cut <= len(data); cut++ {
-			if cut > 0 && data[cut-1] != '\n' {
-				continue
-			}
-			first := NewReader(bytes.NewReader(data[:cut]), path)
-			if _, err := first.Header(); err != nil {
-				continue // no Claude Code line in the prefix yet
-			}
-			head := readAll(t, first)
-			st := first.State()
-			if st.Offset > int64(cut) {
-				t.Fatalf("%s cut at %d: state offset %d", path, cut, st.Offset)
-			}
-			b, err := json.Marshal(st)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back State
-			if err := json.Unmarshal(b, &back); err != nil {
-				t.Fatal(err)
-			}
-			// Entries after the commit point come again from the resume.
-			keep := 0
-			for keep < len(head) && head[keep].Seq < back.Seq {
-				keep++
-			}
-			rest := NewReaderAt(bytes.NewReader(data[back.Offset:]), path, back)
-			got := append(head[:keep:keep], readAll(t, rest)...)
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s resumed at byte %d (cut %d): %d entries differ from the full read's %d", path, back.Offset, cut, len(got), len(want))
-			}
-			if gotState, _ := json.Marshal(rest.State()); !bytes.Equal(gotState, wantState) {
-				t.Fatalf("%s resumed at byte %d: final state differs", path, back.Offset)
-			}
-			if !reflect.DeepEqual(rest.Metadata(), full.Metadata()) {
-				t.Fatalf("%s resumed at byte %d: metadata differs", path, back.Offset)
-			}
-		}
-	}
+	sessionlogtest.CheckResumeAtEveryLine(t, realFiles(t), openLog, resumeLog)
 }
 
 // TestUsageAgainstTheServer checks usage on the real files against what the

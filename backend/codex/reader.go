@@ -116,63 +116,32 @@ func (m *Metadata) addModel(model string) {
 // usage, and an echo event until its twin, at most sessionlog.MaxHeld. Not
 // safe for concurrent use.
 type Reader struct {
-	r    *sessionlog.Reader[parseState]
-	file string
+	*sessionlog.Reader[parseState]
 }
 
 // NewReader returns a Reader over r, a whole rollout from its first byte;
 // file names it in problems and errors (its base name also tells a 0.169
 // history window file, rollout-...-<thread>_<window>.jsonl).
 func NewReader(r io.Reader, file string) *Reader {
-	return &Reader{r: sessionlog.NewReader[parseState](r, file, format{file: file, w: new(wire)}), file: file}
+	return &Reader{sessionlog.NewReader[parseState](r, file, format{file: file, w: new(wire)})}
 }
 
 // State is where a read stopped, for an append import to resume from it
-// (NewReaderAt): the byte offset and line (Consumed, Lines), the number of
-// entries before it (Seq), the header and the reader's state. It is small (a
-// few KB) and serialises to JSON. Entries with Seq >= State.Seq that the
-// reader returned come again from NewReaderAt in their final form (a
-// response whose usage a later line settles, an event whose twin comes
-// later, a line partly returned): the import replaces them.
-type State struct {
-	Offset int64            `json:"offset"`
-	Line   int              `json:"line"`
-	Seq    int              `json:"seq"`
-	Header pisession.Header `json:"header"`
-	Parse  parseState       `json:"parse"`
-}
+// (NewReaderAt; see sessionlog.State). It serialises to JSON.
+type State = sessionlog.State[parseState]
 
-// NewReaderAt resumes a read from st (a State a previous Reader returned):
-// r must be positioned at byte st.Offset of the file.
+// NewReaderAt returns a Reader that resumes a read from st (a State a
+// previous Reader returned): r must be positioned at byte st.Offset of the
+// file. Lines, offsets, Seq, ids and usage continue as in a full read.
 func NewReaderAt(r io.Reader, file string, st State) *Reader {
-	h := st.Header
 	if st.Parse.ThreadID == "" {
 		// Entries read back with their stored header alone, from the
 		// middle of a rollout: their requests are the header's provider's
 		// and model's until a line says otherwise.
-		st.Parse.Provider, st.Parse.Model = h.Provider, h.ModelID
+		st.Parse.Provider, st.Parse.Model = st.Header.Provider, st.Header.ModelID
 	}
-	return &Reader{r: sessionlog.NewReaderAt[parseState](r, file, format{file: file, w: new(wire)}, &h, st.Parse, st.Offset, st.Line, st.Seq), file: file}
+	return &Reader{sessionlog.ResumeAt[parseState](r, file, format{file: file, w: new(wire)}, st)}
 }
-
-// State returns where the read stands: the point up to which every entry
-// has been returned (see State). The zero State before the header.
-func (r *Reader) State() State {
-	h, err := r.r.Header()
-	if err != nil {
-		return State{}
-	}
-	off, line, seq, st := r.r.Position()
-	// The header as the lines up to here make it (a read that began early
-	// in a file being written saw fewer of them).
-	if hh, err := (format{file: r.file}).Header(&st, r.file); err == nil {
-		h = hh
-	}
-	return State{Offset: off, Line: line, Seq: seq, Header: *h, Parse: st}
-}
-
-// SetMaxLineBytes changes the limit on one line (before the first read).
-func (r *Reader) SetMaxLineBytes(n int) { r.r.SetMaxLineBytes(n) }
 
 // Header returns the header synthesised from the first lines (at most
 // sessionlog.HeaderScanLines, whose entries are kept for Next): ID the
@@ -183,79 +152,24 @@ func (r *Reader) SetMaxLineBytes(n int) { r.r.SetMaxLineBytes(n) }
 // parent of a sub-agent (then AgentID is its own thread id), Format
 // "codex". Raw is nil: every line is an entry. The error matches
 // ErrNoHeader and says what the file is when it is not a rollout.
-func (r *Reader) Header() (*pisession.Header, error) { return r.r.Header() }
-
-// Next returns the next entry in file order, and io.EOF after the last.
-func (r *Reader) Next() (*pisession.Entry, error) { return r.r.Next() }
-
-// Malformed returns the lines reported and skipped so far.
-func (r *Reader) Malformed() []pisession.Problem { return r.r.Malformed() }
-
-// MalformedCount counts every malformed line so far.
-func (r *Reader) MalformedCount() int { return r.r.MalformedCount() }
-
-// Warnings returns entries kept with a field left empty.
-func (r *Reader) Warnings() []pisession.Problem { return r.r.Warnings() }
-
-// WarningCount counts every warning so far.
-func (r *Reader) WarningCount() int { return r.r.WarningCount() }
-
-// Pending returns the half-written last line, or nil.
-func (r *Reader) Pending() *pisession.Problem { return r.r.Pending() }
-
-// Consumed returns the bytes up to the end of the last complete line whose
-// entries have all been returned.
-func (r *Reader) Consumed() int64 { return r.r.Consumed() }
-
-// Lines returns the complete lines up to Consumed.
-func (r *Reader) Lines() int { return r.r.Lines() }
+func (r *Reader) Header() (*pisession.Header, error) { return r.Reader.Header() }
 
 // Metadata returns what the lines read so far say; complete after Next
 // returned io.EOF.
-func (r *Reader) Metadata() Metadata { return r.r.Live().Meta }
+func (r *Reader) Metadata() Metadata { return r.Live().Meta }
 
 // Session is a whole rollout read into memory.
-type Session struct {
-	Header         pisession.Header
-	Entries        []pisession.Entry
-	Metadata       Metadata
-	Malformed      []pisession.Problem
-	Warnings       []pisession.Problem
-	MalformedCount int
-	WarningCount   int
-	Pending        *pisession.Problem
-	Consumed       int64
-	Lines          int
-	State          State
-}
+type Session = sessionlog.Session[Metadata, parseState]
 
 // Read reads a whole rollout from r and flags the entries of rolled-back
 // turns (RolledBack). It returns the Header error (matching ErrNoHeader) or
 // a read error; malformed lines are not errors.
 func Read(r io.Reader, file string) (*Session, error) {
-	rd := NewReader(r, file)
-	h, err := rd.Header()
-	if err != nil {
-		return nil, err
+	s, err := sessionlog.ReadAll(NewReader(r, file).Reader, func(st *parseState) Metadata { return st.Meta })
+	if err == nil {
+		FlagRolledBack(s.Entries)
 	}
-	s := &Session{Header: *h}
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		s.Entries = append(s.Entries, *e)
-	}
-	s.Metadata = rd.Metadata()
-	FlagRolledBack(s.Entries)
-	s.Malformed, s.Warnings = rd.Malformed(), rd.Warnings()
-	s.MalformedCount, s.WarningCount = rd.MalformedCount(), rd.WarningCount()
-	s.Pending, s.Consumed, s.Lines = rd.Pending(), rd.Consumed(), rd.Lines()
-	s.State = rd.State()
-	return s, nil
+	return s, err
 }
 
 // FlagRolledBack sets RolledBack on the entries of every turn a

@@ -7,16 +7,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
 	"rhizome/backend/pisession"
+	"rhizome/backend/sessionlog/sessionlogtest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the real rollouts")
@@ -80,17 +78,7 @@ func loadExpected(t testing.TB) *expected {
 
 func readAll(t testing.TB, r *Reader) []pisession.Entry {
 	t.Helper()
-	var es []pisession.Entry
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			return es
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		es = append(es, *e)
-	}
+	return sessionlogtest.Entries(t, r.Reader)
 }
 
 // TestRealFilesPositions: Raw is the file's bytes at Offset, one entry per
@@ -121,112 +109,18 @@ func TestRealFilesPositions(t *testing.T) {
 	}
 }
 
-const lineCountScript = `
-import json, sys
-dec = json.JSONDecoder()
-for path in sys.argv[1:]:
-    lines = blank = objects = 0
-    with open(path, "rb") as f:
-        for raw in f:
-            lines += 1
-            s = raw.decode("utf-8").strip()
-            if not s:
-                blank += 1
-                continue
-            i = 0
-            while i < len(s):
-                _, j = dec.raw_decode(s, i)
-                objects += 1
-                while j < len(s) and s[j] in " \t\r\n":
-                    j += 1
-                i = j
-    print(path, lines, blank, objects)
-`
-
 // TestEveryLineAccountedFor compares with a count written in Python:
 // entries + malformed + blank lines = lines, entries = JSON objects. It
 // skips when python3 is not installed.
 func TestEveryLineAccountedFor(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not installed: the independent line count needs it")
-	}
-	files := append(realFiles(t), "testdata/handmade/bare-era.jsonl", "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl")
-	out, err := exec.Command(py, append([]string{"-c", lineCountScript}, files...)...).Output()
-	if err != nil {
-		t.Fatalf("python3: %v", err)
-	}
-	rows := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(rows) != len(files) {
-		t.Fatalf("python3 counted %d files of %d", len(rows), len(files))
-	}
-	for _, row := range rows {
-		var path string
-		var lines, blank, objects int
-		if _, err := fmt.Sscan(row, &path, &lines, &blank, &objects); err != nil {
-			t.Fatalf("python3 output %q: %v", row, err)
-		}
-		s, err := ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(s.Entries) != objects || len(s.Entries)+s.MalformedCount+blank != lines || s.Lines != lines {
-			t.Errorf("%s: python counts %d lines, %d blank, %d objects; reader %d entries, %d malformed, %d lines",
-				path, lines, blank, objects, len(s.Entries), s.MalformedCount, s.Lines)
-		}
-	}
+	sessionlogtest.CheckLinesAccountedFor(t, append(realFiles(t), "testdata/handmade/bare-era.jsonl", "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl"), openLog)
 }
 
 // TestResumeAtEveryLine: a prefix read to every line boundary, its State
 // through JSON, and a read resumed from it give exactly the full read
 // (issue 11 §2).
 func TestResumeAtEveryLine(t *testing.T) {
-	files := append(realFiles(t), "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl", "testdata/handmade/bare-era.jsonl")
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		full := NewReader(bytes.NewReader(data), path)
-		want := readAll(t, full)
-		wantState, _ := json.Marshal(full.State())
-		for cut := 0; cut <= len(data); cut++ {
-			if cut > 0 && data[cut-1] != '\n' {
-				continue
-			}
-			first := NewReader(bytes.NewReader(data[:cut]), path)
-			if _, err := first.Header(); err != nil {
-				continue
-			}
-			head := readAll(t, first)
-			b, err := json.Marshal(first.State())
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back State
-			if err := json.Unmarshal(b, &back); err != nil {
-				t.Fatal(err)
-			}
-			keep := 0
-			for keep < len(head) && head[keep].Seq < back.Seq {
-				keep++
-			}
-			rest := NewReaderAt(bytes.NewReader(data[back.Offset:]), path, back)
-			got := append(head[:keep:keep], readAll(t, rest)...)
-			if !reflect.DeepEqual(got, want) {
-				for i := range min(len(got), len(want)) {
-					if !reflect.DeepEqual(got[i], want[i]) {
-						t.Logf("first difference at entry %d (line %d)", i, want[i].Line)
-						break
-					}
-				}
-				t.Fatalf("%s resumed at byte %d (cut %d): %d entries differ from the full read's %d", path, back.Offset, cut, len(got), len(want))
-			}
-			if gotState, _ := json.Marshal(rest.State()); !bytes.Equal(gotState, wantState) {
-				t.Fatalf("%s resumed at byte %d: final state differs", path, back.Offset)
-			}
-		}
-	}
+	sessionlogtest.CheckResumeAtEveryLine(t, append(realFiles(t), "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl", "testdata/handmade/bare-era.jsonl"), openLog, resumeLog)
 }
 
 // TestUsageAgainstTheServer: every model request the scripted server

@@ -1,0 +1,390 @@
+// Package sessionlogtest holds the checks and benchmarks every reader built
+// on sessionlog shares (claudecode, codex): the fuzz target's promises, its
+// seeds, and the reading benchmarks against a bare decode. It is for tests.
+package sessionlogtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+
+	"rhizome/backend/pisession"
+	"rhizome/backend/sessionlog"
+)
+
+// Open makes a reader of one format over a whole file; Resume one that goes
+// on from a State (the format's NewReader and NewReaderAt).
+type (
+	Open[S any]   func(r io.Reader, file string) *sessionlog.Reader[S]
+	Resume[S any] func(r io.Reader, file string, st sessionlog.State[S]) *sessionlog.Reader[S]
+)
+
+// Seeds are fuzz seeds: every run of three lines of files, each file's
+// first 12 lines cut in the middle of the last one and with their newlines
+// removed, then extra (garbage, short hand-made cases).
+func Seeds(tb testing.TB, files []string, extra ...string) [][]byte {
+	tb.Helper()
+	var seeds [][]byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		for i := 0; i+3 <= len(lines); i += 3 {
+			seeds = append(seeds, bytes.Join(lines[i:i+3], nil))
+		}
+		n := min(len(lines), 12)
+		head := bytes.Join(lines[:n], nil)
+		seeds = append(seeds, head[:len(head)-len(lines[n-1])/2], bytes.ReplaceAll(head, []byte("\n"), nil))
+	}
+	for _, s := range extra {
+		seeds = append(seeds, []byte(s))
+	}
+	return seeds
+}
+
+// CheckReader reads data (arbitrary input: a fuzz target's body) and checks
+// the reader's promises: no panic, a header error matching ErrNoHeader,
+// every entry's Raw the input at its Offset, lines and offsets increasing,
+// problems inside the input, Consumed at a line end, a State that
+// round-trips through JSON, and a read resumed from the State at the line
+// nearest the middle giving the entries of a full read.
+func CheckReader[S any](t *testing.T, data []byte, open Open[S], resume Resume[S]) {
+	t.Helper()
+	r := open(bytes.NewReader(data), "f")
+	full, err := read(t, r, data, 0)
+	if err != nil {
+		return
+	}
+	for _, p := range append(r.Malformed(), r.Warnings()...) {
+		if p.Line < 1 || p.Offset < 0 || p.Offset >= int64(len(data)) || p.Reason == "" || p.File != "f" {
+			t.Fatalf("problem %v outside the input", p)
+		}
+	}
+	c := r.Consumed()
+	if c < 0 || c > int64(len(data)) || c > 0 && data[c-1] != '\n' && c != int64(len(data)) {
+		t.Fatalf("Consumed %d of %d not at a line end", c, len(data))
+	}
+	st := r.State()
+	if p := r.Pending(); p == nil && st.Seq == len(full) && c != int64(len(data)) || p != nil && p.Offset < c {
+		t.Fatalf("pending %v, consumed %d of %d", p, c, len(data))
+	}
+	if b, err := json.Marshal(st); err != nil || json.Unmarshal(b, new(sessionlog.State[S])) != nil {
+		t.Fatalf("state does not round-trip: %v", err)
+	}
+	// Resume at the line boundary nearest the middle.
+	nl := bytes.IndexByte(data[len(data)/2:], '\n')
+	if nl < 0 {
+		return
+	}
+	cut := len(data)/2 + nl + 1
+	first := open(bytes.NewReader(data[:cut]), "f")
+	head, err := read(t, first, data[:cut], 0)
+	if err != nil {
+		return
+	}
+	b, _ := json.Marshal(first.State())
+	var back sessionlog.State[S]
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	keep := 0
+	for keep < len(head) && head[keep].Seq < back.Seq {
+		keep++
+	}
+	rest := resume(bytes.NewReader(data[back.Offset:]), "f", back)
+	tail, err := read(t, rest, data[back.Offset:], back.Offset)
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if got := append(head[:keep:keep], tail...); !reflect.DeepEqual(got, full) {
+		t.Fatalf("resumed at byte %d: %d entries, full read %d", back.Offset, len(got), len(full))
+	}
+}
+
+// read reads r to its end, checking each entry against data (the input
+// from byte base of the file on).
+func read[S any](t *testing.T, r *sessionlog.Reader[S], data []byte, base int64) ([]pisession.Entry, error) {
+	t.Helper()
+	if _, err := r.Header(); err != nil {
+		if !errors.Is(err, pisession.ErrNoHeader) {
+			t.Fatalf("header error %v does not match ErrNoHeader", err)
+		}
+		return nil, err
+	}
+	var es []pisession.Entry
+	lastLine, lastOff := 0, base-1
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("Next: %v", err)
+		}
+		rel := e.Offset - base
+		if e.Type == "" || e.ID == "" || e.Line < lastLine || e.Offset <= lastOff || rel < 0 || rel+int64(len(e.Raw)) > int64(len(data)) ||
+			!bytes.Equal(data[rel:rel+int64(len(e.Raw))], e.Raw) {
+			t.Fatalf("entry %d: type %q id %q line %d offset %d: bad position or Raw", len(es), e.Type, e.ID, e.Line, e.Offset)
+		}
+		_ = pisession.EntryText(e)
+		lastLine, lastOff = e.Line, e.Offset
+		es = append(es, *e)
+	}
+	if _, err := r.Next(); err != io.EOF {
+		t.Fatalf("Next after the end: %v", err)
+	}
+	return es, nil
+}
+
+// Corpus is files copied end to end until it holds at least 4 MB, and its
+// line count: the reading benchmarks' input.
+func Corpus(b *testing.B, files []string) ([]byte, int) {
+	b.Helper()
+	var one []byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		one = append(one, data...)
+	}
+	var corpus []byte
+	for len(corpus) < 4<<20 {
+		corpus = append(corpus, one...)
+	}
+	return corpus, bytes.Count(corpus, []byte("\n"))
+}
+
+// BenchReader reads corpus with the format's reader: lines, a typed decode
+// of every line, the mapping to entries and the format's state; with text,
+// EntryText of every entry too (what the import indexes for search). The
+// corpus's formats make one entry per line: a count that differs fails.
+// Compare with BenchBareDecode on the same bytes (issue 11 §4: within 3x).
+func BenchReader[S any](b *testing.B, corpus []byte, lines int, open Open[S], text bool) {
+	b.SetBytes(int64(len(corpus)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := open(bytes.NewReader(corpus), "bench.jsonl")
+		n := 0
+		for {
+			e, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if text {
+				_ = pisession.EntryText(e)
+			}
+			n++
+		}
+		if n != lines {
+			b.Fatalf("%d entries for %d lines", n, lines)
+		}
+	}
+}
+
+// BenchBareDecode is the yardstick: json.Unmarshal of every line of corpus
+// into a map[string]any, the lines split beforehand.
+func BenchBareDecode(b *testing.B, corpus []byte) {
+	lines := bytes.Split(corpus, []byte("\n"))
+	b.SetBytes(int64(len(corpus)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			if len(l) == 0 {
+				continue
+			}
+			m := map[string]any{}
+			if err := json.Unmarshal(l, &m); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchResumeAppend is an append import: corpus was read and its State kept;
+// the writer appended appended (about 1 KB, one entry); the import resumes at
+// the stored offset and reads only the new bytes (issue 11 §2: under 50 ms
+// whatever the file's size). Its time does not grow with the corpus.
+func BenchResumeAppend[S any](b *testing.B, corpus, appended []byte, open Open[S], resume Resume[S]) {
+	r := open(bytes.NewReader(corpus), "bench.jsonl")
+	for {
+		if _, err := r.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			b.Fatal(err)
+		}
+	}
+	st := r.State()
+	file := append(append([]byte{}, corpus...), appended...)
+	b.SetBytes(int64(len(appended)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rr := resume(bytes.NewReader(file[st.Offset:]), "bench.jsonl", st)
+		n := 0
+		for {
+			_, err := rr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != 1 {
+			b.Fatalf("%d entries appended", n)
+		}
+	}
+}
+
+// Entries reads r to its end and returns its entries.
+func Entries[S any](t testing.TB, r *sessionlog.Reader[S]) []pisession.Entry {
+	t.Helper()
+	var es []pisession.Entry
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			return es
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, *e)
+	}
+}
+
+// CheckResumeAtEveryLine reads a prefix of each file ending at every line
+// boundary, stores the State as JSON and resumes from it over the rest:
+// together they must give exactly the entries and the final State (the
+// format's metadata with it) of a full read (issue 11 §2, appends resume
+// at the stored offset).
+func CheckResumeAtEveryLine[S any](t *testing.T, files []string, open Open[S], resume Resume[S]) {
+	t.Helper()
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := open(bytes.NewReader(data), path)
+		want := Entries(t, full)
+		wantState, _ := json.Marshal(full.State())
+		for cut := 0; cut <= len(data); cut++ {
+			if cut > 0 && data[cut-1] != '\n' {
+				continue
+			}
+			first := open(bytes.NewReader(data[:cut]), path)
+			if _, err := first.Header(); err != nil {
+				continue // no line of the format in the prefix yet
+			}
+			head := Entries(t, first)
+			st := first.State()
+			if st.Offset > int64(cut) {
+				t.Fatalf("%s cut at %d: state offset %d", path, cut, st.Offset)
+			}
+			b, err := json.Marshal(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back sessionlog.State[S]
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			// Entries after the commit point come again from the resume.
+			keep := 0
+			for keep < len(head) && head[keep].Seq < back.Seq {
+				keep++
+			}
+			rest := resume(bytes.NewReader(data[back.Offset:]), path, back)
+			got := append(head[:keep:keep], Entries(t, rest)...)
+			if !reflect.DeepEqual(got, want) {
+				for i := range min(len(got), len(want)) {
+					if !reflect.DeepEqual(got[i], want[i]) {
+						t.Logf("first difference at entry %d (line %d)", i, want[i].Line)
+						break
+					}
+				}
+				t.Fatalf("%s resumed at byte %d (cut %d): %d entries differ from the full read's %d", path, back.Offset, cut, len(got), len(want))
+			}
+			if gotState, _ := json.Marshal(rest.State()); !bytes.Equal(gotState, wantState) {
+				t.Fatalf("%s resumed at byte %d: final state differs", path, back.Offset)
+			}
+		}
+	}
+}
+
+// lineCountScript counts, independently of Go, each file's lines, blank
+// lines and JSON objects (json.JSONDecoder.raw_decode over every line, so
+// a line of two objects counts two).
+const lineCountScript = `
+import json, sys
+dec = json.JSONDecoder()
+for path in sys.argv[1:]:
+    lines = blank = objects = 0
+    with open(path, "rb") as f:
+        for raw in f:
+            lines += 1
+            s = raw.decode("utf-8").strip()
+            if not s:
+                blank += 1
+                continue
+            i = 0
+            while i < len(s):
+                _, j = dec.raw_decode(s, i)
+                objects += 1
+                while j < len(s) and s[j] in " \t\r\n":
+                    j += 1
+                i = j
+    print(path, lines, blank, objects)
+`
+
+// CheckLinesAccountedFor compares the reader with a count written in
+// Python: entries + malformed + blank lines = lines, and entries = JSON
+// objects (issue 11 §4, every line accounted for). It skips when python3 is
+// not installed.
+func CheckLinesAccountedFor[S any](t *testing.T, files []string, open Open[S]) {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed: the independent line count needs it")
+	}
+	out, err := exec.Command(py, append([]string{"-c", lineCountScript}, files...)...).Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(rows) != len(files) {
+		t.Fatalf("python3 counted %d files of %d", len(rows), len(files))
+	}
+	for _, row := range rows {
+		var path string
+		var lines, blank, objects int
+		if _, err := fmt.Sscan(row, &path, &lines, &blank, &objects); err != nil {
+			t.Fatalf("python3 output %q: %v", row, err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := open(bytes.NewReader(data), path)
+		if _, err := r.Header(); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		entries := len(Entries(t, r))
+		if entries != objects || entries+r.MalformedCount()+blank != lines || r.Lines() != lines {
+			t.Errorf("%s: python counts %d lines, %d blank, %d objects; reader %d entries, %d malformed, %d lines",
+				path, lines, blank, objects, entries, r.MalformedCount(), r.Lines())
+		}
+	}
+}
