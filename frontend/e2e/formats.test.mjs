@@ -89,6 +89,14 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   assert.equal(byFormat.codex?.length, 1);
   await page.keyboard.press('Escape'); // the import panel
   await page.waitForSelector('[data-testid=empty-state]', { state: 'detached' });
+  // The top bar says what the library holds in full beside the search box of a 1280-pixel window.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const stats = page.locator('[data-testid=library-stats]');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=library-stats]')?.textContent?.trim().startsWith(`${n} sessions · `), sessions.length);
+  assert.match((await stats.textContent()).trim(), /^\d+ sessions · [\d.]+[kM]? tok · \$\d+\.\d\d$/);
+  assert.ok(await stats.evaluate((el) => el.scrollWidth <= el.clientWidth), `the library line is cut: ${await stats.textContent()}`);
+  assert.match(await stats.getAttribute('title'), /^[\d,]+ nodes · /);
+  await page.setViewportSize({ width: 1440, height: 900 });
   assert.equal(await page.locator('[data-testid=session-item]').count(), sessions.length);
   // Dropped files are not being written (no watcher follows them): none is live; the formats say which they are.
   assert.equal(await page.locator('[data-testid=session-item] [data-testid=session-live]').count(), 0);
