@@ -89,13 +89,30 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   assert.equal(byFormat.codex?.length, 1);
   await page.keyboard.press('Escape'); // the import panel
   await page.waitForSelector('[data-testid=empty-state]', { state: 'detached' });
-  // The top bar says what the library holds in full beside the search box of a 1280-pixel window.
-  await page.setViewportSize({ width: 1280, height: 900 });
+  // The top bar says what the library holds, and a narrower bar drops whole parts, never a figure's end:
+  // the tokens first, then the cost.
   const stats = page.locator('[data-testid=library-stats]');
-  await page.waitForFunction((n) => document.querySelector('[data-testid=library-stats]')?.textContent?.trim().startsWith(`${n} sessions · `), sessions.length);
-  assert.match((await stats.textContent()).trim(), /^\d+ sessions · [\d.]+[kM]? tok · \$\d+\.\d\d$/);
-  assert.ok(await stats.evaluate((el) => el.scrollWidth <= el.clientWidth), `the library line is cut: ${await stats.textContent()}`);
-  assert.match(await stats.getAttribute('title'), /^[\d,]+ nodes · /);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=library-stats]')?.textContent?.includes(`${n} sessions`), sessions.length);
+  const shown = () =>
+    stats.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return [...el.querySelectorAll('[data-part]')].filter((p) => {
+        const r = p.getBoundingClientRect();
+        return r.top < box.bottom && r.right <= box.right + 0.5;
+      }).map((p) => p.textContent.replace(/\u00a0/g, ' ').trim());
+    });
+  // From a wide window down to a narrow one: the parts shown are always the first ones, whole, and the
+  // last ones go first (in a narrow enough window, all of them).
+  const seen = new Set();
+  for (let width = 1440; width >= 960; width -= 20) {
+    await page.setViewportSize({ width, height: 900 });
+    const parts = await shown();
+    const want = [/^\d+ sessions$/, /^· \$\d+\.\d\d$/, /^· [\d.]+[kM]? tok$/];
+    parts.forEach((p, i) => assert.match(p, want[i], `at ${width} px: ${parts.join(' | ')}`));
+    seen.add(parts.length);
+  }
+  assert.deepEqual([...seen].sort(), [0, 1, 2, 3], 'the sweep did not see every step');
+  assert.match(await stats.getAttribute('title'), /^\d+ sessions · [\d,]+ nodes · [\d.]+[kM]? tokens · \$/);
   await page.setViewportSize({ width: 1440, height: 900 });
   assert.equal(await page.locator('[data-testid=session-item]').count(), sessions.length);
   // Dropped files are not being written (no watcher follows them): none is live; the formats say which they are.
