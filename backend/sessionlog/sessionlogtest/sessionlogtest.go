@@ -91,15 +91,7 @@ func CheckReader[S any](t *testing.T, data []byte, open Open[S], resume Resume[S
 	if err != nil {
 		return
 	}
-	b, _ := json.Marshal(first.State())
-	var back sessionlog.State[S]
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	keep := 0
-	for keep < len(head) && head[keep].Seq < back.Seq {
-		keep++
-	}
+	back, keep := stored(t, first.State(), head)
 	rest := resume(bytes.NewReader(data[back.Offset:]), "f", back)
 	tail, err := read(t, rest, data[back.Offset:], back.Offset)
 	if err != nil {
@@ -108,6 +100,26 @@ func CheckReader[S any](t *testing.T, data []byte, open Open[S], resume Resume[S
 	if got := append(head[:keep:keep], tail...); !reflect.DeepEqual(got, full) {
 		t.Fatalf("resumed at byte %d: %d entries, full read %d", back.Offset, len(got), len(full))
 	}
+}
+
+// stored is st written as the library stores it (JSON) and read back, and
+// how many entries of head, a read up to st, come before its commit point:
+// the others come again from a read resumed at st.
+func stored[S any](t *testing.T, st sessionlog.State[S], head []pisession.Entry) (sessionlog.State[S], int) {
+	t.Helper()
+	b, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back sessionlog.State[S]
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	keep := 0
+	for keep < len(head) && head[keep].Seq < back.Seq {
+		keep++
+	}
+	return back, keep
 }
 
 // read reads r to its end, checking each entry against data (the input
@@ -293,19 +305,7 @@ func CheckResumeAtEveryLine[S any](t *testing.T, files []string, open Open[S], r
 			if st.Offset > int64(cut) {
 				t.Fatalf("%s cut at %d: state offset %d", path, cut, st.Offset)
 			}
-			b, err := json.Marshal(st)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back sessionlog.State[S]
-			if err := json.Unmarshal(b, &back); err != nil {
-				t.Fatal(err)
-			}
-			// Entries after the commit point come again from the resume.
-			keep := 0
-			for keep < len(head) && head[keep].Seq < back.Seq {
-				keep++
-			}
+			back, keep := stored(t, st, head)
 			rest := resume(bytes.NewReader(data[back.Offset:]), path, back)
 			got := append(head[:keep:keep], Entries(t, rest)...)
 			if !reflect.DeepEqual(got, want) {
