@@ -25,7 +25,6 @@ frontend: frontend/dist/index.html
 
 frontend/dist/index.html: $(FRONTEND_SOURCES) frontend/package-lock.json | setup
 	cd frontend && npm run build
-	touch frontend/dist/.gitkeep
 
 # The WebKitGTK build tag (webkit2_41 where only 4.1 is installed) is decided
 # by build/tags.sh here, after setup, never when make reads this file.

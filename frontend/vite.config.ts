@@ -1,5 +1,18 @@
-import { defineConfig } from 'vitest/config';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+// dist/.gitkeep is committed: the Go embed needs the folder in a fresh clone,
+// before any build. The build empties dist/ first, so it writes the file back
+// (whoever runs it: make, npm run build or npx vite build).
+const keepDist: Plugin = {
+  name: 'rhizome-keep-dist',
+  apply: 'build',
+  closeBundle() {
+    writeFileSync(resolve(__dirname, 'dist/.gitkeep'), '');
+  },
+};
 
 // `npm run dev` with RHIZOME_URL=http://127.0.0.1:PORT (a running
 // `rhizome serve`) proxies /api there; open the dev page with ?token=TOKEN.
@@ -9,7 +22,7 @@ const target = process.env.RHIZOME_URL;
 // The Go binary embeds dist/ (Wails window and `rhizome serve`), so assets
 // use relative URLs and the build goes to dist/ next to this file.
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [svelte(), keepDist],
   base: './',
   build: {
     outDir: 'dist',
