@@ -179,7 +179,11 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   const shownWhole = async () => (await inj.locator('pre').allTextContents()).filter((t) => long.includes(t)).length;
   assert.equal(await shownWhole(), 0, 'an injected text is shown whole before it is opened');
   await inj.locator('summary').first().click();
-  await page.waitForFunction((el) => el.querySelectorAll('pre').length > 0, await inj.elementHandle());
+  // Opened: one of the long texts is shown whole (waited for as such: the message may hold other pre blocks).
+  await page.waitForFunction(
+    ([el, texts]) => [...el.querySelectorAll('pre')].some((p) => texts.includes(p.textContent)),
+    [await inj.elementHandle(), long],
+  );
   assert.equal(await shownWhole(), 1);
 
   // Claude Code: Edit as a diff; a Bash call and its result as blocks; thinking.
