@@ -196,6 +196,17 @@ describe('at 1024x700 and 1280x900', () => {
   test('item 9a: an inverted date range says so', async () => {
     const { browser, page, problems } = await open(1024, 700);
     try {
+      // Empty fields say so, in words, not with a day of their own
+      // (WebKitGTK draws today's date in grey in an empty date field).
+      const placeholder = (which) => page.locator(`.date:has([data-testid=date-${which}]) .placeholder`);
+      assert.equal(await placeholder('from').textContent(), 'From any day');
+      assert.ok(await placeholder('from').isVisible(), 'the empty From field shows its placeholder');
+      assert.ok(await placeholder('to').isVisible(), 'the empty To field shows its placeholder');
+      // A click on the placeholder reaches the field, which takes the focus
+      // (its own parts must stay focusable: hidden ones would not be).
+      await placeholder('from').click({ force: true });
+      assert.ok(await page.evaluate(() => document.activeElement?.matches('[data-testid=date-from]')), 'the field is focused');
+      assert.ok(!(await placeholder('from').isVisible()), 'a focused field shows its own fields to type in');
       // Dates the wrong way round.
       await page.fill('[data-testid=date-from]', '2025-12-31');
       await page.dispatchEvent('[data-testid=date-from]', 'change');
@@ -205,6 +216,7 @@ describe('at 1024x700 and 1280x900', () => {
       await alert.waitFor({ timeout: 5000 });
       assert.match(await alert.textContent(), /2025-12-31|Dec/);
       assert.equal(await page.getAttribute('[data-testid=date-from]', 'aria-invalid'), 'true');
+      assert.ok(!(await placeholder('from').isVisible()) && !(await placeholder('to').isVisible()), 'a set day hides the placeholder');
       await shot(page, 'ux-9a-dates-inverted-1024');
       await page.fill('[data-testid=date-from]', '');
       await page.dispatchEvent('[data-testid=date-from]', 'change');
@@ -212,6 +224,9 @@ describe('at 1024x700 and 1280x900', () => {
       await page.dispatchEvent('[data-testid=date-to]', 'change');
       await waitNodeCount(page, graph.nodes.length);
       await alert.waitFor({ state: 'detached' });
+      await page.locator('[data-testid=date-to]').blur();
+      assert.ok((await placeholder('from').isVisible()) && (await placeholder('to').isVisible()), 'cleared fields show their placeholders again');
+      await shot(page, 'ux-9a-dates-cleared-1024');
       assert.deepEqual(problems, []);
     } finally {
       await browser.close();
