@@ -82,6 +82,7 @@ type core struct {
 	summaries  *summarizer    // the summaries' background worker
 	vectors    *vectorQueue   // the background embedding queue (vectors.go)
 	relations  *relationQueue // relations across sessions after appends (relations_queue.go)
+	merger     *indexMerger   // the full-text indexes merged after imports (index_merge.go)
 	deferRel   bool           // appends leave their relations to the queue (StartBackground, DeferRelations)
 	background bool           // StartBackground ran: imports kick the queue
 
@@ -148,6 +149,7 @@ func New(st *store.Store, dbPath string) *App {
 	c := &core{store: st, dbPath: dbPath}
 	c.vectors = newVectorQueue(c)
 	c.relations = newRelationQueue(c)
+	c.merger = newIndexMerger(c)
 	settings := &Settings{c: c}
 	kn := &Knowledge{c: c}
 	im := &Import{c: c}
@@ -199,7 +201,9 @@ func (a *App) SetContext(ctx context.Context) { a.c.mu.Lock(); a.c.ctx = ctx; a.
 
 // StartBackground starts the background work of an open library: the
 // embedding queue (vectors for the hybrid search), the relations queue
-// (DeferRelations) and, with schedule, the consolidation schedule. The
+// (DeferRelations), the merging of the full-text indexes after imports
+// (index_merge.go: first what an import by another process, `rhizome
+// import`, left) and, with schedule, the consolidation schedule. The
 // window calls it with schedule, `rhizome serve` without (a served library
 // is consolidated on demand only).
 func (a *App) StartBackground(schedule bool) {
@@ -208,6 +212,7 @@ func (a *App) StartBackground(schedule bool) {
 	a.c.deferRel = true
 	a.c.mu.Unlock()
 	a.c.vectors.Kick()
+	a.c.merger.kick()
 	// Relations an earlier run left to its queue and did not derive (the
 	// window closed right after an append).
 	if pending, err := a.c.store.RelationsPending(a.c.context()); err == nil && len(pending) > 0 {
@@ -222,16 +227,19 @@ func (a *App) StartBackground(schedule bool) {
 	}
 }
 
-// DeferRelations makes appends leave the relations across sessions of
-// their projects to the relations queue, as StartBackground does, without
-// starting the other background work: an append then returns without
-// deriving them (relations_queue.go). WaitBackground waits for the queue.
+// DeferRelations makes imports leave what a running app does after them
+// to its background, as StartBackground does, without starting the other
+// background work: an append then returns without deriving the relations
+// across sessions of its project (relations_queue.go), and no import
+// merges the full-text indexes it wrote (index_merge.go). WaitBackground
+// waits for both.
 func (a *App) DeferRelations() { a.c.mu.Lock(); a.c.deferRel = true; a.c.mu.Unlock() }
 
-// WaitBackground blocks until the relations queue and the embedding queue
-// have nothing under way and the summaries queue has taken what loom edits
-// handed it, or ctx ends: what imports and edits handed them is done. It
-// returns the relations queue's last error, if any.
+// WaitBackground blocks until the relations queue, the merging of the
+// full-text indexes and the embedding queue have nothing under way and the
+// summaries queue has taken what loom edits handed it, or ctx ends: what
+// imports and edits handed them is done. It returns the last error of the
+// relations queue or of the merging, if any.
 func (a *App) WaitBackground(ctx context.Context) error {
 	queued := make(chan struct{})
 	go func() { a.c.summaries.queueing.Wait(); close(queued) }()
@@ -244,11 +252,18 @@ func (a *App) WaitBackground(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	mergeMsg, err := a.c.merger.wait(ctx)
+	if err != nil {
+		return err
+	}
 	if err := a.c.vectors.Wait(ctx); err != nil {
 		return err
 	}
 	if msg != "" {
 		return errors.New(msg)
+	}
+	if mergeMsg != "" {
+		return errors.New(mergeMsg)
 	}
 	return nil
 }

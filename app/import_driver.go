@@ -160,6 +160,11 @@ func (im *Import) runWith(parent context.Context, srcs []source, quiet bool, onP
 		if bg {
 			im.c.vectors.Kick()
 		}
+		if bg || deferRel {
+			// What the import wrote into the full-text indexes is merged
+			// after it, off the next append's path (index_merge.go).
+			im.c.merger.kick()
+		}
 	}
 	return rep, nil
 }
