@@ -77,17 +77,15 @@ func (m *indexMerger) run(ctx context.Context) error {
 // wait blocks until no run goes or ctx ends; it returns the error of the
 // last run ("" when it succeeded).
 func (m *indexMerger) wait(ctx context.Context) (string, error) {
-	for {
+	var lastErr string
+	err := waitIdle(ctx, func() (bool, <-chan struct{}) {
 		m.mu.Lock()
-		running, done, lastErr := m.running, m.done, m.lastErr
-		m.mu.Unlock()
-		if !running {
-			return lastErr, nil
-		}
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return "", ctx.Err()
-		}
+		defer m.mu.Unlock()
+		lastErr = m.lastErr
+		return m.running, m.done
+	})
+	if err != nil {
+		return "", err
 	}
+	return lastErr, nil
 }

@@ -94,17 +94,15 @@ func (q *relationQueue) loop(done chan struct{}) {
 // wait blocks until no run goes or ctx ends; it returns the error of the
 // last run ("" when it succeeded).
 func (q *relationQueue) wait(ctx context.Context) (string, error) {
-	for {
+	var lastErr string
+	err := waitIdle(ctx, func() (bool, <-chan struct{}) {
 		q.qmu.Lock()
-		running, done, lastErr := q.running, q.done, q.lastErr
-		q.qmu.Unlock()
-		if !running {
-			return lastErr, nil
-		}
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return "", ctx.Err()
-		}
+		defer q.qmu.Unlock()
+		lastErr = q.lastErr
+		return q.running, q.done
+	})
+	if err != nil {
+		return "", err
 	}
+	return lastErr, nil
 }

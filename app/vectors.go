@@ -111,19 +111,11 @@ func (q *vectorQueue) Kick() {
 
 // Wait blocks until no run is going or ctx ends.
 func (q *vectorQueue) Wait(ctx context.Context) error {
-	for {
+	return waitIdle(ctx, func() (bool, <-chan struct{}) {
 		q.mu.Lock()
-		running, done := q.running, q.done
-		q.mu.Unlock()
-		if !running {
-			return nil
-		}
-		select {
-		case <-done:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+		defer q.mu.Unlock()
+		return q.running, q.done
+	})
 }
 
 func (q *vectorQueue) loop(done chan struct{}) {
