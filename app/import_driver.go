@@ -235,6 +235,9 @@ type op struct {
 	// lookup asks the writer which entries of the library, as its
 	// transaction holds it, the keys are copies of (stream.findCopies).
 	lookup *copyLookup
+	// turns asks the writer for the turns of a stored Codex thread
+	// (stream.parentTurns).
+	turns *turnLookup
 }
 
 // copyLookup is a look-up of Claude Code copies the reader asks the writer
@@ -249,6 +252,19 @@ type copyLookup struct {
 type copyReply struct {
 	owners map[string]store.EntryCopy
 	err    error
+}
+
+// turnLookup asks the writer for the turns of the stored session thread,
+// as its transaction holds it (store.Tx.SessionTurnIDs).
+type turnLookup struct {
+	thread string
+	reply  chan turnReply
+}
+
+type turnReply struct {
+	turns map[string]bool
+	ok    bool
+	err   error
 }
 
 // opBatch is how many ops go to the writer at once.

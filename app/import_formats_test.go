@@ -671,3 +671,51 @@ func TestSummariesOfASessionWithoutProject(t *testing.T) {
 		t.Errorf("project summaries of a session without project: %v", got)
 	}
 }
+
+// A legacy Codex fork whose turn ids are not UUIDv7 replays its parent's
+// turn before its own: imported with its parent (before it in the import,
+// or in an earlier one), its own turn is counted and the parent's is not
+// (claude-code-codex-formats.md §2.4: the replay ends at the first turn
+// not in the parent). Alone, the reader cannot tell them apart and counts
+// neither.
+func TestLegacyCodexForkCountsItsOwnTurnOnly(t *testing.T) {
+	parent, fork := codexHandMd+"/fork-legacy-parent.jsonl", codexHandMd+"/fork-legacy-ids.jsonl"
+	const forkID = "6b1f0e2a-9c3d-4e8f-a1b2-c3d4e5f60c01"
+	// The fork's own request: 5,833 input tokens, 24,000 read from the
+	// cache and 50 output (its token count's running total less the
+	// parent's, as codex.TestForkReplay reads it); the replayed one of the
+	// parent: 24,167 and 209.
+	const own, replayed = 5833 + 24000 + 50, 24167 + 209
+	tokens := func(l *testLib) int64 {
+		t.Helper()
+		ss, err := l.Library.Sessions("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range ss {
+			if s.ID == forkID {
+				return s.Tokens
+			}
+		}
+		t.Fatalf("the fork is not in the library: %+v", ss)
+		return 0
+	}
+	together := newTestLib(t)
+	if rep := together.importPaths(t, parent, fork); rep.Totals.Imported != 2 {
+		t.Fatalf("%+v", rep.Files)
+	}
+	if got := tokens(together); got != own {
+		t.Errorf("imported with its parent: the fork has %d tokens, want its own request's %d (the replayed one has %d)", got, own, replayed)
+	}
+	after := newTestLib(t)
+	after.importPaths(t, parent)
+	after.importPaths(t, fork)
+	if got := tokens(after); got != own {
+		t.Errorf("imported after its parent: the fork has %d tokens, want %d", got, own)
+	}
+	alone := newTestLib(t)
+	alone.importPaths(t, fork)
+	if got := tokens(alone); got != 0 {
+		t.Errorf("imported alone: the fork has %d tokens, want none (a turn that may be the parent's is not counted)", got)
+	}
+}

@@ -219,6 +219,9 @@ func (s *stream) run() error {
 	}
 	s.scan = scan
 	defer scan.release()
+	if cr, ok := rd.(*codexReader); ok {
+		cr.SetParentTurns(s.parentTurns)
+	}
 
 	count := 0
 	for {
@@ -479,6 +482,35 @@ func (s *stream) lookupCopies(keys []string) (map[string]store.EntryCopy, error)
 	case <-s.ctx.Done():
 		return nil, s.ctx.Err()
 	}
+}
+
+// parentTurns returns the turns of the stored Codex thread, for the replay
+// of a legacy fork or sub-agent file (codex.Reader.SetParentTurns), asking
+// the writer: it sees the files before this one in the import, whether
+// their batch is committed yet or not. A failed look-up fails the file.
+func (s *stream) parentTurns(thread string) (map[string]bool, bool) {
+	req := &turnLookup{thread: thread, reply: make(chan turnReply, 1)}
+	err := s.add(op{turns: req})
+	if err == nil {
+		err = s.send()
+	}
+	if err == nil {
+		select {
+		case r := <-req.reply:
+			if r.err == nil {
+				return r.turns, r.ok
+			}
+			err = r.err
+		case <-s.j.abort:
+			err = errAborted
+		case <-s.ctx.Done():
+			err = s.ctx.Err()
+		}
+	}
+	if s.lookupErr == nil {
+		s.lookupErr = err
+	}
+	return nil, false
 }
 
 // process takes one settled entry through the gaps, the segment builder,

@@ -186,6 +186,11 @@ func (w *fileWrite) apply(o *op) error {
 		o.lookup.reply <- copyReply{owners, err}
 		return nil // the reader fails the file on err
 	}
+	if o.turns != nil {
+		turns, ok, err := w.tx.SessionTurnIDs(o.turns.thread)
+		o.turns.reply <- turnReply{turns, ok, err}
+		return nil // the reader fails the file on err
+	}
 	if o.sums != nil {
 		w.sums = append(w.sums, o.sums...)
 		return nil

@@ -238,6 +238,43 @@ func (t *Tx) SubagentSpawn(sessionID, agentID string) (sessionPK int64, seq int,
 	return sessionPK, seq, nil
 }
 
+// SessionTurnIDs returns the turn ids (entries.turn_id: Codex turns) of the
+// entries of the session with id sessionID, as the transaction holds them
+// (the files before this one in an import's batch included); ok is false
+// when the library has no such session. A legacy Codex fork or sub-agent
+// file replays its parent's turns: its own begin at the first turn not
+// among them (claude-code-codex-formats.md §2.4).
+func (t *Tx) SessionTurnIDs(sessionID string) (turns map[string]bool, ok bool, err error) {
+	if err := t.flush(); err != nil {
+		return nil, false, err
+	}
+	var pk int64
+	err = t.queryRow(`SELECT pk FROM sessions WHERE id = ?`, sessionID).Scan(&pk)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("store: unable to read the turns of session %s: %w", sessionID, err)
+	}
+	rows, err := t.query(`SELECT DISTINCT turn_id FROM entries WHERE session_pk = ? AND turn_id <> ''`, pk)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: unable to read the turns of session %s: %w", sessionID, err)
+	}
+	defer rows.Close()
+	turns = map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, false, fmt.Errorf("store: unable to read the turns of session %s: %w", sessionID, err)
+		}
+		turns[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("store: unable to read the turns of session %s: %w", sessionID, err)
+	}
+	return turns, true, nil
+}
+
 // subagentSessionsQuery is SubagentSessions' query; its non-empty condition lets SQLite use
 // the partial index sessions_agent_id (TestPerFileLookupsUseTheirIndexes).
 var subagentSessionsQuery = `SELECT ` + sessionColumns + ` FROM sessions s

@@ -89,6 +89,7 @@ type parseState struct {
 	ObjIdx      int                `json:"objIdx,omitempty"`
 	OwnTurnSeen bool               `json:"ownTurnSeen,omitempty"`
 	Replay      bool               `json:"replay,omitempty"`
+	ReplayOf    string             `json:"replayOf,omitempty"` // the thread whose history is replayed
 	SawRecord   bool               `json:"sawRecord,omitempty"`
 	LastTotal   tokenUsage         `json:"lastTotal"`
 	LastContext int64              `json:"lastContext,omitempty"`
@@ -109,8 +110,31 @@ type parseState struct {
 
 // format implements sessionlog.Format for Codex rollouts.
 type format struct {
-	file string
-	w    *wire // scratch for the line being decoded (a value given to json.Unmarshal is allocated: once per Reader, not per line)
+	file   string
+	w      *wire        // scratch for the line being decoded (a value given to json.Unmarshal is allocated: once per Reader, not per line)
+	parent *parentTurns // the turns of the thread a replay comes from, when the caller knows them (Reader.SetParentTurns)
+}
+
+// parentTurns is what a Reader may know of the turns of the thread a
+// legacy fork or sub-agent file replays: lookup (nil when none was given)
+// asked once per thread.
+type parentTurns struct {
+	lookup func(threadID string) (turns map[string]bool, ok bool)
+	thread string // the thread asked for
+	turns  map[string]bool
+	ok     bool
+}
+
+// of returns the turns of thread, asking lookup the first time.
+func (p *parentTurns) of(thread string) (map[string]bool, bool) {
+	if p == nil || p.lookup == nil || thread == "" {
+		return nil, false
+	}
+	if p.thread != thread {
+		p.thread = thread
+		p.turns, p.ok = p.lookup(thread)
+	}
+	return p.turns, p.ok
 }
 
 func (format) HeaderReady(st *parseState) bool { return st.ThreadID != "" && st.HeaderModel != "" }
@@ -319,18 +343,26 @@ func (format) sessionMeta(st *parseState, p *wirePayload, e *pisession.Entry) {
 	if p.ID != "" && p.ID != st.ThreadID && !st.OwnTurnSeen {
 		// The parent's session_meta before any turn of this thread: the
 		// parent's history follows, replayed.
-		st.Replay = true
+		st.Replay, st.ReplayOf = true, p.ID
 		e.Replayed = true
 		return
 	}
 	st.Meta.Resumes++
 }
 
-// ownTurn ends a replay at the first turn created after this thread: turn
-// ids are UUIDv7, the parent's replayed turns are older (§2.4).
-func (format) ownTurn(st *parseState, turn string) {
+// ownTurn ends a replay at this thread's first turn (§2.4): the first turn
+// that is not one of the replayed thread's, when the caller knows that
+// thread's turns (SetParentTurns); else the first turn created after this
+// thread, turn ids being UUIDv7 and the replayed turns older. A turn id that
+// is neither known nor a UUIDv7 leaves the replay going: the parent's usage
+// is never counted twice.
+func (f format) ownTurn(st *parseState, turn string) {
 	if st.Replay {
-		if ms := uuidv7Millis(turn); ms != 0 && ms >= st.OwnStartMs {
+		if parent, ok := f.parent.of(st.ReplayOf); ok {
+			if !parent[turn] {
+				st.Replay = false
+			}
+		} else if ms := uuidv7Millis(turn); ms != 0 && ms >= st.OwnStartMs {
 			st.Replay = false
 		}
 	}

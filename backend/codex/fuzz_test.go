@@ -11,7 +11,7 @@ import (
 // fuzzSeeds are slices of the real and hand-made files, and garbage.
 func fuzzSeeds(tb testing.TB) [][]byte {
 	tb.Helper()
-	return sessionlogtest.Seeds(tb, append(realFiles(tb), "testdata/handmade/bare-era.jsonl", "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl"),
+	return sessionlogtest.Seeds(tb, append(realFiles(tb), "testdata/handmade/bare-era.jsonl", "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl", "testdata/handmade/fork-legacy-ids.jsonl", "testdata/handmade/fork-legacy-parent.jsonl"),
 		"", "\x00\xff\n\n", meta+"\n"+item("a")+"garbage\n[1]\n"+item("b"),
 		`{"type":"session","id":"s"}`+"\n", meta+item("x")+"\n")
 }

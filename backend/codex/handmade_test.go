@@ -1,10 +1,13 @@
 package codex
 
 import (
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"rhizome/backend/pisession"
+	"rhizome/backend/sessionlog"
 )
 
 func readHandmade(t *testing.T, name string) (*Session, map[int]*pisession.Entry) {
@@ -111,6 +114,78 @@ func TestForkReplay(t *testing.T) {
 	}
 	if s.Header.ID != "0198a2c0-0000-7000-8000-0000000000c1" || s.Header.ParentSession != "0198a1b0-0000-7000-8000-0000000000a1" || s.Metadata.ForkedFrom == "" {
 		t.Errorf("header %+v", s.Header)
+	}
+}
+
+// TestForkReplayLegacyIDs: the same fork with turn ids that are not UUIDv7
+// (an older Codex's): the replay ends at the first turn not among the
+// parent's, when the reader is given them (SetParentTurns, §2.4: "the first
+// turn_context.turn_id that does not exist in the parent"). Without them
+// the reader cannot tell the fork's own turn from the parent's and counts
+// neither, rather than the parent's twice.
+func TestForkReplayLegacyIDs(t *testing.T) {
+	const parent = "3d2c1b0a-8f7e-4d6c-b5a4-938271600a01"
+	parentFile, err := ReadFile("testdata/handmade/fork-legacy-parent.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parentTurns := map[string]bool{}
+	for _, e := range parentFile.Entries {
+		if e.TurnID != "" {
+			parentTurns[e.TurnID] = true
+		}
+	}
+	if len(parentTurns) != 1 || parentFile.Header.ID != parent {
+		t.Fatalf("parent %s with turns %v", parentFile.Header.ID, parentTurns)
+	}
+	read := func(lookup func(string) (map[string]bool, bool)) *Session {
+		t.Helper()
+		f, err := os.Open("testdata/handmade/fork-legacy-ids.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r := NewReader(f, "fork-legacy-ids.jsonl")
+		var asked []string
+		if lookup != nil {
+			r.SetParentTurns(func(id string) (map[string]bool, bool) {
+				asked = append(asked, id)
+				return lookup(id)
+			})
+		}
+		s, err := sessionlog.ReadAll(r.Reader, func(st *parseState) Metadata { return st.Meta })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lookup != nil && !slices.Equal(asked, []string{parent}) {
+			t.Errorf("asked for the turns of %v, want the parent's once", asked)
+		}
+		return s
+	}
+
+	s := read(func(id string) (map[string]bool, bool) { return parentTurns, id == parent })
+	for _, e := range s.Entries {
+		if want := e.Line >= 2 && e.Line <= 8; e.Replayed != want {
+			t.Errorf("parent's turns known: line %d replayed %v, want %v", e.Line, e.Replayed, want)
+		}
+	}
+	if u := s.Metadata.Usage; u.Requests != 1 || u.Input != 5833 || u.CacheRead != 24000 || u.Output != 50 {
+		t.Errorf("parent's turns known: usage %+v, want the fork's own request alone", u)
+	}
+
+	for name, lookup := range map[string]func(string) (map[string]bool, bool){
+		"no lookup":      nil,
+		"parent unknown": func(string) (map[string]bool, bool) { return nil, false },
+	} {
+		s := read(lookup)
+		for _, e := range s.Entries {
+			if want := e.Line >= 2; e.Replayed != want {
+				t.Errorf("%s: line %d replayed %v, want %v", name, e.Line, e.Replayed, want)
+			}
+		}
+		if u := s.Metadata.Usage; u.Requests != 0 {
+			t.Errorf("%s: usage %+v: a turn that may be the parent's counted", name, u)
+		}
 	}
 }
 

@@ -117,13 +117,15 @@ func (m *Metadata) addModel(model string) {
 // safe for concurrent use.
 type Reader struct {
 	*sessionlog.Reader[parseState]
+	parent *parentTurns // shared with the reader's format
 }
 
 // NewReader returns a Reader over r, a whole rollout from its first byte;
 // file names it in problems and errors (its base name also tells a 0.169
 // history window file, rollout-...-<thread>_<window>.jsonl).
 func NewReader(r io.Reader, file string) *Reader {
-	return &Reader{sessionlog.NewReader[parseState](r, file, format{file: file, w: new(wire)})}
+	p := new(parentTurns)
+	return &Reader{sessionlog.NewReader[parseState](r, file, format{file: file, w: new(wire), parent: p}), p}
 }
 
 // State is where a read stopped, for an append import to resume from it
@@ -140,7 +142,8 @@ func NewReaderAt(r io.Reader, file string, st State) *Reader {
 		// and model's until a line says otherwise.
 		st.Parse.Provider, st.Parse.Model = st.Header.Provider, st.Header.ModelID
 	}
-	return &Reader{sessionlog.ResumeAt[parseState](r, file, format{file: file, w: new(wire)}, st)}
+	p := new(parentTurns)
+	return &Reader{sessionlog.ResumeAt[parseState](r, file, format{file: file, w: new(wire), parent: p}, st), p}
 }
 
 // Header returns the header synthesised from the first lines (at most
@@ -153,6 +156,18 @@ func NewReaderAt(r io.Reader, file string, st State) *Reader {
 // "codex". Raw is nil: every line is an entry. The error matches
 // ErrNoHeader and says what the file is when it is not a rollout.
 func (r *Reader) Header() (*pisession.Header, error) { return r.Reader.Header() }
+
+// SetParentTurns gives the reader the turns of the threads a legacy fork or
+// sub-agent file may replay (§2.4): lookup returns the turn ids of a thread
+// (ok false when it does not know the thread), asked at most once per
+// thread, from Next. The replay then ends at the first turn not among them,
+// as the format says, whatever the turn ids look like; without it (or for
+// a thread it does not know) the replay ends at the first turn whose
+// UUIDv7 id is newer than this thread, and never for other ids. Lines read
+// before the call (Header reads ahead) keep what they were decided as.
+func (r *Reader) SetParentTurns(lookup func(threadID string) (turns map[string]bool, ok bool)) {
+	r.parent.lookup = lookup
+}
 
 // Metadata returns what the lines read so far say; complete after Next
 // returned io.EOF.

@@ -113,14 +113,14 @@ func TestRealFilesPositions(t *testing.T) {
 // entries + malformed + blank lines = lines, entries = JSON objects. It
 // skips when python3 is not installed.
 func TestEveryLineAccountedFor(t *testing.T) {
-	sessionlogtest.CheckLinesAccountedFor(t, append(realFiles(t), "testdata/handmade/bare-era.jsonl", "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl"), openLog)
+	sessionlogtest.CheckLinesAccountedFor(t, append(realFiles(t), "testdata/handmade/bare-era.jsonl", "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl", "testdata/handmade/fork-legacy-ids.jsonl", "testdata/handmade/fork-legacy-parent.jsonl"), openLog)
 }
 
 // TestResumeAtEveryLine: a prefix read to every line boundary, its State
 // through JSON, and a read resumed from it give exactly the full read
 // (issue 11 §2).
 func TestResumeAtEveryLine(t *testing.T) {
-	sessionlogtest.CheckResumeAtEveryLine(t, append(realFiles(t), "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl", "testdata/handmade/bare-era.jsonl"), openLog, resumeLog)
+	sessionlogtest.CheckResumeAtEveryLine(t, append(realFiles(t), "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl", "testdata/handmade/fork-legacy-ids.jsonl", "testdata/handmade/bare-era.jsonl"), openLog, resumeLog)
 }
 
 // TestUsageAgainstTheServer: every model request the scripted server
@@ -376,7 +376,7 @@ func tail(id string) string {
 // TestGolden compares the parsed result of each real and hand-made file
 // with testdata/golden (update with -update, review the diff).
 func TestGolden(t *testing.T) {
-	files := append(realFiles(t), "testdata/handmade/bare-era.jsonl", "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl")
+	files := append(realFiles(t), "testdata/handmade/bare-era.jsonl", "testdata/handmade/wrapped-legacy.jsonl", "testdata/handmade/fork-replay.jsonl", "testdata/handmade/fork-legacy-ids.jsonl", "testdata/handmade/fork-legacy-parent.jsonl")
 	for _, path := range files {
 		s, err := ReadFile(path)
 		if err != nil {
