@@ -167,7 +167,7 @@ func newMCPServer(a *app.App, readOnly bool) *mcp.Server {
 				Files: in.Files, Models: in.Models, NodeTypes: in.NodeTypes, RelationTypes: in.RelationTypes})
 			return nil, list[app.AgentHit]{Items: hits}, err
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "get", Description: "Read any item of the library by its rhizome: URI: a knowledge item (with versions and supersession chain), a segment node, a session, an entry, or a project (its rules and recent work).",
+	mcp.AddTool(s, &mcp.Tool{Name: "get", Description: "Read any item of the library by its rhizome: URI: a knowledge item (with versions and supersession chain), a segment node, a session, an entry, a project (its rules and recent work), a loom tree (the text of its active path) or loom node (with the text it continues), a note, a reasoning graph or one of its nodes.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ro}},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpGetIn) (*mcp.CallToolResult, any, error) {
 			it, err := a.Agent.Get(in.URI)
@@ -220,6 +220,11 @@ func newMCPServer(a *app.App, readOnly bool) *mcp.Server {
 		{"session", "rhizome:session/{id}", "A session with its segments"},
 		{"entry", "rhizome:entry/{session}/{entry}", "One entry (message) of a session"},
 		{"project", "rhizome:project/{path}", "A project (its percent-encoded directory): rules and recent work"},
+		{"loom", "rhizome:loom/{tree}", "A loom tree: what it is and the text of its active path"},
+		{"loomNode", "rhizome:loom/{tree}/{node}", "A node of a loom tree with the path of text it continues"},
+		{"note", "rhizome:note/{id}", "A person's note on an item, with the item's marks"},
+		{"reasoning", "rhizome:reasoning/{graph}", "A MemoBrain reasoning graph: its nodes and edges as they are now"},
+		{"reasoningNode", "rhizome:reasoning/{graph}/{node}", "A node of a reasoning graph with the nodes it joins"},
 	} {
 		s.AddResourceTemplate(&mcp.ResourceTemplate{Name: t.name, URITemplate: t.tmpl, Description: t.desc, MIMEType: "application/json"},
 			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,6 +164,12 @@ func TestMCPServer(t *testing.T) {
 	var fact struct{ ID string }
 	callTool(t, cs, "record", map[string]any{"kind": "fact", "project": project, "confidence": 0.7,
 		"fields": map[string]any{"fact": "Run npm run check before committing", "category": "workflow"}}, &fact)
+	var lesson struct{ Kind, CreatedBy, Title string }
+	if res := callTool(t, cs, "record", map[string]any{"kind": "lesson", "project": project, "confidence": 0.6,
+		"fields": map[string]any{"summary": "Reload the theme after editing it", "level": "project"}}, &lesson); res.IsError ||
+		lesson.Kind != "lesson" || lesson.CreatedBy != "agent" || !strings.Contains(lesson.Title, "Reload the theme") {
+		t.Errorf("record a lesson: %s %+v", toolText(res), lesson)
+	}
 	callTool(t, cs, "record", map[string]any{"kind": "question", "project": project,
 		"fields": map[string]any{"question": "Should themes support light and dark variants?"}}, nil)
 	callTool(t, cs, "record", map[string]any{"kind": "question", "project": project,
@@ -465,5 +472,165 @@ func TestMCPSearchUsesVectorsSavedSinceStart(t *testing.T) {
 
 	if with, all := vectorShare(); with == 0 {
 		t.Errorf("after the window saved vectors: %d of %d hits have a vector component", with, all)
+	}
+}
+
+// `get` and the resources read every kind of item a rhizome: URI names
+// (issue 11 §3: "get (any rhizome: URI)"): a session, a segment node, an
+// entry, a project, a knowledge item, a loom tree and one of its nodes, a
+// note, a reasoning graph and one of its nodes, from a library opened
+// read-only; a URL is refused by name.
+func TestMCPGetEveryKind(t *testing.T) {
+	db := mcpLibrary(t)
+	if _, code := importJSON(t, db, "backend/memobrain/testdata/example_snapshot.json"); code != 0 {
+		t.Fatalf("import of a MemoBrain snapshot: exit status %d", code)
+	}
+	// A loom tree with a branch, and a note on a session, made as the
+	// window makes them.
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := app.New(st, db)
+	tv, err := a.Loom.CreateTree(app.LoomTreeSpec{Title: "Moss", Mode: "dialogue", RootText: "Tell me about moss."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := a.Loom.AddNode(tv.Tree.ID, tv.Tree.RootNodeID, "Moss holds water like a sponge.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Loom.AddNode(tv.Tree.ID, tv.Tree.RootNodeID, "Moss has no roots."); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Loom.SetActivePath(tv.Tree.ID, app.ActivePath{NodeID: answer.ID}); err != nil {
+		t.Fatal(err)
+	}
+	sessions, err := a.Library.Sessions("")
+	if err != nil || len(sessions) == 0 {
+		t.Fatalf("sessions %v %v", sessions, err)
+	}
+	sess := sessions[0]
+	timeline, err := a.Library.Timeline(sess.ID)
+	if err != nil || len(timeline) == 0 {
+		t.Fatalf("timeline %v %v", timeline, err)
+	}
+	nodeURI := "rhizome:node/" + timeline[0].NodeID
+	note, err := a.Notes.Put("rhizome:session/"+sess.ID, "Read this one **first**.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	graphs, err := a.Reasoning.List()
+	if err != nil || len(graphs) != 1 {
+		t.Fatalf("reasoning graphs %v %v", graphs, err)
+	}
+	rg, err := a.Reasoning.Open(graphs[0].ID)
+	if err != nil || len(rg.Nodes) < 2 {
+		t.Fatalf("reasoning graph %+v %v", rg.Info, err)
+	}
+	st.Close()
+
+	cs := connectMCP(t, "--db", db, "--read-only")
+	var hits struct{ Items []struct{ URI, Kind string } }
+	callTool(t, cs, "search", map[string]any{"query": "rgb values"}, &hits)
+	var knowledgeURI, entryURI string
+	for _, h := range hits.Items {
+		switch {
+		case h.Kind == "knowledge" && knowledgeURI == "":
+			knowledgeURI = h.URI
+		case h.Kind == "entry" && entryURI == "":
+			entryURI = h.URI
+		}
+	}
+	if knowledgeURI == "" || entryURI == "" {
+		t.Fatalf("search hits %+v: want a knowledge item and an entry", hits.Items)
+	}
+	reasoningNode := rg.Nodes[len(rg.Nodes)-1]
+
+	type item struct {
+		Kind    string
+		Session *struct {
+			Session  struct{ ID string }
+			Segments []struct{ NodeID string }
+		}
+		Node      *struct{ Node struct{ ID string } }
+		Entry     *struct{ ID, Role string }
+		Project   *struct{ Path string }
+		Knowledge *struct{ Item struct{ ID string } }
+		LoomTree  *struct {
+			Tree   struct{ Title string }
+			Path   []struct{ URI, Author, Text string }
+			Leaves int
+		}
+		LoomNode *struct {
+			Node struct{ ID, Text string }
+			Path []struct{ Text string }
+		}
+		Note      *struct{ URI, Item, Markdown string }
+		Reasoning *struct {
+			Info  struct{ ID string }
+			Nodes []struct{ URI string }
+		}
+		ReasoningNode *struct {
+			Node    struct{ URI, Text string }
+			Parents []string
+		}
+	}
+	treeURI := "rhizome:loom/" + tv.Tree.ID
+	for _, c := range []struct {
+		uri, kind string
+		check     func(it item) bool
+	}{
+		{"rhizome:session/" + sess.ID, "session", func(it item) bool {
+			return it.Session != nil && it.Session.Session.ID == sess.ID && len(it.Session.Segments) > 0
+		}},
+		{nodeURI, "node", func(it item) bool { return it.Node != nil && "rhizome:node/"+it.Node.Node.ID == nodeURI }},
+		{entryURI, "entry", func(it item) bool { return it.Entry != nil && it.Entry.ID != "" }},
+		{"rhizome:project/" + url.PathEscape(sess.Project), "project", func(it item) bool { return it.Project != nil && it.Project.Path == sess.Project }},
+		{knowledgeURI, "knowledge", func(it item) bool {
+			return it.Knowledge != nil && "rhizome:knowledge/"+it.Knowledge.Item.ID == knowledgeURI
+		}},
+		{treeURI, "loom", func(it item) bool {
+			if it.LoomTree == nil {
+				return false
+			}
+			p := it.LoomTree.Path
+			return it.LoomTree.Tree.Title == "Moss" && it.LoomTree.Leaves == 2 && len(p) == 2 &&
+				p[0].Text == "Tell me about moss." && p[1].Text == "Moss holds water like a sponge." && p[1].Author == "human"
+		}},
+		{treeURI + "/" + answer.ID, "loomNode", func(it item) bool {
+			return it.LoomNode != nil && it.LoomNode.Node.ID == answer.ID && len(it.LoomNode.Path) == 2 &&
+				it.LoomNode.Path[0].Text == "Tell me about moss."
+		}},
+		{note.URI, "note", func(it item) bool {
+			return it.Note != nil && it.Note.URI == note.URI && it.Note.Item == "rhizome:session/"+sess.ID && it.Note.Markdown == "Read this one **first**."
+		}},
+		{rg.Info.URI, "reasoning", func(it item) bool {
+			return it.Reasoning != nil && it.Reasoning.Info.ID == rg.Info.ID && len(it.Reasoning.Nodes) == len(rg.Nodes)
+		}},
+		{reasoningNode.URI, "reasoningNode", func(it item) bool {
+			return it.ReasoningNode != nil && it.ReasoningNode.Node.URI == reasoningNode.URI && it.ReasoningNode.Node.Text == reasoningNode.Text &&
+				len(it.ReasoningNode.Parents) > 0
+		}},
+	} {
+		var got item
+		if res := callTool(t, cs, "get", map[string]any{"uri": c.uri}, &got); res.IsError || got.Kind != c.kind || !c.check(got) {
+			t.Errorf("get %s (%s): %s %+v", c.uri, c.kind, toolText(res), got)
+		}
+		rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: c.uri})
+		if err != nil || len(rr.Contents) != 1 {
+			t.Errorf("read resource %s: %+v %v", c.uri, rr, err)
+			continue
+		}
+		var read item
+		if err := json.Unmarshal([]byte(rr.Contents[0].Text), &read); err != nil || read.Kind != c.kind || !c.check(read) {
+			t.Errorf("resource %s: %v %s", c.uri, err, rr.Contents[0].Text)
+		}
+	}
+	if res := callTool(t, cs, "get", map[string]any{"uri": treeURI + "/no-such-node"}, nil); !res.IsError || !strings.Contains(toolText(res), "not found") {
+		t.Errorf("get of a node not in the tree: %s", toolText(res))
+	}
+	if res := callTool(t, cs, "get", map[string]any{"uri": "https://example.com/x"}, nil); !res.IsError || !strings.Contains(toolText(res), "cannot be read") {
+		t.Errorf("get of a URL: %s", toolText(res))
 	}
 }

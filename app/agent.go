@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"rhizome/backend/knowledge"
 	"rhizome/backend/link"
+	"rhizome/backend/loom"
 	"rhizome/store"
 )
 
@@ -138,13 +140,61 @@ func (a *Agent) Search(s AgentSearch) ([]AgentHit, error) {
 // AgentItem is what `get` returns for a rhizome: URI: the one of its fields
 // that the URI's kind names.
 type AgentItem struct {
-	URI       string           `json:"uri"`
-	Kind      string           `json:"kind"` // knowledge, node, session, entry, project
-	Knowledge *KnowledgeDetail `json:"knowledge,omitempty"`
-	Node      *NodeDetail      `json:"node,omitempty"`
-	Session   *AgentSession    `json:"session,omitempty"`
-	Entry     *EntryView       `json:"entry,omitempty"`
-	Project   *AgentProject    `json:"project,omitempty"`
+	URI           string              `json:"uri"`
+	Kind          string              `json:"kind"` // knowledge, node, session, entry, project, loom, loomNode, note, reasoning, reasoningNode
+	Knowledge     *KnowledgeDetail    `json:"knowledge,omitempty"`
+	Node          *NodeDetail         `json:"node,omitempty"`
+	Session       *AgentSession       `json:"session,omitempty"`
+	Entry         *EntryView          `json:"entry,omitempty"`
+	Project       *AgentProject       `json:"project,omitempty"`
+	LoomTree      *AgentLoomTree      `json:"loomTree,omitempty"`
+	LoomNode      *AgentLoomNode      `json:"loomNode,omitempty"`
+	Note          *NoteView           `json:"note,omitempty"`
+	Reasoning     *AgentReasoning     `json:"reasoning,omitempty"`
+	ReasoningNode *AgentReasoningNode `json:"reasoningNode,omitempty"`
+}
+
+// AgentLoomTree is a loom tree as an agent reads it: what it is and the
+// text of its active path (the branch a person last read), root first.
+type AgentLoomTree struct {
+	Tree         LoomTreeInfo    `json:"tree"`
+	Path         []AgentLoomText `json:"path"`
+	Leaves       int             `json:"leaves"`       // the ends of its branches
+	BranchPoints int             `json:"branchPoints"` // nodes with more than one continuation
+}
+
+// AgentLoomNode is one node of a loom tree with the text it continues: the
+// path from the root to it (Path ends with the node itself).
+type AgentLoomNode struct {
+	Tree     LoomTreeInfo    `json:"tree"`
+	Node     LoomNode        `json:"node"`
+	Path     []AgentLoomText `json:"path"`
+	Children []string        `json:"children"` // the continuations' URIs
+}
+
+// AgentLoomText is a node of a path: its URI, who wrote it and its text.
+type AgentLoomText struct {
+	URI    string `json:"uri"`
+	Author string `json:"author"` // human or model
+	Model  string `json:"model,omitempty"`
+	Text   string `json:"text"`
+}
+
+// AgentReasoning is a MemoBrain reasoning graph as it is now: its nodes
+// (task, subtask, evidence, summary) and edges, without its history.
+type AgentReasoning struct {
+	Info  ReasoningGraphInfo  `json:"info"`
+	Nodes []ReasoningNodeView `json:"nodes"`
+	Edges []ReasoningEdgeView `json:"edges"`
+}
+
+// AgentReasoningNode is one node of a reasoning graph with the nodes its
+// edges join it to (Parents: the sources of its incoming edges).
+type AgentReasoningNode struct {
+	Graph    ReasoningGraphInfo `json:"graph"`
+	Node     ReasoningNodeView  `json:"node"`
+	Parents  []string           `json:"parents"`  // URIs
+	Children []string           `json:"children"` // URIs
 }
 
 // AgentSession is a session with its segments.
@@ -161,13 +211,16 @@ type AgentProject struct {
 }
 
 // ErrUnsupportedURI is returned (wrapped) by Agent.Get for a URI it cannot
-// read: a loom tree or node, a note, a URL or a file.
+// read: a URL or a file (not items of the library).
 var ErrUnsupportedURI = errors.New("app: this kind of item cannot be read here")
 
 // Get reads the item a rhizome: URI names: a knowledge item (with its
-// versions and chain), a node, a session (with its segments), an entry, or
-// a project (its rules and recent work). A malformed URI is an error naming
-// what is wrong; an unknown item wraps store.ErrNotFound.
+// versions and chain), a node, a session (with its segments), an entry, a
+// project (its rules and recent work), a loom tree (its active path's
+// text) or one of its nodes (with the path to it), a note, a reasoning
+// graph or one of its nodes. A malformed URI is an error naming what is
+// wrong; an unknown item wraps store.ErrNotFound; a URL or a file wraps
+// ErrUnsupportedURI. It only reads: a library opened read-only serves it.
 func (a *Agent) Get(uri string) (AgentItem, error) {
 	it, err := link.Parse(strings.TrimSpace(uri))
 	if err != nil {
@@ -235,10 +288,110 @@ func (a *Agent) Get(uri string) (AgentItem, error) {
 			return AgentItem{}, err
 		}
 		out.Project = &AgentProject{Path: it.ID, Rules: rules, RecentWork: work}
+	case link.KindLoomTree, link.KindLoomNode:
+		if err := a.getLoom(it, &out); err != nil {
+			return AgentItem{}, err
+		}
+	case link.KindNote:
+		note, err := a.c.store.NoteByID(a.c.context(), it.ID)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		v, err := a.c.noteView(note.Item)
+		if err != nil {
+			return AgentItem{}, err
+		}
+		out.Note = &v
+	case link.KindReasoning, link.KindReasoningNode:
+		if err := a.getReasoning(it, &out); err != nil {
+			return AgentItem{}, err
+		}
 	default:
-		return AgentItem{}, fmt.Errorf("app: %s: %w (knowledge, node, session, entry and project URIs are)", it, ErrUnsupportedURI)
+		return AgentItem{}, fmt.Errorf("app: %s: %w (rhizome: URIs are)", it, ErrUnsupportedURI)
 	}
 	return out, nil
+}
+
+// getLoom reads loom tree it (KindLoomTree) or loom node it into out, from
+// the library as stored (not the window's trees in memory).
+func (a *Agent) getLoom(it link.Item, out *AgentItem) error {
+	treeID := it.ID
+	if it.Kind == link.KindLoomNode {
+		treeID = it.Within
+	}
+	t, err := a.c.store.LoadLoomTree(a.c.context(), treeID)
+	if err != nil {
+		return err
+	}
+	texts := func(path []*loom.Node) []AgentLoomText {
+		out := make([]AgentLoomText, 0, len(path))
+		for _, n := range path {
+			v := nodeView(t, n)
+			out = append(out, AgentLoomText{URI: link.LoomNode(t.ID, n.ID).String(), Author: v.AuthorType, Model: v.Model, Text: v.Text})
+		}
+		return out
+	}
+	info := treeInfo(t.LoomTree, t.Len(), t.Positions())
+	if it.Kind == link.KindLoomTree {
+		path, err := t.ResolvePath(t.ActivePath())
+		if err != nil {
+			return err
+		}
+		out.LoomTree = &AgentLoomTree{Tree: info, Path: texts(path), Leaves: len(t.Leaves()), BranchPoints: len(t.BranchPoints())}
+		return nil
+	}
+	n := t.Node(it.ID)
+	if n == nil {
+		return fmt.Errorf("app: loom node %s: %w", it, store.ErrNotFound)
+	}
+	path, err := t.Path(n.ID)
+	if err != nil {
+		return err
+	}
+	v := nodeView(t, n)
+	children := make([]string, 0, len(v.Children))
+	for _, id := range v.Children {
+		children = append(children, link.LoomNode(t.ID, id).String())
+	}
+	out.LoomNode = &AgentLoomNode{Tree: info, Node: v, Path: texts(path), Children: children}
+	return nil
+}
+
+// getReasoning reads reasoning graph it (KindReasoning) or one of its nodes
+// into out, as the graph is now.
+func (a *Agent) getReasoning(it link.Item, out *AgentItem) error {
+	graphID := it.ID
+	if it.Kind == link.KindReasoningNode {
+		graphID = it.Within
+	}
+	r := &Reasoning{c: a.c}
+	rec, snap, err := r.load(a.c.context(), graphID)
+	if err != nil {
+		return err
+	}
+	g := snap.Graph
+	view := graphView(rec, g, nil)
+	if it.Kind == link.KindReasoning {
+		out.Reasoning = &AgentReasoning{Info: view.Info, Nodes: view.Nodes, Edges: view.Edges}
+		return nil
+	}
+	for _, n := range view.Nodes {
+		if n.URI != it.String() {
+			continue
+		}
+		node := &AgentReasoningNode{Graph: view.Info, Node: n, Parents: []string{}, Children: []string{}}
+		for _, e := range view.Edges {
+			switch n.ID {
+			case e.Dst:
+				node.Parents = append(node.Parents, link.ReasoningNode(graphID, strconv.Itoa(e.Src)).String())
+			case e.Src:
+				node.Children = append(node.Children, link.ReasoningNode(graphID, strconv.Itoa(e.Dst)).String())
+			}
+		}
+		out.ReasoningNode = node
+		return nil
+	}
+	return fmt.Errorf("app: reasoning node %s: %w", it, store.ErrNotFound)
 }
 
 // WorkItem is one piece of recent work: a segment of a session, with its
