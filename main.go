@@ -915,5 +915,8 @@ func runExportSession(ctx context.Context, args []string, stdout, stderr io.Writ
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %d bytes of session %s (%s)\n", res.Path, res.Bytes, res.Session.ID, res.Session.Format)
+	for _, p := range res.ToolOutputs {
+		fmt.Fprintf(stdout, "%s: a tool output the session keeps in a file of its own\n", p)
+	}
 	return 0
 }

@@ -32,6 +32,7 @@ func useCases(a *app.App) map[string]method {
 		"Library.Sessions":       call1(lib.Sessions),
 		"Library.Timeline":       call1(lib.Timeline),
 		"Library.SegmentEntries": call3(lib.SegmentEntries),
+		"Library.ToolOutput":     call2(lib.ToolOutput),
 		"Library.Stats":          call0(lib.Stats),
 
 		"Graph.Graph":           call1(g.Graph),

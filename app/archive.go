@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,16 +17,23 @@ import (
 // written back byte for byte from what the library holds (the entries'
 // objects and the bytes between them; see import_gaps.go).
 
-// ExportedSession is what ExportSession wrote.
+// ExportedSession is what ExportSession wrote: the session's file at Path
+// (Bytes long) and, for a Claude Code session, the tool outputs the library
+// keeps (ToolOutputs: their paths) where Claude Code keeps them beside its
+// <sessionId>.jsonl: <Path's folder>/<sessionId>/tool-results/.
 type ExportedSession struct {
-	Session SessionSummary `json:"session"`
-	Path    string         `json:"path"`
-	Bytes   int64          `json:"bytes"`
+	Session     SessionSummary `json:"session"`
+	Path        string         `json:"path"`
+	Bytes       int64          `json:"bytes"`
+	ToolOutputs []string       `json:"toolOutputs,omitempty"`
 }
 
 // ExportSession writes the file of a library session back, byte for byte as
 // it was when last imported (checked against its size and SHA-256), to the
-// file out (replaced whole or not at all, mode 0600). item names the
+// file out (replaced whole or not at all, mode 0600), and the tool outputs
+// a Claude Code session keeps in files of their own (tool-results/, which
+// the library keeps) beside it, as Claude Code lays them out: the session
+// written to a Claude Code project folder is whole again. item names the
 // session: a rhizome:session/, rhizome:node/ or rhizome:entry/ URI, a
 // session id, or the path of the file it was imported from. Not bound to
 // the window: `rhizome export-session` calls it. The error names the item
@@ -53,11 +61,27 @@ func (a *App) ExportSession(item, out string) (ExportedSession, error) {
 	if err != nil {
 		return ExportedSession{}, err
 	}
+	res := ExportedSession{Path: abs, Bytes: n}
+	err = a.c.store.EachToolOutput(a.c.context(), sess.PK, func(o store.ToolOutput) error {
+		p := filepath.Join(filepath.Dir(abs), sess.ID, "tool-results", o.Name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			return fmt.Errorf("app: %w", err)
+		}
+		if err := store.WriteFile(p, o.Content, 0o600); err != nil {
+			return err
+		}
+		res.ToolOutputs = append(res.ToolOutputs, p)
+		return nil
+	})
+	if err != nil {
+		return ExportedSession{}, err
+	}
 	name := sess.Name
 	if name == "" {
 		name = sess.FileName
 	}
-	return ExportedSession{Session: sessionSummary(sess, name), Path: abs, Bytes: n}, nil
+	res.Session = sessionSummary(sess, name)
+	return res, nil
 }
 
 // resolveSession finds the session an item names (see ExportSession).

@@ -31,6 +31,7 @@ type sessionFile interface {
 // source is one file to import.
 type source struct {
 	path     string // as reported and stored: absolute for files on disk
+	onDisk   bool   // a file on this machine (what is beside it can be read: a Claude Code session's tool-results/)
 	computer string // hostname recorded in the nodes
 	size     int64
 	open     func() (sessionFile, error)
@@ -49,7 +50,7 @@ func memorySource(name string, b []byte) source {
 }
 
 func fileSource(p, host string, size int64) source {
-	return source{path: p, computer: host, size: size, open: func() (sessionFile, error) {
+	return source{path: p, onDisk: true, computer: host, size: size, open: func() (sessionFile, error) {
 		f, err := openRegularFile(p)
 		if err != nil {
 			return nil, err

@@ -238,6 +238,9 @@ type op struct {
 	// turns asks the writer for the turns of a stored Codex thread
 	// (stream.parentTurns).
 	turns *turnLookup
+	// toolOutput is a tool output the entry before it names, kept beside
+	// a Claude Code session (stream.toolOutputs).
+	toolOutput *store.ToolOutput
 }
 
 // copyLookup is a look-up of Claude Code copies the reader asks the writer

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"rhizome/backend/analyze"
 	"rhizome/backend/claudecode"
@@ -560,7 +562,60 @@ func (s *stream) process(e *pisession.Entry) error {
 	if e.Message != nil && e.Message.Role != "" {
 		j.byType[e.Type+":"+e.Message.Role]++
 	}
-	return s.add(op{entry: e, text: pisession.EntryText(e), extra: store.EntryExtra{Meta: entryMeta(j.format, e), DedupeKey: key}})
+	outputs, text := s.toolOutputs(e)
+	if err := s.add(op{entry: e, text: text, extra: store.EntryExtra{Meta: entryMeta(j.format, e), DedupeKey: key}}); err != nil {
+		return err
+	}
+	for i := range outputs {
+		if err := s.add(op{toolOutput: &outputs[i]}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toolOutputs reads the outputs a Claude Code tool result keeps in files
+// beside its session (toolOutputsOf; a file on disk only: a dropped file
+// has nothing beside it; not for a copy of another session's line, whose
+// outputs are that session's), and returns them with the entry's
+// searchable text.
+func (s *stream) toolOutputs(e *pisession.Entry) ([]store.ToolOutput, string) {
+	if s.j.format != formatClaudeCode || !s.j.src.onDisk || e.DuplicateOf != "" {
+		return nil, pisession.EntryText(e)
+	}
+	return toolOutputsOf(s.j.src.path, e)
+}
+
+// toolOutputsOf reads the outputs tool result e of the Claude Code session
+// file at path keeps in files beside it (claudecode.PersistedOutputs), and
+// returns them with e's searchable text: the whole outputs' where they were
+// read, else the line's own (a preview).
+func toolOutputsOf(path string, e *pisession.Entry) ([]store.ToolOutput, string) {
+	text := pisession.EntryText(e)
+	pos := claudecode.PersistedOutputs(path, e)
+	if len(pos) == 0 {
+		return nil, text
+	}
+	out := make([]store.ToolOutput, 0, len(pos))
+	var full []string
+	for _, po := range pos {
+		o := store.ToolOutput{Seq: e.Seq, Name: po.Name, RecordedPath: po.RecordedPath, Bytes: po.Size, Content: po.Content}
+		switch {
+		case po.Content != nil:
+			if utf8.Valid(po.Content) {
+				full = append(full, string(po.Content))
+			}
+		case errors.Is(po.Err, claudecode.ErrPersistedOutputTooLarge):
+			o.Absent = "larger than 32 MiB: not kept"
+		default:
+			o.Absent = "not found beside the session when it was imported"
+		}
+		out = append(out, o)
+	}
+	if len(full) > 0 {
+		text = strings.Join(full, "\n")
+	}
+	return out, text
 }
 
 // closeSegment analyzes a complete segment into its node.

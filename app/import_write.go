@@ -75,7 +75,9 @@ func (w *fileWrite) run() error {
 			if err := tx.MoveSession(stored.PK, j.src.path, path.Base(filepath.ToSlash(j.src.path))); err != nil {
 				return err
 			}
-			return w.report(stored, 0)
+		}
+		if err := w.readUnreadToolOutputs(stored); err != nil {
+			return err
 		}
 		return w.report(stored, 0)
 	}
@@ -175,8 +177,51 @@ func (w *fileWrite) begin() error {
 		if err := tx.DeleteOfflineKnowledge(hdr.ID); err != nil {
 			return err
 		}
+		if err := tx.ToolOutputsRead(sess.PK); err != nil { // read again with every entry
+			return err
+		}
 		return tx.ClearSession(sess.PK)
 	}
+}
+
+// readUnreadToolOutputs reads the tool outputs saved beside a Claude Code
+// session the library stored before it kept them (store.Tx.ToolOutputsUnread,
+// migrations/0111_tool_outputs_unread.sql), met unchanged or appended to:
+// those its stored tool results name, as an import now reads them with
+// their entries, which then search by them. Once read, the session is off
+// the list; a file met where nothing is beside it (dropped) leaves it on.
+func (w *fileWrite) readUnreadToolOutputs(stored *store.Session) error {
+	j := w.j
+	if j.format != formatClaudeCode || !j.src.onDisk || stored == nil {
+		return nil
+	}
+	unread, err := w.tx.ToolOutputsUnread(stored.PK)
+	if err != nil || !unread {
+		return err
+	}
+	recs, err := w.tx.PersistedOutputEntries(stored.PK)
+	if err != nil {
+		return err
+	}
+	for _, r := range recs {
+		es, err := decodeRecords(j.format, stored.Header, j.src.path, []store.EntryRecord{r})
+		if err != nil || len(es) != 1 || es[0].DuplicateOf != "" {
+			continue // what cannot be read names nothing; a copy's outputs are its original's
+		}
+		outputs, text := toolOutputsOf(j.src.path, es[0])
+		for _, o := range outputs {
+			o.Seq = r.Seq
+			if err := w.tx.PutToolOutput(stored.PK, o); err != nil {
+				return err
+			}
+		}
+		if len(outputs) > 0 {
+			if err := w.tx.SetEntryText(stored.PK, r.Seq, r.Role, text); err != nil {
+				return err
+			}
+		}
+	}
+	return w.tx.ToolOutputsRead(stored.PK)
 }
 
 // apply does one write.
@@ -185,6 +230,9 @@ func (w *fileWrite) apply(o *op) error {
 		owners, err := w.tx.DedupeOwners(o.lookup.keys, w.sess.PK, o.lookup.fromSeq)
 		o.lookup.reply <- copyReply{owners, err}
 		return nil // the reader fails the file on err
+	}
+	if o.toolOutput != nil {
+		return w.tx.PutToolOutput(w.sess.PK, *o.toolOutput)
 	}
 	if o.turns != nil {
 		turns, ok, err := w.tx.SessionTurnIDs(o.turns.thread)
@@ -315,6 +363,9 @@ func (w *fileWrite) finish() error {
 		return err
 	}
 	if j.status == statusAppended {
+		if err := w.readUnreadToolOutputs(j.stored); err != nil {
+			return err
+		}
 		return linkForkOnAppend(tx, sess, w.now)
 	}
 	return linkForks(tx, sess, w.now)

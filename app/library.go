@@ -6,7 +6,9 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"rhizome/backend/link"
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
 	"rhizome/backend/summary"
@@ -178,6 +180,12 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 	for _, lb := range page.Labels { // in file order: the last label wins, "" clears
 		byTarget[lb.TargetID] = lb.Label
 	}
+	var outputs map[int][]store.ToolOutput
+	if sess.Format == formatClaudeCode {
+		if outputs, err = l.c.store.ToolOutputsOf(ctx, sess.PK, records[0].Seq, records[len(records)-1].Seq); err != nil {
+			return EntryPage{}, err
+		}
+	}
 	for i, r := range records {
 		e := entries[i]
 		v := entryView(pisession.ViewEntry(e))
@@ -188,9 +196,53 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 		if v.SubagentID != "" {
 			v.SubagentNodeID = l.subagentNode(sess.ID, v.SubagentID)
 		}
+		for _, o := range outputs[r.Seq] {
+			v.ToolOutputs = append(v.ToolOutputs, ToolOutputInfo{Name: o.Name, Bytes: o.Bytes, Kept: o.Absent == "", Absent: o.Absent})
+		}
 		out.Entries = append(out.Entries, v)
 	}
 	return out, nil
+}
+
+// MaxToolOutputView is how much of a tool output (bytes) ToolOutput gives
+// to be shown: 4 MiB.
+const MaxToolOutputView = 4 << 20
+
+// ToolOutput returns the tool output name that the entry entryURI (a
+// rhizome:entry/ URI) keeps in a file of its own (EntryView.ToolOutputs),
+// as the library holds it: its text, cut to MaxToolOutputView bytes on a
+// character boundary. Errors: a URI that is not an entry's, an output the
+// library does not hold (wraps store.ErrNotFound), one it could not keep
+// (it says why).
+func (l *Library) ToolOutput(entryURI, name string) (ToolOutputText, error) {
+	it, err := parseItem("entry", entryURI)
+	if err != nil {
+		return ToolOutputText{}, err
+	}
+	if it.Kind != link.KindEntry {
+		return ToolOutputText{}, invalid(fmt.Errorf("app: %s is not an entry", entryURI))
+	}
+	o, err := l.c.store.ToolOutputOf(l.c.context(), it.Within, it.ID, name)
+	if err != nil {
+		return ToolOutputText{}, err
+	}
+	if o.Absent != "" {
+		return ToolOutputText{}, fmt.Errorf("app: tool output %s of %s: %s", name, entryURI, o.Absent)
+	}
+	v := ToolOutputText{Name: o.Name, Bytes: o.Bytes}
+	if !utf8.Valid(o.Content) {
+		v.Binary = true
+		return v, nil
+	}
+	v.Text = string(o.Content)
+	if len(v.Text) > MaxToolOutputView {
+		n := MaxToolOutputView
+		for n > 0 && !utf8.RuneStart(v.Text[n]) {
+			n--
+		}
+		v.Text, v.Truncated = v.Text[:n], true
+	}
+	return v, nil
 }
 
 // subagentNode is the first node of the transcript of sub-agent agentID

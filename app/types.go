@@ -272,6 +272,33 @@ type EntryView struct {
 	// is the first node of its transcript when the library holds it.
 	SubagentID     string `json:"subagentId,omitempty"`
 	SubagentNodeID string `json:"subagentNodeId,omitempty"`
+	// ToolOutputs are the outputs a Claude Code tool result keeps in files
+	// of their own (the line holds a preview): Library.ToolOutput reads
+	// them.
+	ToolOutputs []ToolOutputInfo `json:"toolOutputs,omitempty"`
+}
+
+// ToolOutputInfo is a tool output Claude Code saved beside its session
+// (<session>/tool-results/<name>) because it was too large for the line, as
+// the library holds it: Kept when its bytes (Bytes of them) are in the
+// library, which keeps them when Claude Code deletes its files; else
+// Absent says why.
+type ToolOutputInfo struct {
+	Name   string `json:"name"`
+	Bytes  int64  `json:"bytes"`
+	Kept   bool   `json:"kept"`
+	Absent string `json:"absent,omitempty"`
+}
+
+// ToolOutputText is a kept tool output (Library.ToolOutput): its text, the
+// first MaxToolOutputView bytes of it when Truncated; Binary when it is not
+// UTF-8 text (Text is then empty).
+type ToolOutputText struct {
+	Name      string `json:"name"`
+	Bytes     int64  `json:"bytes"`
+	Text      string `json:"text"`
+	Truncated bool   `json:"truncated"`
+	Binary    bool   `json:"binary"`
 }
 
 // EntryPage is a page of a segment's entries (Library.SegmentEntries):

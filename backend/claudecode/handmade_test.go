@@ -1,7 +1,10 @@
 package claudecode
 
 import (
+	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -218,6 +221,54 @@ func TestPersistedOutput(t *testing.T) {
 	pos := PersistedOutputs(main, e)
 	if len(pos) != 1 || pos[0].Err == nil || !strings.Contains(pos[0].Err.Error(), "gone.txt") {
 		t.Errorf("missing file: %+v", pos)
+	}
+}
+
+// TestPersistedOutputLookup: a sub-agent transcript's outputs are found in
+// its session's tool-results/; a file over MaxPersistedOutputBytes is named
+// and sized, not read; a recorded path is only ever a name to look up
+// there (never opened itself, nor climbed out of the folder by "..").
+func TestPersistedOutputLookup(t *testing.T) {
+	dir := t.TempDir()
+	sess := filepath.Join(dir, "proj", "s1")
+	for _, d := range []string{filepath.Join(sess, "subagents"), filepath.Join(sess, "tool-results")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(sess, "tool-results", "out.txt"), []byte("the whole output\n"), 0o644)
+	big, _ := os.Create(filepath.Join(sess, "tool-results", "big.txt"))
+	big.Truncate(MaxPersistedOutputBytes + 1)
+	big.Close()
+	secret := filepath.Join(dir, "secret.txt")
+	os.WriteFile(secret, []byte("not the session's"), 0o644)
+	result := func(paths ...string) *pisession.Entry {
+		var text strings.Builder
+		text.WriteString("<persisted-output>\n")
+		for _, p := range paths {
+			text.WriteString("Output too large. Full output saved to: " + p + "\n")
+		}
+		return &pisession.Entry{Type: pisession.TypeMessage, Message: &pisession.Message{Role: pisession.RoleToolResult,
+			Content: []pisession.Block{{Type: pisession.BlockText, Text: text.String() + "</persisted-output>"}}}}
+	}
+	agent := filepath.Join(sess, "subagents", "agent-a1.jsonl")
+	pos := PersistedOutputs(agent, result("/home/x/.claude/projects/p/s1/tool-results/out.txt", `C:\Users\x\.claude\projects\p\s1\tool-results\big.txt`))
+	if len(pos) != 2 {
+		t.Fatalf("%+v", pos)
+	}
+	if po := pos[0]; po.Err != nil || string(po.Content) != "the whole output\n" || po.Name != "out.txt" || po.Size != 17 ||
+		po.Path != filepath.Join(sess, "tool-results", "out.txt") {
+		t.Errorf("a sub-agent's output: %+v", po)
+	}
+	if po := pos[1]; !errors.Is(po.Err, ErrPersistedOutputTooLarge) || po.Content != nil || po.Size != MaxPersistedOutputBytes+1 || po.Name != "big.txt" {
+		t.Errorf("an output over the limit: %+v", po)
+	}
+	for _, p := range []string{secret, "/home/x/.claude/projects/p/s1/tool-results/..", "../../secret.txt"} {
+		for _, po := range PersistedOutputs(filepath.Join(dir, "proj", "s1.jsonl"), result(p)) {
+			if po.Content != nil || po.Err == nil {
+				t.Errorf("recorded %s: read %q from %s", p, po.Content, po.Path)
+			}
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -79,21 +80,37 @@ func Subagents(sessionPath string) ([]SubagentFile, error) {
 // <persisted-output> block (and toolUseResult.persistedOutputPath).
 type PersistedOutput struct {
 	// RecordedPath is the path the line names, on the machine that wrote
-	// it; Path is the file beside this session it resolves to.
+	// it; Path is the file beside this session it resolves to; Name its
+	// base name.
 	RecordedPath string
 	Path         string
-	Content      []byte // nil when the file is missing (Err says why)
-	Err          error
+	Name         string
+	// Size is the file's size in bytes (0 when it is missing); Content its
+	// bytes, nil when it is missing or larger than MaxPersistedOutputBytes
+	// (Err says which).
+	Size    int64
+	Content []byte
+	Err     error
 }
+
+// MaxPersistedOutputBytes is the largest tool-results/ file PersistedOutputs
+// reads (32 MiB): a larger one is named, its size given, and not read.
+const MaxPersistedOutputBytes = 32 << 20
+
+// ErrPersistedOutputTooLarge matches (errors.Is) PersistedOutput.Err for a
+// file larger than MaxPersistedOutputBytes.
+var ErrPersistedOutputTooLarge = errors.New("larger than 32 MiB")
 
 var persistedPath = regexp.MustCompile(`(?:Full output saved to|Output saved to|saved to):\s*(\S+)`)
 
 // PersistedOutputs resolves the <persisted-output> pointers of a tool
 // result entry read from the session file at sessionPath: each recorded
-// path is looked up in <sessionDir>/tool-results/ by its base name (the
-// recorded path belongs to the machine and HOME that wrote the file), and
-// read. The entry itself is left as it is (its Raw stays exact). An entry
-// without pointers gives none.
+// path is looked up by its base name (the recorded path belongs to the
+// machine and HOME that wrote the file, and is never opened itself) in
+// <sessionDir>/tool-results/, and for a sub-agent transcript
+// (<sessionDir>/subagents/agent-<id>.jsonl) in its session's, then read
+// (at most MaxPersistedOutputBytes). The entry itself is left as it is (its
+// Raw stays exact). An entry without pointers gives none.
 func PersistedOutputs(sessionPath string, e *pisession.Entry) []PersistedOutput {
 	if e == nil || e.Message == nil || e.Message.Role != pisession.RoleToolResult {
 		return nil
@@ -117,13 +134,39 @@ func PersistedOutputs(sessionPath string, e *pisession.Entry) []PersistedOutput 
 			}
 		}
 	}
+	dirs := []string{filepath.Join(SessionDir(sessionPath), "tool-results")}
+	if parent := filepath.Dir(sessionPath); filepath.Base(parent) == "subagents" {
+		dirs = append(dirs, filepath.Join(filepath.Dir(parent), "tool-results"))
+	}
 	out := make([]PersistedOutput, 0, len(recorded))
 	for _, p := range recorded {
-		local := filepath.Join(SessionDir(sessionPath), "tool-results", filepath.Base(filepath.FromSlash(p)))
-		po := PersistedOutput{RecordedPath: p, Path: local}
-		po.Content, po.Err = os.ReadFile(local)
-		if po.Err != nil {
-			po.Err = fmt.Errorf("claudecode: unable to read persisted output %s: %w", local, po.Err)
+		name := filepath.Base(strings.ReplaceAll(p, "\\", "/"))
+		po := PersistedOutput{RecordedPath: p, Name: name, Path: filepath.Join(dirs[0], name)}
+		if name == "." || name == ".." || name == "/" {
+			po.Err = fmt.Errorf("claudecode: persisted output %q names no file", p)
+			out = append(out, po)
+			continue
+		}
+		for _, d := range dirs {
+			local := filepath.Join(d, name)
+			fi, err := os.Stat(local)
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			po.Path, po.Size = local, fi.Size()
+			break
+		}
+		switch {
+		case po.Size > MaxPersistedOutputBytes:
+			po.Err = fmt.Errorf("claudecode: persisted output %s: %d bytes: %w", po.Path, po.Size, ErrPersistedOutputTooLarge)
+		default:
+			po.Content, po.Err = os.ReadFile(po.Path)
+			if po.Err != nil {
+				po.Err = fmt.Errorf("claudecode: unable to read persisted output %s: %w", po.Path, po.Err)
+				po.Content = nil
+			} else {
+				po.Size = int64(len(po.Content))
+			}
 		}
 		out = append(out, po)
 	}

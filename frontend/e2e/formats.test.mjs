@@ -310,3 +310,49 @@ test('watched folders: a switch each; a session written shows up live and stays 
   await shot(page, 'formats-5-source-deleted');
   await serve.call('Watch', 'Stop');
 });
+
+test('a Claude Code tool output saved beside its session: kept whole, shown under its result, after the files are gone', async () => {
+  // The fixture session and its folder (tool-results/), with new ids, written into the watched Claude Code folder.
+  const text = renew(readFileSync(CLAUDE, 'utf8'));
+  const id = /"sessionId":"([0-9a-f-]{36})"/.exec(text)[1];
+  const project = join(home, 'claude/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api');
+  const name = 'bz85kpk1b.txt';
+  const saved = readFileSync(join(CLAUDE.replace(/\.jsonl$/, ''), 'tool-results', name), 'utf8');
+  mkdirSync(join(project, id, 'tool-results'), { recursive: true });
+  writeFileSync(join(project, id, 'tool-results', name), saved);
+  await serve.call('Watch', 'Start');
+  writeFileSync(join(project, `${id}.jsonl`), text);
+  const item = page.locator(`[data-testid=session-item][data-session="${id}"]`);
+  await item.waitFor({ timeout: 10_000 });
+
+  let found = null;
+  for (const n of (await serve.call('Graph', 'Graph', { sessionId: id })).nodes) {
+    const e = (await serve.entries(n.id)).find((x) => (x.toolOutputs ?? []).length > 0);
+    if (e) {
+      found = { node: n.id, entry: e };
+      break;
+    }
+  }
+  assert.ok(found, 'no entry of the watched session lists its tool output');
+  assert.deepEqual(found.entry.toolOutputs, [{ name, bytes: Buffer.byteLength(saved), kept: true }]);
+  await page.evaluate((nid) => window.__rhizome.selectNode(nid), found.node);
+  const msg = page.locator(`[data-testid=message][data-entry="${found.entry.id}"]`);
+  const size = msg.locator('[data-testid=tool-output-size]');
+  await size.waitFor();
+  assert.equal((await size.textContent()).trim(), '6.2 KB, kept in the library');
+  // The line's own result is the preview (its first 2 KB); opened, the whole output reads to its last line.
+  await size.click();
+  const whole = msg.locator(`[data-testid=tool-output][data-name="${name}"] pre`);
+  await whole.waitFor();
+  assert.ok((await whole.textContent()).endsWith('1499\n1500\n'), 'the whole output is not shown');
+  await whole.scrollIntoViewIfNeeded();
+  await shot(page, 'formats-6-tool-output');
+
+  // Claude Code deletes the session and its folder: the library keeps both.
+  rmSync(project, { recursive: true, force: true });
+  await item.locator('[data-testid=session-source-deleted]').waitFor({ timeout: 10_000 });
+  const kept = await serve.call('Library', 'ToolOutput', `rhizome:entry/${id}/${found.entry.id}`, name);
+  assert.equal(kept.text, saved);
+  await serve.call('Watch', 'Stop');
+  assert.deepEqual(problems.filter((p) => !/favicon/.test(p)), []);
+});

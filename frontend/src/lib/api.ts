@@ -23,6 +23,7 @@ import type {
   DroppedFile,
   EntryPage,
   EntryView,
+  ToolOutputText,
   EventName,
   EventPayloads,
   FromGo,
@@ -569,6 +570,12 @@ export function createApi(getTransport: () => Transport) {
       const p = obj<EntryPage>(await call('Library', 'SegmentEntries', nodeId, offset, limit));
       return { entries: list<EntryView>(p.entries), offset: p.offset ?? offset, total: p.total ?? 0 };
     },
+    /**
+     * A tool output a Claude Code tool result keeps in a file of its own
+     * (entry.toolOutputs), as the library holds it: its text (the first
+     * 4 MiB of it when truncated).
+     */
+    toolOutput: async (entryUri: string, name: string) => (await call('Library', 'ToolOutput', entryUri, name)) as ToolOutputText,
     stats: async () => (await call('Library', 'Stats')) as Stats,
 
     graph: async (filter: GraphFilter): Promise<GraphData> => {

@@ -66,6 +66,9 @@ export type KnowledgeNode = FromGo<graph.Node>;
 export type NodeDetail = FromGo<app.NodeDetail>;
 export type BlockView = app.BlockView;
 export type EntryView = FromGo<app.EntryView>;
+/** A Claude Code tool output kept in a file of its own, as the library holds it (Library.ToolOutput). */
+export type ToolOutputInfo = app.ToolOutputInfo;
+export type ToolOutputText = app.ToolOutputText;
 /** A page of a segment's entries (Library.SegmentEntries): entries from the offset-th on, and the segment's total. */
 export type EntryPage = FromGo<app.EntryPage>;
 export type TimelineSegment = FromGo<app.TimelineSegment>;

@@ -60,6 +60,7 @@ export const methods = {
     'Sessions',
     'Stats',
     'Timeline',
+    'ToolOutput',
   ],
   Links: [
     'Create',

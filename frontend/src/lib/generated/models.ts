@@ -165,6 +165,12 @@ export namespace app {
 	    name: string;
 	    content: string;
 	}
+	export interface ToolOutputInfo {
+	    name: string;
+	    bytes: number;
+	    kept: boolean;
+	    absent?: string;
+	}
 	export interface EntryView {
 	    seq: number;
 	    line: number;
@@ -187,6 +193,7 @@ export namespace app {
 	    sidechain?: boolean;
 	    subagentId?: string;
 	    subagentNodeId?: string;
+	    toolOutputs?: ToolOutputInfo[];
 	}
 	export interface EntryPage {
 	    entries: EntryView[];
@@ -1053,6 +1060,14 @@ export namespace app {
 	    end: string;
 	    entries: number;
 	    boundaries: BoundaryView[];
+	}
+	
+	export interface ToolOutputText {
+	    name: string;
+	    bytes: number;
+	    text: string;
+	    truncated: boolean;
+	    binary: boolean;
 	}
 	
 	

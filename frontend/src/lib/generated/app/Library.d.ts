@@ -11,3 +11,5 @@ export function Sessions(arg1:string):Promise<Array<app.SessionSummary>>;
 export function Stats():Promise<app.Stats>;
 
 export function Timeline(arg1:string):Promise<Array<app.TimelineSegment>>;
+
+export function ToolOutput(arg1:string,arg2:string):Promise<app.ToolOutputText>;
