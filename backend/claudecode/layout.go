@@ -1,6 +1,7 @@
 package claudecode
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -124,7 +125,9 @@ func PersistedOutputs(sessionPath string, e *pisession.Entry) []PersistedOutput 
 		}
 	}
 	var r wireToolUseResult
-	if len(e.Message.Details) > 0 && e.Message.Details[0] == '{' && json.Unmarshal(e.Message.Details, &r) == nil {
+	// Most tool results name no file: the field is looked for before the
+	// object is decoded (every tool result of an import comes here).
+	if d := e.Message.Details; len(d) > 0 && d[0] == '{' && bytes.Contains(d, []byte(`"persistedOutputPath"`)) && json.Unmarshal(d, &r) == nil {
 		add(r.PersistedOutputPath)
 	}
 	for _, b := range e.Message.Content {
