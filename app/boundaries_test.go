@@ -1,0 +1,211 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The boundaries the segmenter finds in the real Claude Code and Codex logs
+// (issue 11 §1: "the same segments, boundaries (compaction, branch/rewind,
+// resume gap, fork, sub-agent, hand-off) … as pi"), as the programs wrote
+// them: the Claude Code session's two /compact and its rewind; its resumed
+// copy's compaction; the Codex rollout's automatic compaction; the
+// hand-made legacy rollout's compaction, rollback (a branch) and an hour's
+// pause (a resume); a legacy Claude Code file's rewinds and inline
+// sub-agent. See pi-brain-node-model.md, "Boundary Detection".
+func TestBoundariesOfClaudeCodeAndCodex(t *testing.T) {
+	want := map[string]map[string]int{
+		claudeMain + ".jsonl":                                  {"compaction": 2, "branch": 1},
+		claudeFork + ".jsonl":                                  {"compaction": 1},
+		"agent-" + claudeAgent + ".jsonl":                      {},
+		"older-format.jsonl":                                   {"branch": 2, "subagent": 2},
+		"rollout-2026-11-24T11-04-43-" + codexMain + ".jsonl":  {"compaction": 1},
+		"rollout-2026-11-24T11-04-43-" + codexAgent + ".jsonl": {},
+		"wrapped-legacy.jsonl":                                 {"compaction": 1, "branch": 1, "resume": 1},
+		"bare-era.jsonl":                                       {},
+	}
+	l := newTestLib(t)
+	rep := l.importPaths(t, claudeHome, claudeHandMd, codexHome, codexHandMd)
+	seen := 0
+	for _, fr := range rep.Files {
+		w, ok := want[filepath.Base(fr.Path)]
+		if !ok {
+			continue
+		}
+		seen++
+		got := map[string]int{}
+		for k, v := range fr.BoundariesByType {
+			got[k] = v
+		}
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("%s: boundaries %v, want %v", filepath.Base(fr.Path), got, w)
+		}
+	}
+	if seen != len(want) {
+		t.Fatalf("%d of the %d files imported", seen, len(want))
+	}
+}
+
+// A pause of three hours before a prompt, and a prompt asking for a
+// hand-off, cut a Claude Code session and a Codex rollout as they cut a pi
+// session: a resume boundary with the pause in minutes, a handoff boundary
+// with the line that asked (variants of the real logs: their later lines
+// three hours on; a prompt's text, and Codex's echo of it, changed).
+func TestResumeGapAndHandoffInClaudeCodeAndCodex(t *testing.T) {
+	files := []struct{ format, path string }{
+		{formatClaudeCode, claudeHome + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + claudeMain + ".jsonl"},
+		{formatCodex, codexHome + "/sessions/2026/11/24/rollout-2026-11-24T11-04-43-" + codexMain + ".jsonl"},
+	}
+	const ask = "/handoff to a reviewer: check the total"
+	for _, f := range files {
+		orig, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := newTestLib(t)
+		before := base.importPaths(t, f.path).Files[0].BoundariesByType
+
+		lines := bytes.SplitAfter(orig, []byte("\n"))
+		at, prompt := secondPrompt(t, f.format, lines)
+		for _, v := range []struct {
+			name   string
+			change func(i int, obj map[string]any)
+			want   string
+			meta   func(m map[string]any) bool
+		}{
+			{"a pause", func(i int, obj map[string]any) {
+				if i >= at {
+					shiftTimes(obj, 3*time.Hour)
+				}
+			}, "resume", func(m map[string]any) bool {
+				g, _ := m["gapMinutes"].(float64)
+				return g >= 180 && g < 190
+			}},
+			{"a hand-off", func(i int, obj map[string]any) {
+				if i == at || f.format == formatCodex && isPromptEcho(obj, prompt) {
+					setPrompt(f.format, obj, ask)
+				}
+			}, "handoff", func(m map[string]any) bool { return m["reason"] == ask }},
+		} {
+			var out bytes.Buffer
+			for i, ln := range lines {
+				if len(bytes.TrimSpace(ln)) == 0 {
+					out.Write(ln)
+					continue
+				}
+				var obj map[string]any
+				if err := json.Unmarshal(ln, &obj); err != nil {
+					t.Fatal(err)
+				}
+				v.change(i, obj)
+				b, _ := json.Marshal(obj)
+				out.Write(append(b, '\n'))
+			}
+			p := filepath.Join(t.TempDir(), filepath.Base(f.path))
+			os.WriteFile(p, out.Bytes(), 0o644)
+			l := newTestLib(t)
+			fr := l.importPaths(t, p).Files[0]
+			if fr.Status != statusImported || fr.BoundariesByType[v.want] != before[v.want]+1 {
+				t.Errorf("%s with %s: boundaries %v (before %v): want one %s more", f.format, v.name, fr.BoundariesByType, before, v.want)
+				continue
+			}
+			metas := l.texts(t, `SELECT coalesce(json_extract(b.value, '$.metadata'), '{}') FROM segments g, json_each(g.boundaries) b
+				WHERE json_extract(b.value, '$.type') = ?`, v.want)
+			ok := false
+			for _, m := range metas {
+				var meta map[string]any
+				if json.Unmarshal([]byte(m), &meta) == nil && v.meta(meta) {
+					ok = true
+				}
+			}
+			if !ok {
+				t.Errorf("%s with %s: the %s boundaries' metadata %v", f.format, v.name, v.want, metas)
+			}
+		}
+	}
+}
+
+// secondPrompt is the index of the line of the second prompt the person
+// typed (not the harness's context, not a command), and its text.
+func secondPrompt(t *testing.T, format string, lines [][]byte) (int, string) {
+	t.Helper()
+	n := 0
+	for i, ln := range lines {
+		var obj map[string]any
+		if json.Unmarshal(ln, &obj) != nil {
+			continue
+		}
+		if text, ok := promptText(format, obj); ok && !strings.HasPrefix(strings.TrimSpace(text), "<") {
+			if n++; n == 2 {
+				return i, text
+			}
+		}
+	}
+	t.Fatal("no second prompt")
+	return 0, ""
+}
+
+// promptText is the text of a typed prompt line: Claude Code's user line
+// whose content is a string, Codex's user message item.
+func promptText(format string, obj map[string]any) (string, bool) {
+	if format == formatClaudeCode {
+		m, _ := obj["message"].(map[string]any)
+		s, ok := m["content"].(string)
+		return s, ok && obj["type"] == "user" && obj["isMeta"] != true
+	}
+	p, _ := obj["payload"].(map[string]any)
+	if obj["type"] != "response_item" || p["type"] != "message" || p["role"] != "user" {
+		return "", false
+	}
+	c, _ := p["content"].([]any)
+	if len(c) == 0 {
+		return "", false
+	}
+	b, _ := c[0].(map[string]any)
+	s, ok := b["text"].(string)
+	return s, ok
+}
+
+// setPrompt puts text in a prompt line (or Codex's echo of it).
+func setPrompt(format string, obj map[string]any, text string) {
+	if format == formatClaudeCode {
+		obj["message"].(map[string]any)["content"] = text
+		return
+	}
+	p := obj["payload"].(map[string]any)
+	if p["type"] == "user_message" {
+		p["message"] = text
+		return
+	}
+	p["content"].([]any)[0].(map[string]any)["text"] = text
+}
+
+// isPromptEcho reports whether a Codex line is the event echoing the
+// prompt text (event_msg user_message): with the prompt changed its echo
+// must change too, or the two no longer pair.
+func isPromptEcho(obj map[string]any, text string) bool {
+	p, _ := obj["payload"].(map[string]any)
+	return obj["type"] == "event_msg" && p["type"] == "user_message" && p["message"] == text
+}
+
+// shiftTimes moves a line's times d later: its timestamp and a Codex
+// payload's.
+func shiftTimes(obj map[string]any, d time.Duration) {
+	shift := func(m map[string]any) {
+		if s, ok := m["timestamp"].(string); ok {
+			if tm, err := time.Parse(time.RFC3339Nano, s); err == nil {
+				m["timestamp"] = tm.Add(d).UTC().Format("2006-01-02T15:04:05.000Z")
+			}
+		}
+	}
+	shift(obj)
+	if p, ok := obj["payload"].(map[string]any); ok {
+		shift(p)
+	}
+}
