@@ -77,6 +77,11 @@ type sessionMeta struct {
 	Rewinds int `json:"rewinds,omitempty"`
 	// RolledBackTurns lists the Codex turns a rollback superseded.
 	RolledBackTurns []string `json:"rolledBackTurns,omitempty"`
+	// SpawnedBy is the id of the Task/Agent tool call that spawned a
+	// Claude Code sub-agent, from its sidecar (agent-<id>.meta.json,
+	// toolUseId): the call links it when no result naming the agent came
+	// (an interrupted call). See claude-code-codex-formats.md §1.4.
+	SpawnedBy string `json:"spawnedBy,omitempty"`
 }
 
 // newSessionReader returns the reader of format for the file r from its

@@ -341,6 +341,11 @@ func (s *stream) run() error {
 	res.problems = rd.Malformed()
 	res.meta.Title, res.meta.Models, res.meta.Rewinds, res.meta.RolledBackTurns = title, meta.Models, meta.Rewinds, meta.RolledBackTurns
 	res.meta.Unpriced = sortedKeys(s.unpriced)
+	if j.format == formatClaudeCode && j.hdr.AgentID != "" && j.src.onDisk {
+		if am, ok := claudecode.AgentMetaOf(j.src.path); ok {
+			res.meta.SpawnedBy = am.ToolUseID
+		}
+	}
 	res.resume = rs
 	probe, err := fileProbe(j.file, res.consumed)
 	if err != nil {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"sort"
 	"time"
@@ -20,10 +21,17 @@ import (
 // linkSubagents makes the subagent edges of sess: into its first node when
 // it is a sub-agent whose parent's spawning entry is stored, and from its
 // nodes into the first node of every stored sub-agent that one of its tool
-// calls spawned (spawns: agent id -> seq of the entry naming it).
-func linkSubagents(tx *store.Tx, sess *store.Session, spawns map[string]int, now time.Time) error {
+// calls spawned (spawns: agent id -> seq of the entry naming it). The
+// spawning entry is the one naming the agent (a Claude Code Task/Agent
+// result's agentId, a Codex spawn_agent's output), else, for a Claude Code
+// sub-agent, the call its sidecar names (spawnedBy: its toolUseId; the call
+// was interrupted before a result named the agent).
+func linkSubagents(tx *store.Tx, sess *store.Session, spawns map[string]int, spawnedBy string, now time.Time) error {
 	if sess.AgentID != "" && sess.ParentSession != "" {
 		ppk, seq, err := tx.SubagentSpawn(sess.ParentSession, sess.AgentID)
+		if errors.Is(err, store.ErrNotFound) && spawnedBy != "" {
+			ppk, seq, err = tx.ToolCallEntry(sess.ParentSession, spawnedBy)
+		}
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 		case err != nil:
@@ -32,6 +40,13 @@ func linkSubagents(tx *store.Tx, sess *store.Session, spawns map[string]int, now
 			if err := linkSubagent(tx, ppk, seq, sess, now); err != nil {
 				return err
 			}
+		}
+	}
+	if sess.Format == formatClaudeCode {
+		// Sub-agents stored before it whose result never came: linked to
+		// the call their sidecar names, when it is in this session.
+		if err := linkBySidecar(tx, sess, now); err != nil {
+			return err
 		}
 	}
 	if len(spawns) == 0 {
@@ -85,4 +100,31 @@ func linkSubagent(tx *store.Tx, parentPK int64, seq int, child *store.Session, n
 		CreatedAt:    isoMillis(now),
 		CreatedBy:    graph.CreatedByBoundary,
 	})
+}
+
+// linkBySidecar makes the subagent edges from sess into its stored
+// sub-agents that no edge joins yet, whose sidecar names the tool call of
+// sess that spawned them (sessionMeta.SpawnedBy).
+func linkBySidecar(tx *store.Tx, sess *store.Session, now time.Time) error {
+	children, err := tx.UnlinkedSubagents(sess.ID)
+	if err != nil || len(children) == 0 {
+		return err
+	}
+	for i := range children {
+		var m sessionMeta
+		if json.Unmarshal(children[i].Meta, &m) != nil || m.SpawnedBy == "" {
+			continue
+		}
+		_, seq, err := tx.ToolCallEntry(sess.ID, m.SpawnedBy)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := linkSubagent(tx, sess.PK, seq, &children[i], now); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -359,7 +359,7 @@ func (w *fileWrite) finish() error {
 	if err := w.writeSummaries(); err != nil {
 		return err
 	}
-	if err := linkSubagents(tx, sess, res.spawns, w.now); err != nil {
+	if err := linkSubagents(tx, sess, res.spawns, res.meta.SpawnedBy, w.now); err != nil {
 		return err
 	}
 	if j.status == statusAppended {

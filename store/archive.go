@@ -275,6 +275,52 @@ func (t *Tx) SessionTurnIDs(sessionID string) (turns map[string]bool, ok bool, e
 	return turns, true, nil
 }
 
+// ToolCallEntry finds the entry of the session with id sessionID holding
+// the tool call toolUseID (a Claude Code tool_use id; the first entry
+// naming it, the call before its result): its session key and seq. The
+// error wraps ErrNotFound when the library has none.
+func (t *Tx) ToolCallEntry(sessionID, toolUseID string) (sessionPK int64, seq int, err error) {
+	if err := t.flush(); err != nil {
+		return 0, 0, err
+	}
+	err = t.queryRow(`SELECT s.pk, e.seq FROM sessions s CROSS JOIN entries e ON e.session_pk = s.pk
+		WHERE s.id = ? AND e.role = 'assistant' AND instr(e.raw, ?) > 0 ORDER BY e.seq LIMIT 1`,
+		sessionID, `"id":"`+toolUseID+`"`).Scan(&sessionPK, &seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, fmt.Errorf("store: no entry of session %s holds tool call %s: %w", sessionID, toolUseID, ErrNotFound)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: unable to find tool call %s of session %s: %w", toolUseID, sessionID, err)
+	}
+	return sessionPK, seq, nil
+}
+
+// UnlinkedSubagents lists the stored sub-agent sessions of the session with
+// id parentID that no subagent edge joins to it yet (none into their first
+// node).
+func (t *Tx) UnlinkedSubagents(parentID string) ([]Session, error) {
+	rows, err := t.query(`SELECT `+sessionImportColumns+` FROM sessions s
+		WHERE s.parent_session = ? AND s.parent_session <> '' AND s.agent_id <> '' AND NOT EXISTS (
+			SELECT 1 FROM nodes n JOIN edges e ON e.target_id = n.id WHERE n.session_pk = s.pk AND n.segment_idx = 0 AND e.type = 'subagent')
+		ORDER BY s.pk`, parentID)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list the sub-agents of session %s: %w", parentID, err)
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		s, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to read a sub-agent of session %s: %w", parentID, err)
+		}
+		out = append(out, *s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to list the sub-agents of session %s: %w", parentID, err)
+	}
+	return out, nil
+}
+
 // subagentSessionsQuery is SubagentSessions' query; its non-empty condition lets SQLite use
 // the partial index sessions_agent_id (TestPerFileLookupsUseTheirIndexes).
 var subagentSessionsQuery = `SELECT ` + sessionColumns + ` FROM sessions s

@@ -36,6 +36,26 @@ type AgentMeta struct {
 	Model       string `json:"model"`
 }
 
+// AgentMetaOf reads the sidecar of the sub-agent transcript at path
+// (<dir>/agent-<agentId>.jsonl): <dir>/agent-<agentId>.meta.json. ok is
+// false when path is not a sub-agent transcript's or its sidecar is
+// missing or does not parse.
+func AgentMetaOf(path string) (meta *AgentMeta, ok bool) {
+	m := agentFile.FindStringSubmatch(filepath.Base(path))
+	if m == nil {
+		return nil, false
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(path), "agent-"+m[1]+".meta.json"))
+	if err != nil {
+		return nil, false
+	}
+	var am AgentMeta
+	if json.Unmarshal(b, &am) != nil {
+		return nil, false
+	}
+	return &am, true
+}
+
 // SubagentFile is a sub-agent transcript of a session, with its sidecar.
 type SubagentFile struct {
 	Path    string
@@ -65,12 +85,7 @@ func Subagents(sessionPath string) ([]SubagentFile, error) {
 			continue
 		}
 		f := SubagentFile{Path: filepath.Join(dir, e.Name()), AgentID: m[1]}
-		if b, err := os.ReadFile(filepath.Join(dir, "agent-"+m[1]+".meta.json")); err == nil {
-			var meta AgentMeta
-			if json.Unmarshal(b, &meta) == nil {
-				f.Meta = &meta
-			}
-		}
+		f.Meta, _ = AgentMetaOf(f.Path)
 		out = append(out, f)
 	}
 	return out, nil
