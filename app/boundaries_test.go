@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -207,5 +208,68 @@ func shiftTimes(obj map[string]any, d time.Duration) {
 	shift(obj)
 	if p, ok := obj["payload"].(map[string]any); ok {
 		shift(p)
+	}
+}
+
+// A Codex 0.169 fork records where its history ends in its parent's file
+// (session_meta.history_base.end_byte_offset): the fork edge comes from the
+// parent's node holding the entry before that byte, also when the parent
+// went on after the fork (here: its later lines, three hours on, a node of
+// their own), and a window after a revert forks from where it was reverted
+// to. See claude-code-codex-formats.md §2.4.
+func TestCodexForkEdgeFromTheHistoryBase(t *testing.T) {
+	parentFile := codexHome + "/sessions/2026/11/24/rollout-2026-11-24T11-04-43-" + codexMain + ".jsonl"
+	orig, err := os.ReadFile(parentFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The parent went on: its last turn again, three hours later.
+	lines := bytes.SplitAfter(orig, []byte("\n"))
+	at, _ := secondPrompt(t, formatCodex, lines)
+	var more bytes.Buffer
+	for _, ln := range lines[at:] {
+		var obj map[string]any
+		if json.Unmarshal(ln, &obj) != nil {
+			continue
+		}
+		shiftTimes(obj, 3*time.Hour)
+		b, _ := json.Marshal(obj)
+		more.Write(append(b, '\n'))
+	}
+	home := filepath.Join(t.TempDir(), "codex")
+	copyTree(t, home, codexHome, func(rel string, b []byte) []byte {
+		if filepath.Base(rel) == filepath.Base(parentFile) {
+			return append(append([]byte(nil), b...), more.Bytes()...)
+		}
+		return b
+	})
+	l := newTestLib(t)
+	if rep := l.importPaths(t, home); rep.Totals.Failed != 0 {
+		t.Fatalf("%+v", rep.Files)
+	}
+	nodeBefore := func(offset int64) string {
+		ids := l.texts(t, `SELECT n.id FROM entries e JOIN sessions s ON s.pk = e.session_pk
+			JOIN segments g ON g.session_pk = e.session_pk AND e.seq BETWEEN g.start_seq AND g.end_seq
+			JOIN nodes n ON n.session_pk = g.session_pk AND n.segment_idx = g.idx
+			WHERE s.id = ? AND e.byte_offset < ? ORDER BY e.seq DESC LIMIT 1`, codexMain, offset)
+		if len(ids) != 1 {
+			t.Fatalf("no node of the parent before byte %d", offset)
+		}
+		return ids[0]
+	}
+	last := l.texts(t, `SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE s.id = ? ORDER BY n.segment_idx DESC LIMIT 1`, codexMain)[0]
+	for _, c := range []struct {
+		child  string
+		offset int64 // the child's history_base.end_byte_offset
+	}{{codexFork, 101991}, {codexWindow, 71435}} {
+		want := nodeBefore(c.offset)
+		if want == last {
+			t.Fatalf("%s: the node before byte %d is the parent's last: the test shows nothing", c.child, c.offset)
+		}
+		got := l.texts(t, `SELECT e.source_id || ' ' || coalesce(json_extract(e.metadata, '$.forkOffset'), '') FROM edges e JOIN nodes n ON n.id = e.target_id
+			JOIN sessions s ON s.pk = n.session_pk WHERE e.type = 'fork' AND s.id = ?`, c.child)
+		if len(got) != 1 || got[0] != fmt.Sprintf("%s %d", want, c.offset) {
+			t.Errorf("fork edge into %s: %v, want from %s (before byte %d), not the parent's last node %s", c.child, got, want, c.offset, last)
+		}
 	}
 }

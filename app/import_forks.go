@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -91,8 +92,9 @@ func linkForkOnAppend(tx *store.Tx, sess *store.Session, now time.Time) error {
 }
 
 // linkFork makes the fork edge from parent's node holding the fork point
-// (segment.ForkPoint; the parent's last node when no child entry is in the
-// parent) to child's first node.
+// (segment.ForkPoint; for a Codex fork, the parent's entry before the end of
+// the history it forked, its session_meta.history_base; the parent's last
+// node when neither says) to child's first node.
 func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 	first, err := tx.SegmentAt(child.PK, 0)
 	if errors.Is(err, store.ErrNotFound) {
@@ -135,8 +137,24 @@ func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 			return lookErr
 		}
 	}
+	var forkOffset int64
+	if child.Format == formatCodex {
+		// Codex 0.169 records where in the parent's file the fork's
+		// history ends (history_base: a fork of the thread, a window of it
+		// after a revert).
+		var m sessionMeta
+		if json.Unmarshal(child.Meta, &m) == nil && m.HistoryThread == parent.ID && m.HistoryEnd > 0 {
+			seq, err := tx.EntryBeforeOffset(parent.PK, m.HistoryEnd)
+			switch {
+			case err == nil:
+				forkSeq, forkOffset = seq, m.HistoryEnd
+			case !errors.Is(err, store.ErrNotFound):
+				return err
+			}
+		}
+	}
 	var from *store.SegmentRecord
-	if forkID != "" {
+	if forkID != "" || forkOffset > 0 {
 		from, err = tx.SegmentOfSeq(parent.PK, forkSeq)
 	} else {
 		from, err = tx.LastSegment(parent.PK)
@@ -156,6 +174,9 @@ func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 	md := map[string]any{"parentSession": parent.Path, "childSession": child.Path}
 	if forkID != "" {
 		md["forkEntryId"] = forkID
+	}
+	if forkOffset > 0 {
+		md["forkOffset"] = forkOffset // bytes into the parent's file
 	}
 	return tx.PutEdge(&graph.Edge{
 		SourceNodeID: from.NodeID,

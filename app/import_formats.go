@@ -82,6 +82,11 @@ type sessionMeta struct {
 	// toolUseId): the call links it when no result naming the agent came
 	// (an interrupted call). See claude-code-codex-formats.md §1.4.
 	SpawnedBy string `json:"spawnedBy,omitempty"`
+	// HistoryThread and HistoryEnd say where a Codex 0.169 fork's history
+	// ends in another thread's file (session_meta.history_base: its
+	// thread_id, end_byte_offset in bytes): the fork point.
+	HistoryThread string `json:"historyThread,omitempty"`
+	HistoryEnd    int64  `json:"historyEnd,omitempty"`
 }
 
 // newSessionReader returns the reader of format for the file r from its
@@ -193,7 +198,11 @@ func (c *codexReader) State() (json.RawMessage, int, error) {
 
 func (c *codexReader) Meta() sessionMeta {
 	m := c.Metadata()
-	return sessionMeta{Models: m.Models, RolledBackTurns: m.RolledBackTurns}
+	out := sessionMeta{Models: m.Models, RolledBackTurns: m.RolledBackTurns}
+	if hb := m.HistoryBase; hb != nil {
+		out.HistoryThread, out.HistoryEnd = hb.ThreadID, hb.EndByteOffset
+	}
+	return out
 }
 
 // detectFormat names the format of the file f (size bytes) from its content

@@ -180,3 +180,21 @@ func (t *Tx) SegmentCounts(sessionPK int64) (segments int, boundaries map[string
 	}
 	return segments, boundaries, nil
 }
+
+// EntryBeforeOffset returns the seq of the last entry of session sessionPK
+// that starts before byte offset of its file. The error wraps ErrNotFound
+// when none does.
+func (t *Tx) EntryBeforeOffset(sessionPK int64, offset int64) (int, error) {
+	if err := t.flush(); err != nil {
+		return 0, err
+	}
+	var seq int
+	err := t.queryRow(`SELECT seq FROM entries WHERE session_pk = ? AND byte_offset < ? ORDER BY seq DESC LIMIT 1`, sessionPK, offset).Scan(&seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("store: no entry of session %d before byte %d: %w", sessionPK, offset, ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: unable to find the entry of session %d before byte %d: %w", sessionPK, offset, err)
+	}
+	return seq, nil
+}
