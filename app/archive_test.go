@@ -217,3 +217,39 @@ func TestExportSessionErrors(t *testing.T) {
 		t.Errorf("a partial file was left at %s", out)
 	}
 }
+
+// Codex moves a rollout into archived_sessions/ when its thread is archived:
+// met there, the same bytes are the same session, its path moved, nothing
+// imported twice and nothing marked deleted.
+func TestCodexRolloutMovedToTheArchive(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "codex")
+	copyTree(t, home, codexHome, func(_ string, b []byte) []byte { return b })
+	l := newTestLib(t)
+	first := l.importPaths(t, home)
+	name := "rollout-2026-11-24T11-04-43-" + codexAgent + ".jsonl"
+	from := filepath.Join(home, "sessions/2026/11/24", name)
+	to := filepath.Join(home, "archived_sessions", name)
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+	again := l.importPaths(t, home)
+	if again.Totals.Unchanged != first.Totals.Files || again.Totals.Imported != 0 {
+		t.Fatalf("after the move: %+v", again.Totals)
+	}
+	ss, err := l.Library.Sessions("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range ss {
+		if s.ID == codexAgent {
+			n++
+			if s.Path != to || s.SourceDeleted {
+				t.Errorf("the moved session: path %s, source deleted %v", s.Path, s.SourceDeleted)
+			}
+		}
+	}
+	if n != 1 || len(ss) != first.Totals.Files {
+		t.Errorf("%d sessions %s among %d, want one among %d", n, codexAgent, len(ss), first.Totals.Files)
+	}
+}

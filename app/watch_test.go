@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -264,5 +265,28 @@ func TestWatchFoldersSettings(t *testing.T) {
 	l.SetServed()
 	if _, err := l.Watch.AddFolder(extra); err != ErrNoPaths {
 		t.Errorf("served: %v", err)
+	}
+}
+
+// Without PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR and CODEX_HOME, the watched
+// folders are the agents' own defaults under the home folder (issue 11 §2).
+func TestWatchedFolderDefaultsUnderHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, v := range []string{"PI_CODING_AGENT_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME"} {
+		t.Setenv(v, "")
+	}
+	var got []string
+	for _, f := range defaultFolders() {
+		got = append(got, f.Agent+" "+f.Path)
+	}
+	want := []string{
+		"pi " + filepath.Join(home, ".pi/agent/sessions"),
+		"claude-code " + filepath.Join(home, ".claude/projects"),
+		"codex " + filepath.Join(home, ".codex/sessions"),
+		"codex " + filepath.Join(home, ".codex/archived_sessions"),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("default folders %v, want %v", got, want)
 	}
 }
