@@ -299,26 +299,10 @@ func (t *Tx) ToolCallEntry(sessionID, toolUseID string) (sessionPK int64, seq in
 // id parentID that no subagent edge joins to it yet (none into their first
 // node).
 func (t *Tx) UnlinkedSubagents(parentID string) ([]Session, error) {
-	rows, err := t.query(`SELECT `+sessionImportColumns+` FROM sessions s
+	return t.sessionList("the sub-agents of session "+parentID, `SELECT `+sessionImportColumns+` FROM sessions s
 		WHERE s.parent_session = ? AND s.parent_session <> '' AND s.agent_id <> '' AND NOT EXISTS (
 			SELECT 1 FROM nodes n JOIN edges e ON e.target_id = n.id WHERE n.session_pk = s.pk AND n.segment_idx = 0 AND e.type = 'subagent')
 		ORDER BY s.pk`, parentID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to list the sub-agents of session %s: %w", parentID, err)
-	}
-	defer rows.Close()
-	var out []Session
-	for rows.Next() {
-		s, err := scanSession(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: unable to read a sub-agent of session %s: %w", parentID, err)
-		}
-		out = append(out, *s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to list the sub-agents of session %s: %w", parentID, err)
-	}
-	return out, nil
 }
 
 // subagentSessionsQuery is SubagentSessions' query; its non-empty condition lets SQLite use
@@ -333,23 +317,7 @@ func (t *Tx) SubagentSessions(parentID string, agentIDs []string) ([]Session, er
 		return nil, nil
 	}
 	list, _ := json.Marshal(agentIDs)
-	rows, err := t.query(subagentSessionsQuery, string(list), parentID)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to list the sub-agents of session %s: %w", parentID, err)
-	}
-	defer rows.Close()
-	var out []Session
-	for rows.Next() {
-		s, err := scanSession(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: unable to read a sub-agent of session %s: %w", parentID, err)
-		}
-		out = append(out, *s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to list the sub-agents of session %s: %w", parentID, err)
-	}
-	return out, nil
+	return t.sessionList("the sub-agents of session "+parentID, subagentSessionsQuery, string(list), parentID)
 }
 
 // ErrExportMismatch matches (errors.Is) the error of WriteSessionFile when

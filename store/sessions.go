@@ -322,21 +322,27 @@ var forkChildrenQuery = `SELECT ` + sessionColumns + ` FROM sessions s
 // parentSession by path, file name or session id (candidates: ForkParent
 // decides which parent each one really resolves to).
 func (t *Tx) ForkChildren(parent *Session) ([]Session, error) {
-	rows, err := t.query(forkChildrenQuery, parent.PK, parent.Path, parent.FileName, parent.ID)
+	return t.sessionList("the forks of session "+parent.ID, forkChildrenQuery, parent.PK, parent.Path, parent.FileName, parent.ID)
+}
+
+// sessionList runs q, a query of sessions' columns, in the transaction and
+// reads its rows; what names them in errors.
+func (t *Tx) sessionList(what, q string, args ...any) ([]Session, error) {
+	rows, err := t.query(q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: unable to list the forks of session %s: %w", parent.ID, err)
+		return nil, fmt.Errorf("store: unable to list %s: %w", what, err)
 	}
 	defer rows.Close()
 	var out []Session
 	for rows.Next() {
 		s, err := scanSession(rows)
 		if err != nil {
-			return nil, fmt.Errorf("store: unable to read a fork of session %s: %w", parent.ID, err)
+			return nil, fmt.Errorf("store: unable to read %s: %w", what, err)
 		}
 		out = append(out, *s)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: unable to list the forks of session %s: %w", parent.ID, err)
+		return nil, fmt.Errorf("store: unable to list %s: %w", what, err)
 	}
 	return out, nil
 }
