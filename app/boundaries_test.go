@@ -273,3 +273,51 @@ func TestCodexForkEdgeFromTheHistoryBase(t *testing.T) {
 		}
 	}
 }
+
+// A Codex 0.169 revert (thread/revert) starts a history window of the
+// thread (<thread>_<window>.jsonl) that keeps the thread's bytes before its
+// history_base.end_byte_offset: the thread's entries from there on are out
+// of its history, kept and marked rolled back, whichever file is imported
+// first; a fork's history_base supersedes nothing of its parent.
+func TestCodexRevertMarksTheThreadsLaterEntries(t *testing.T) {
+	thread := codexHome + "/sessions/2026/11/24/rollout-2026-11-24T11-04-43-" + codexMain + ".jsonl"
+	window := codexHome + "/sessions/2026/11/24/rollout-2026-11-24T11-04-45-" + codexWindow + ".jsonl"
+	fork := codexHome + "/archived_sessions/rollout-2026-11-24T11-04-45-" + codexFork + ".jsonl"
+	const revertedAt = 71435 // the window's history_base.end_byte_offset
+	for _, order := range [][]string{{thread, window, fork}, {window, fork, thread}} {
+		l := newTestLib(t)
+		for _, p := range order {
+			l.importPaths(t, p)
+		}
+		flagged, kept := 0, 0
+		segs, err := l.Library.Timeline(codexMain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		offsets := map[int]int64{}
+		for _, r := range l.texts(t, `SELECT e.seq || ' ' || e.byte_offset FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE s.id = ?`, codexMain) {
+			var seq int
+			var off int64
+			fmt.Sscan(r, &seq, &off)
+			offsets[seq] = off
+		}
+		for _, g := range segs {
+			page, err := l.Library.SegmentEntries(g.NodeID, 0, MaxEntryPage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range page.Entries {
+				if want := offsets[e.Seq] >= revertedAt; e.RolledBack != want {
+					t.Errorf("%s first: entry %d (byte %d) rolled back %v, want %v", filepath.Base(order[0]), e.Seq, offsets[e.Seq], e.RolledBack, want)
+				} else if want {
+					flagged++
+				} else {
+					kept++
+				}
+			}
+		}
+		if flagged == 0 || kept == 0 {
+			t.Errorf("%s first: %d entries marked, %d not: the revert point is not inside the thread", filepath.Base(order[0]), flagged, kept)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"rhizome/backend/graph"
@@ -186,4 +187,38 @@ func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 		CreatedAt:    isoMillis(now),
 		CreatedBy:    graph.CreatedByBoundary,
 	})
+}
+
+// flagReverts marks rolled back what Codex 0.169 reverts took out of a
+// thread: the entries of its file from where a history window's history
+// ends (session_meta.history_base of a <thread>_<window> file) on. sess is
+// the session just written: a window (its thread's entries are flagged) or
+// a thread (by its stored windows). See codex.Superseded.
+func flagReverts(tx *store.Tx, sess *store.Session, meta sessionMeta) error {
+	if sess.Format != formatCodex {
+		return nil
+	}
+	if isHistoryWindow(sess.ID, meta) {
+		return tx.FlagRevertedFrom(meta.HistoryThread, meta.HistoryEnd)
+	}
+	windows, err := tx.HistoryWindows(sess.ID)
+	if err != nil {
+		return err
+	}
+	for i := range windows {
+		var m sessionMeta
+		if json.Unmarshal(windows[i].Meta, &m) == nil && isHistoryWindow(windows[i].ID, m) && m.HistoryThread == sess.ID {
+			if err := tx.FlagRevertedFrom(sess.ID, m.HistoryEnd); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// isHistoryWindow reports whether the Codex session id, with meta, is a
+// history window of the thread its history comes from: its id is the
+// thread's and a window's (a fork has an id of its own).
+func isHistoryWindow(id string, meta sessionMeta) bool {
+	return meta.HistoryThread != "" && meta.HistoryEnd > 0 && strings.HasPrefix(id, meta.HistoryThread+"_")
 }

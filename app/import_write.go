@@ -362,6 +362,9 @@ func (w *fileWrite) finish() error {
 	if err := linkSubagents(tx, sess, res.spawns, res.meta.SpawnedBy, w.now); err != nil {
 		return err
 	}
+	if err := flagReverts(tx, sess, res.meta); err != nil {
+		return err
+	}
 	if j.status == statusAppended {
 		if err := w.readUnreadToolOutputs(j.stored); err != nil {
 			return err

@@ -213,6 +213,32 @@ func (t *Tx) FlagRolledBack(sessionPK int64, turns []string, beforeSeq int) erro
 	return nil
 }
 
+// FlagRevertedFrom marks rolled back (meta.rolledBack) the entries of the
+// session with id sessionID from byte fromOffset of its file on: a Codex
+// 0.169 thread/revert started a history window that keeps only the bytes
+// before (claude-code-codex-formats.md §2.4, codex.Superseded); they are
+// kept. A session the library does not hold is no error.
+func (t *Tx) FlagRevertedFrom(sessionID string, fromOffset int64) error {
+	if err := t.flush(); err != nil {
+		return err
+	}
+	_, err := t.exec(`UPDATE entries SET meta = json_set(CASE WHEN meta = '' THEN '{}' ELSE meta END, '$.rolledBack', json('true'))
+		WHERE session_pk = (SELECT pk FROM sessions WHERE id = ?) AND byte_offset >= ?`, sessionID, fromOffset)
+	if err != nil {
+		return fmt.Errorf("store: unable to flag the reverted entries of session %s: %w", sessionID, err)
+	}
+	return nil
+}
+
+// HistoryWindows lists the stored sessions whose parent is the session
+// with id threadID and whose id is the thread's with a window's after it
+// (<thread>_<window>: Codex 0.169 history windows of the thread).
+func (t *Tx) HistoryWindows(threadID string) ([]Session, error) {
+	return t.sessionList("the history windows of thread "+threadID, `SELECT `+sessionImportColumns+` FROM sessions s
+		WHERE s.parent_session = ? AND s.parent_session <> '' AND s.format = 'codex' AND substr(s.id, 1, length(?) + 1) = ? || '_'
+		ORDER BY s.pk`, threadID, threadID, threadID)
+}
+
 // subagentSpawnQuery is SubagentSpawn's: the parent session by id, then its
 // first entry naming the agent, one seek of entries_subagent_id (agent,
 // session, seq) whatever other sessions name the same agent
