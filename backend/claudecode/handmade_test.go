@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"rhizome/backend/pisession"
@@ -240,6 +241,11 @@ func TestPersistedOutputLookup(t *testing.T) {
 	big, _ := os.Create(filepath.Join(sess, "tool-results", "big.txt"))
 	big.Truncate(MaxPersistedOutputBytes + 1)
 	big.Close()
+	// A named pipe where an output should be: never opened (a read would
+	// wait for a writer for ever).
+	if err := syscall.Mkfifo(filepath.Join(sess, "tool-results", "pipe.txt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	secret := filepath.Join(dir, "secret.txt")
 	os.WriteFile(secret, []byte("not the session's"), 0o644)
 	result := func(paths ...string) *pisession.Entry {
@@ -263,7 +269,7 @@ func TestPersistedOutputLookup(t *testing.T) {
 	if po := pos[1]; !errors.Is(po.Err, ErrPersistedOutputTooLarge) || po.Content != nil || po.Size != MaxPersistedOutputBytes+1 || po.Name != "big.txt" {
 		t.Errorf("an output over the limit: %+v", po)
 	}
-	for _, p := range []string{secret, "/home/x/.claude/projects/p/s1/tool-results/..", "../../secret.txt"} {
+	for _, p := range []string{secret, "/home/x/.claude/projects/p/s1/tool-results/..", "../../secret.txt", "/x/s1/tool-results/pipe.txt"} {
 		for _, po := range PersistedOutputs(filepath.Join(dir, "proj", "s1.jsonl"), result(p)) {
 			if po.Content != nil || po.Err == nil {
 				t.Errorf("recorded %s: read %q from %s", p, po.Content, po.Path)

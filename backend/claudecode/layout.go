@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -165,20 +166,23 @@ func PersistedOutputs(sessionPath string, e *pisession.Entry) []PersistedOutput 
 			out = append(out, po)
 			continue
 		}
+		found := false
 		for _, d := range dirs {
 			local := filepath.Join(d, name)
 			fi, err := os.Stat(local)
 			if err != nil || !fi.Mode().IsRegular() {
-				continue
+				continue // a pipe or a device is never opened: it could block or never end
 			}
-			po.Path, po.Size = local, fi.Size()
+			po.Path, po.Size, found = local, fi.Size(), true
 			break
 		}
 		switch {
+		case !found:
+			po.Err = fmt.Errorf("claudecode: persisted output %s: no such file: %w", po.Path, os.ErrNotExist)
 		case po.Size > MaxPersistedOutputBytes:
 			po.Err = fmt.Errorf("claudecode: persisted output %s: %d bytes: %w", po.Path, po.Size, ErrPersistedOutputTooLarge)
 		default:
-			po.Content, po.Err = os.ReadFile(po.Path)
+			po.Content, po.Err = readAtMost(po.Path, MaxPersistedOutputBytes)
 			if po.Err != nil {
 				po.Err = fmt.Errorf("claudecode: unable to read persisted output %s: %w", po.Path, po.Err)
 				po.Content = nil
@@ -189,6 +193,25 @@ func PersistedOutputs(sessionPath string, e *pisession.Entry) []PersistedOutput 
 		out = append(out, po)
 	}
 	return out
+}
+
+// readAtMost reads the file at path, failing with ErrPersistedOutputTooLarge
+// when it holds more than limit bytes (it may have grown since it was
+// looked at).
+func readAtMost(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, ErrPersistedOutputTooLarge
+	}
+	return b, nil
 }
 
 // DedupeKey is what the copies of a line in other files share: a chain
