@@ -1,6 +1,6 @@
 // The shapes the window and `rhizome serve` exchange with the frontend
 // (docs/CONTRACT.md), under the names the components use. They are not
-// written here: `make generate` writes them from the Go types (app/types.go,
+// written here: `make generate` writes them from the Go types (app/types_<area>.go,
 // backend/graph; their doc comments say what each field means) into
 // generated/models.ts, and `make test` fails when that file is stale. This
 // module names them, says which lists may arrive as null, and adds what only
