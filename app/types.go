@@ -12,4 +12,4 @@ package app
 // shapes of <area>.go (types_import.go the import report, types_loom.go the
 // loom's, types_knowledge.go the knowledge area's, types_links.go those of
 // links, notes and marks, ...). Every list in a result is sent as [], never
-// null (TestResultListsAreNeverNull).
+// null (TestContractResultListsNeverNull, TestContractListsNotOmitted).

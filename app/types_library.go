@@ -98,7 +98,7 @@ type EntryView struct {
 	// ToolOutputs are the outputs a Claude Code tool result keeps in files
 	// of their own (the line holds a preview): Library.ToolOutput reads
 	// them.
-	ToolOutputs []ToolOutputInfo `json:"toolOutputs,omitempty"`
+	ToolOutputs []ToolOutputInfo `json:"toolOutputs"`
 }
 
 // ToolOutputInfo is a tool output Claude Code saved beside its session
