@@ -180,6 +180,18 @@ func nullLists(v reflect.Value, path string, out map[string]bool) {
 	}
 }
 
+// checkNoNullLists fails for each list in v, named from name, that would
+// reach the frontend as null (the paths once each, an element of a list as
+// []).
+func checkNoNullLists(t *testing.T, name string, v any) {
+	t.Helper()
+	nulls := map[string]bool{}
+	nullLists(reflect.ValueOf(v), name, nulls)
+	for _, n := range slices.Sorted(maps.Keys(nulls)) {
+		t.Errorf("%s is nil: the frontend would get null, not []", n)
+	}
+}
+
 // holdsList says whether a value of t may hold a list at any depth (through
 // structs, pointers and interfaces: an `any` may hold one).
 func holdsList(t reflect.Type, seen map[reflect.Type]bool) bool {
@@ -256,11 +268,7 @@ func TestContractResultListsNeverNull(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			return
 		}
-		nulls := map[string]bool{}
-		nullLists(reflect.ValueOf(v), name, nulls)
-		for _, n := range slices.Sorted(maps.Keys(nulls)) {
-			t.Errorf("%s is nil: the frontend would get null, not []", n)
-		}
+		checkNoNullLists(t, name, v)
 	}
 	for _, name := range slices.Sorted(maps.Keys(empty)) {
 		v, err := empty[name]()
@@ -423,14 +431,10 @@ func TestContractResultListsNeverNull(t *testing.T) {
 		t.Fatal(err)
 	}
 	mu.Lock()
-	nulls := map[string]bool{}
 	for _, e := range events {
-		nullLists(reflect.ValueOf(e.data), "event "+e.name, nulls)
+		checkNoNullLists(t, "event "+e.name, e.data)
 	}
 	mu.Unlock()
-	for _, n := range slices.Sorted(maps.Keys(nulls)) {
-		t.Errorf("%s is nil: the frontend would get null, not []", n)
-	}
 
 	// Which use cases may return a list and were not called: each must be
 	// called above, or be one of these (a native dialog, or a model's whole
@@ -438,7 +442,7 @@ func TestContractResultListsNeverNull(t *testing.T) {
 	notCalled := map[string]string{
 		"Import.ChooseAndImport": "a native dialog; its report is ImportPaths'",
 		"Watch.ChooseFolder":     "a native dialog; its list is AddFolder's",
-		"Reasoning.RunOnSession": "MemoBrain's loop with a model; TestRunOnSession",
+		"Reasoning.RunOnSession": "MemoBrain's loop with a scripted model: TestRunOnSession checks its result",
 	}
 	for name, m := range boundMethods(l.App) {
 		for i := 0; i < m.Type.NumOut(); i++ {
