@@ -2,7 +2,7 @@
 // method of an area (Import, Library, Graph, Search, ...) is bound to the
 // window by Wails and served as POST /api/<Area>/<Method> by `rhizome serve`
 // (serve.go, beside main.go: the transport is not here). Their argument and
-// result types (types.go) are the contract the frontend's types are
+// result types (types_<area>.go) are the contract the frontend's types are
 // generated from (build/contract). No SQL and no parsing here: the work is
 // done by backend/ and store/.
 package app

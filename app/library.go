@@ -258,7 +258,7 @@ func (l *Library) subagentNode(parentID, agentID string) string {
 // entryView maps an entry's view (pisession.ViewEntry) to its DTO.
 func entryView(pv pisession.View) EntryView {
 	v := EntryView{Role: pv.Role, Model: pv.Model, ToolName: pv.ToolName, IsError: pv.IsError, Summary: pv.Summary,
-		Blocks: make([]BlockView, 0, len(pv.Blocks))}
+		Blocks: make([]BlockView, 0, len(pv.Blocks)), ToolOutputs: []ToolOutputInfo{}}
 	for _, b := range pv.Blocks {
 		v.Blocks = append(v.Blocks, BlockView{Type: b.Type, Text: b.Text, Name: b.Name, Arguments: b.Arguments,
 			MimeType: b.MimeType, Data: b.Data})

@@ -109,6 +109,7 @@ func TestRunOnSession(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			checkNoNullLists(t, "Reasoning.RunOnSession", res) // docs/CONTRACT.md, "Lists"
 			if res.Turns != turns || res.Applied != turns-1 || res.Recalls != 1 || len(res.Problems) != 1 {
 				t.Fatalf("result %+v", res)
 			}

@@ -1,7 +1,7 @@
 package app
 
 // The shapes of links, notes, marks and the item picker (app/links.go,
-// app/notes.go), beside types.go for the same contract (make generate).
+// app/notes.go): their part of the contract (types.go says how it is kept).
 // Items are named by their URI everywhere (backend/link): rhizome:session/…,
 // rhizome:node/…, rhizome:entry/<sessionId>/<entryId>, rhizome:loom/<treeId>,
 // rhizome:loom/<treeId>/<nodeId>, rhizome:project/…, rhizome:note/…, and

@@ -257,6 +257,9 @@ func (w *Watch) Status() (WatchStatus, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	st := w.status
+	if st.Folders == nil { // not started yet, or no folder to watch
+		st.Folders = []string{}
+	}
 	st.Running = w.running != nil
 	st.LiveSeconds = LiveSeconds
 	return st, nil

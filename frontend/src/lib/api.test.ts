@@ -6,7 +6,6 @@ import {
   detectTransport,
   httpTransport,
   isExternalURL,
-  loomPathView,
   pageToken,
   readResponse,
   wailsTransport,
@@ -38,8 +37,10 @@ describe('serve mode requests', () => {
     expect(await readResponse(json(200, null), 'X.Y')).toBeNull();
   });
 
-  it('calls through fetch and normalises null lists', async () => {
-    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => json(200, null));
+  it('calls through fetch and hands on the result as Go sent it', async () => {
+    const fetch = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) =>
+      json(200, String(init?.body) === '[{}]' ? { nodes: [], edges: [] } : []),
+    );
     const api = createApi(() => httpTransport({ token: 'tok', fetch: fetch as typeof globalThis.fetch }));
     expect(await api.projects()).toEqual([]);
     expect(await api.graph({})).toEqual({ nodes: [], edges: [] });
@@ -148,24 +149,12 @@ describe('loom and settings calls', () => {
     expect(calls[6].body).toEqual(['node', 1, 2]);
   });
 
-  it('never hands a null list to a component', async () => {
-    const api = createApi(() => httpTransport({ token: 't', fetch: reply({ tree: { id: 'T' }, nodes: [{ id: 'n', children: null }], activePath: { nodeId: 'n' } }) as never }));
-    const t = await api.loom.tree('T');
-    expect(t.nodes[0].children).toEqual([]);
-    expect(t.nodes[0].parentIds).toEqual([]);
-    expect(t.leaves).toEqual([]);
-    expect(await api.loom.versions('T', 'n')).toEqual([]);
-    const r = await createApi(() => httpTransport({ token: 't', fetch: reply({ tree: { id: 'T' }, warnings: null }) as never })).loom.import('x.json', 'e30=');
-    expect(r.warnings).toEqual([]);
-    expect(r.tampered).toEqual([]);
-    const d = await createApi(() => httpTransport({ token: 't', fetch: reply({ nodeId: 'x', changes: null }) as never })).nodeDiff('x', 1, 2);
-    expect(d.changes).toEqual([]);
-  });
-
-  it('normalises path views and active paths', () => {
-    const v = loomPathView({ treeId: 'T', steps: [{ node: { id: 'a' }, runs: null, siblings: { ids: null, index: 0 } }] });
-    expect(v.steps[0]).toMatchObject({ runs: [], siblings: { ids: [], index: 0 }, versions: { ids: [], index: 0 } });
-    expect(activePath({ nodeId: 'x', versions: null })).toEqual({ nodeId: 'x' });
+  it('hands on what Go sends, and sends active paths with versions only when there are some', async () => {
+    const tree = { tree: { id: 'T' }, nodes: [{ id: 'n', children: [], parentIds: [] }], branchPoints: [], leaves: [], activePath: { nodeId: 'n' } };
+    const t = await createApi(() => httpTransport({ token: 't', fetch: reply(tree) as never })).loom.tree('T');
+    expect(t).toEqual(tree);
+    expect(activePath({ nodeId: 'x', versions: {} })).toEqual({ nodeId: 'x' });
+    expect(activePath({ nodeId: 'x', versions: { a: 'b' } })).toEqual({ nodeId: 'x', versions: { a: 'b' } });
     expect(activePath(undefined)).toEqual({ nodeId: '' });
   });
 
@@ -229,7 +218,7 @@ describe('the serve token', () => {
 describe('dropped files', () => {
   it('are streamed to /api/upload as multipart form data in serve mode', async () => {
     const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) =>
-      json(200, { files: [{ path: 'b.jsonl', status: 'imported' }], totals: null }),
+      json(200, { files: [{ path: 'b.jsonl', status: 'imported' }], totals: { files: 0 } }),
     );
     const api = createApi(() => httpTransport({ token: 't k', fetch: fetch as never }));
     const rep = await api.importDropped([
@@ -257,8 +246,8 @@ describe('dropped files', () => {
 });
 
 describe('segment entries', () => {
-  it('ask for a page and normalise it', async () => {
-    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => json(200, { entries: null, offset: 100, total: 691 }));
+  it('ask for a page', async () => {
+    const fetch = vi.fn(async (_url: RequestInfo | URL, _init?: RequestInit) => json(200, { entries: [], offset: 100, total: 691 }));
     const api = createApi(() => httpTransport({ token: 't', fetch: fetch as never }));
     expect(await api.segmentEntries('n1', 100)).toEqual({ entries: [], offset: 100, total: 691 });
     expect(fetch.mock.calls[0][0]).toBe('/api/Library/SegmentEntries?token=t');

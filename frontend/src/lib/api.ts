@@ -16,89 +16,34 @@
 
 import type {
   ActivePath,
-  AuthorshipRun,
   AuthorshipView,
   DiffGranularity,
-  DiffOp,
   DroppedFile,
-  EntryPage,
-  EntryView,
-  ToolOutputText,
   EventName,
   EventPayloads,
-  FromGo,
-  GraphData,
   GraphFilter,
   ImportReport,
-  ItemHit,
   ItemKind,
-  ItemView,
   LinkInput,
-  LinksOf,
-  LinkView,
-  KnowledgeChain,
-  KnowledgeDetail,
   KnowledgeFilter,
   KnowledgeInput,
-  KnowledgeItem,
-  KnowledgeReextract,
-  RelationsReport,
-  AnalysisEstimate,
   AnalysisRequest,
-  AnalysisStatus,
   LLMSettingsInput,
-  LLMTestResult,
-  LoomChoice,
   LoomGenerateRequest,
-  LoomGenerated,
   LoomImportResult,
-  LoomNode,
-  LoomPathStep,
-  LoomPathView,
-  LoomTamper,
-  LoomTreeInfo,
   LoomTreeSpec,
-  LoomTreeView,
-  LoomVersion,
-  NodeDetail,
   NodeDiff,
-  NodeVersionInfo,
-  NoteView,
   Project,
-  ReasoningAt,
-  ReasoningDiff,
-  ReasoningGraphInfo,
-  ReasoningGraphView,
   ReasoningRunRequest,
-  ReasoningRunResult,
-  ReasoningTurn,
-  RelationView,
   ReviewMark,
-  ProjectRules,
-  SearchHit,
   HybridQuery,
-  HybridResult,
-  HybridHit,
-  ScorePart,
-  BridgePath,
   SearchSettings,
   VectorStatus,
   ConsolidateRequest,
-  ConsolidationRun,
   Dashboard,
-  PatternSection,
-  PatternItem,
-  UsageChart,
-  UsageSeries,
-  SessionSummary,
   SettingsView,
-  SummaryQueueStatus,
   SummarySettingsInput,
-  SummaryView,
   Stats,
-  TimelineSegment,
-  WatchedFolder,
-  WatchStatus,
 } from './types';
 import type { Bindings } from './generated/methods';
 import { readDroppedFile } from './import/files';
@@ -363,22 +308,6 @@ export function detectTransport(win: Window & WailsWindow = window as Window & W
   return httpTransport({ token: pageToken(win) });
 }
 
-const list = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
-
-// Go sends [] for the loom's lists, but a null must not reach a component.
-const obj = <T>(v: unknown): T => ((v && typeof v === 'object' ? v : {}) as T);
-
-/** A LoomNode with its lists present. */
-export function loomNode(v: unknown): LoomNode {
-  const n = obj<LoomNode>(v);
-  return { ...n, parentIds: list(n.parentIds), children: list(n.children) };
-}
-
-const choice = (v: unknown): LoomChoice => {
-  const c = obj<LoomChoice>(v);
-  return { ids: list(c.ids), index: c.index ?? 0 };
-};
-
 /**
  * Whether an import failed because the library already holds the tree
  * (serve: HTTP 409; both: the error text says "already in the library",
@@ -388,133 +317,12 @@ export function alreadyInLibrary(e: unknown): boolean {
   return /already in the library/.test(e instanceof Error ? e.message : String(e));
 }
 
-/** A loom import result with its lists never null. */
-function loomImportResult(r: LoomImportResult): LoomImportResult {
-  return { ...r, activePath: activePath(r.activePath), warnings: list(r.warnings), tampered: list(r.tampered) };
-}
-
-/** The active path as Go takes it: versions only when there are some (Go may send them as null). */
-export function activePath(ap: FromGo<ActivePath> | null | undefined): ActivePath {
+/** A copy of an active path to send to Go: versions only when there are some. */
+export function activePath(ap: ActivePath | null | undefined): ActivePath {
   const out: ActivePath = { nodeId: ap?.nodeId ?? '' };
   if (ap?.versions && Object.keys(ap.versions).length) out.versions = { ...ap.versions };
   return out;
 }
-
-/** A LoomTreeView with every list present. */
-export function loomTreeView(v: unknown): LoomTreeView {
-  const t = obj<LoomTreeView>(v);
-  return {
-    tree: t.tree,
-    nodes: list(t.nodes).map(loomNode),
-    branchPoints: list(t.branchPoints),
-    leaves: list(t.leaves),
-    activePath: activePath(t.activePath),
-  };
-}
-
-/** A LoomPathView with every list present. */
-export function loomPathView(v: unknown): LoomPathView {
-  const p = obj<LoomPathView>(v);
-  return {
-    ...p,
-    activePath: activePath(p.activePath),
-    steps: list<LoomPathStep>(p.steps).map((s) => ({
-      node: loomNode(s.node),
-      runs: list(s.runs),
-      siblings: choice(s.siblings),
-      versions: choice(s.versions),
-    })),
-  };
-}
-
-/** A reasoning graph's counts with its map present. */
-const reasoningInfo = (v: unknown): ReasoningGraphInfo => {
-  const i = obj<ReasoningGraphInfo>(v);
-  return { ...i, nodesByKind: i.nodesByKind ?? {} };
-};
-
-/** A ReasoningDiff with every list present. */
-export function reasoningDiff(v: unknown): ReasoningDiff {
-  const d = obj<ReasoningDiff>(v);
-  return {
-    ...d,
-    turnIds: list(d.turnIds),
-    nodesAdded: list(d.nodesAdded),
-    nodesChanged: list(d.nodesChanged),
-    edgesAdded: list(d.edgesAdded),
-    edgesRemoved: list(d.edgesRemoved),
-    edgesRerouted: list(d.edgesRerouted),
-    tmpIds: d.tmpIds ?? {},
-  };
-}
-
-const spans = (v: unknown) =>
-  list<ReasoningGraphView['spans'][number]>(v).map((s) => ({ ...s, nodes: list<number>(s.nodes), edges: list<number[]>(s.edges) }));
-
-/** A ReasoningGraphView with every list present. */
-export function reasoningView(v: unknown): ReasoningGraphView {
-  const g = obj<ReasoningGraphView>(v);
-  return {
-    info: reasoningInfo(g.info),
-    step: g.step ?? 0,
-    nodes: list<ReasoningGraphView['nodes'][number]>(g.nodes).map((n) => ({ ...n, notes: list(n.notes), turnIds: list(n.turnIds) })),
-    edges: list(g.edges),
-    spans: spans(g.spans),
-    history: list<ReasoningGraphView['history'][number]>(g.history).map((s) => ({
-      ...s,
-      turnIds: list(s.turnIds),
-      nodesAdded: list(s.nodesAdded),
-      nodesChanged: list(s.nodesChanged),
-      inside: list(s.inside),
-    })),
-  };
-}
-
-/** A ReasoningAt with every list present. */
-function reasoningAt(v: unknown): ReasoningAt {
-  const a = obj<ReasoningAt>(v);
-  return { ...a, nodes: list(a.nodes), edges: list(a.edges), spans: spans(a.spans), diff: a.diff ? reasoningDiff(a.diff) : undefined };
-}
-
-const noteView = (v: unknown): NoteView => {
-  const n = obj<NoteView>(v);
-  return { ...n, markdown: n.markdown ?? '', marks: list(n.marks) };
-};
-
-/** A KnowledgeItem with its lists present. */
-export function knowledgeItem(v: unknown): KnowledgeItem {
-  const k = obj<KnowledgeItem>(v);
-  const f = obj<KnowledgeItem['fields']>(k.fields);
-  return {
-    ...k,
-    entryIds: list(k.entryIds),
-    topics: list(k.topics),
-    supersedes: list(k.supersedes),
-    supersededBy: list(k.supersededBy),
-    fields: { ...f, optionsConsidered: list(f.optionsConsidered), tags: list(f.tags) },
-  };
-}
-
-const knowledgeChain = (v: unknown): KnowledgeChain => {
-  const c = obj<KnowledgeChain>(v);
-  return { head: c.head ?? '', items: list(c.items).map(knowledgeItem) };
-};
-
-/** A summary with its versions always a list. */
-export const summaryView = (v: unknown): SummaryView => {
-  const s = obj<SummaryView>(v);
-  return { ...s, versions: list(s.versions) };
-};
-
-const consolidationRun = (v: unknown): ConsolidationRun => {
-  const r = obj<ConsolidationRun>(v);
-  return { ...r, cycles: list(r.cycles), stats: list(r.stats), changes: list(r.changes) };
-};
-
-const generated = (v: unknown): LoomGenerated => {
-  const g = obj<LoomGenerated>(v);
-  return { ...g, nodes: list(g.nodes).map(loomNode) };
-};
 
 /** An area of use cases (Import, Library, Graph, Search, Loom, Settings). */
 export type Area = keyof Bindings;
@@ -522,250 +330,205 @@ export type Area = keyof Bindings;
 export type Method<A extends Area> = keyof Bindings[A] & string;
 /** The arguments use case A.M takes, in order, as its Go signature says. */
 export type Args<A extends Area, M extends Method<A>> = Bindings[A][M] extends (...args: infer P) => unknown ? P : never;
+/** What use case A.M resolves to, as its Go signature says. */
+export type Result<A extends Area, M extends Method<A>> = Bindings[A][M] extends (...args: never[]) => Promise<infer R> ? R : never;
 
 /** Typed wrappers for every use case of docs/CONTRACT.md. */
 export function createApi(getTransport: () => Transport) {
-  // What comes back is unknown until a wrapper has normalised it (a Go nil
-  // list arrives as null).
-  const call = <A extends Area, M extends Method<A>>(area: A, method: M, ...args: Args<A, M>): Promise<unknown> =>
-    getTransport().call(area, method, args);
-  const report = (r: unknown): ImportReport => {
-    const rep = (r ?? {}) as Partial<ImportReport>;
-    return {
-      files: list(rep.files),
-      totals: rep.totals ?? {
-        files: 0, imported: 0, unchanged: 0, appended: 0, failed: 0, entries: 0, segments: 0, malformed: 0,
-      },
-      relations: rep.relations,
-      relationsError: rep.relationsError,
-    };
-  };
+  // What comes back is what the Go signature says: Go sends every list of a
+  // result, [] when empty (docs/CONTRACT.md, "Lists"), so nothing is
+  // normalised here.
+  const call = <A extends Area, M extends Method<A>>(area: A, method: M, ...args: Args<A, M>) =>
+    getTransport().call(area, method, args) as Promise<Result<A, M>>;
 
   return {
     get mode(): 'window' | 'serve' {
       return getTransport().mode;
     },
 
-    importPaths: async (paths: string[]) => report(await call('Import', 'ImportPaths', paths)),
-    importFiles: async (files: DroppedFile[]) => report(await call('Import', 'ImportFiles', files)),
+    importPaths: async (paths: string[]) => call('Import', 'ImportPaths', paths),
+    importFiles: async (files: DroppedFile[]) => call('Import', 'ImportFiles', files),
     /**
      * Files read in the page (a browser drop or the file picker): streamed
      * to POST /api/upload in serve mode, Import.ImportFiles in the window.
      */
-    importDropped: async (files: DroppedBlob[]) => report(await getTransport().importBlobs(files)),
-    importSamples: async () => report(await call('Import', 'ImportSamples')),
+    importDropped: async (files: DroppedBlob[]) => (await getTransport().importBlobs(files)) as ImportReport,
+    importSamples: async () => call('Import', 'ImportSamples'),
     /** Native dialog; window only. An empty report when cancelled. */
-    chooseAndImport: async () => report(await call('Import', 'ChooseAndImport')),
+    chooseAndImport: async () => call('Import', 'ChooseAndImport'),
 
-    projects: async () => list<Project>(await call('Library', 'Projects')),
+    projects: async () => call('Library', 'Projects'),
     /** "" = all projects; newest first. */
-    sessions: async (project: string) => list<SessionSummary>(await call('Library', 'Sessions', project)),
-    timeline: async (sessionId: string) => list<TimelineSegment>(await call('Library', 'Timeline', sessionId)),
+    sessions: async (project: string) => call('Library', 'Sessions', project),
+    timeline: async (sessionId: string) => call('Library', 'Timeline', sessionId),
     /**
      * A page of a node's segment entries, in file order: from the offset-th
      * (0 = the first) on, at most limit of them (0 = the server's page size),
      * with the segment's total.
      */
-    segmentEntries: async (nodeId: string, offset = 0, limit = 0) => {
-      const p = obj<EntryPage>(await call('Library', 'SegmentEntries', nodeId, offset, limit));
-      return { entries: list<EntryView>(p.entries), offset: p.offset ?? offset, total: p.total ?? 0 };
-    },
+    segmentEntries: async (nodeId: string, offset = 0, limit = 0) => call('Library', 'SegmentEntries', nodeId, offset, limit),
     /**
      * A tool output a Claude Code tool result keeps in a file of its own
      * (entry.toolOutputs), as the library holds it: its text (the first
      * 4 MiB of it when truncated).
      */
-    toolOutput: async (entryUri: string, name: string) => (await call('Library', 'ToolOutput', entryUri, name)) as ToolOutputText,
-    stats: async () => (await call('Library', 'Stats')) as Stats,
+    toolOutput: async (entryUri: string, name: string) => call('Library', 'ToolOutput', entryUri, name),
+    stats: async () => call('Library', 'Stats'),
 
-    graph: async (filter: GraphFilter): Promise<GraphData> => {
-      const g = ((await call('Graph', 'Graph', filter)) ?? {}) as GraphData;
-      return { nodes: list(g.nodes), edges: list(g.edges) };
-    },
-    node: async (id: string) => (await call('Graph', 'Node', id)) as NodeDetail,
+    graph: async (filter: GraphFilter) => call('Graph', 'Graph', filter),
+    node: async (id: string) => call('Graph', 'Node', id),
     /** Derives the offline relations across sessions of a project ("" for all) again. */
-    deriveRelations: async (project: string) => (await call('Graph', 'DeriveRelations', project)) as RelationsReport,
+    deriveRelations: async (project: string) => call('Graph', 'DeriveRelations', project),
 
-    search: async (q: string, limit: number) => list<SearchHit>(await call('Search', 'Query', q, limit)),
+    search: async (q: string, limit: number) => call('Search', 'Query', q, limit),
     /**
      * Items to link to (the picker): at most limit of each kind (0 = the
      * server's default), grouped by kind; kinds [] = every kind; a URI finds
      * its item; "" the newest sessions and trees.
      */
     searchItems: async (q: string, kinds: ItemKind[] = [], limit = 0) =>
-      list<ItemHit>(await call('Search', 'Items', q, kinds, limit)),
+      call('Search', 'Items', q, kinds, limit),
 
     /** Links between items (docs/CONTRACT.md, "Links"). */
     links: {
       /** The vocabulary, in the type picker's order. */
-      relations: async () => list<RelationView>(await call('Links', 'Relations')),
-      create: async (input: LinkInput) => (await call('Links', 'Create', input)) as LinkView,
+      relations: async () => call('Links', 'Relations'),
+      create: async (input: LinkInput) => call('Links', 'Create', input),
       /** type "" keeps the type. */
-      update: async (id: string, type: string, note: string) => (await call('Links', 'Update', id, type, note)) as LinkView,
+      update: async (id: string, type: string, note: string) => call('Links', 'Update', id, type, note),
       delete: async (id: string) => {
         await call('Links', 'Delete', id);
       },
       /** The item with its outgoing links and backlinks. */
-      of: async (uri: string): Promise<LinksOf> => {
-        const v = obj<LinksOf>(await call('Links', 'Of', uri));
-        return { ...v, outgoing: list(v.outgoing), backlinks: list(v.backlinks) };
-      },
+      of: async (uri: string) => call('Links', 'Of', uri),
       /** What the library holds under uri and where the window opens it. */
-      resolve: async (uri: string) => (await call('Links', 'Resolve', uri)) as ItemView,
+      resolve: async (uri: string) => call('Links', 'Resolve', uri),
     },
     /** A person's note on an item, and the item's review marks. */
     notes: {
-      get: async (uri: string) => noteView(await call('Notes', 'Get', uri)),
+      get: async (uri: string) => call('Notes', 'Get', uri),
       /** Blank markdown deletes the note. */
-      put: async (uri: string, markdown: string) => noteView(await call('Notes', 'Put', uri, markdown)),
+      put: async (uri: string, markdown: string) => call('Notes', 'Put', uri, markdown),
       delete: async (uri: string) => {
         await call('Notes', 'Delete', uri);
       },
       /** Sets or clears a review mark; the item's marks. */
-      setMark: async (uri: string, mark: ReviewMark, on: boolean) => list<ReviewMark>(await call('Marks', 'Set', uri, mark, on)),
+      setMark: async (uri: string, mark: ReviewMark, on: boolean) => (await call('Marks', 'Set', uri, mark, on)) as ReviewMark[],
     },
 
     /** The hybrid search (issue 10): weighted components, each hit's breakdown, bridges when asked. */
     hybrid: {
-      query: async (q: HybridQuery): Promise<HybridResult> => {
-        const r = obj<HybridResult>(await call('Search', 'Hybrid', q));
-        return {
-          ...r,
-          hits: list<HybridHit>(r.hits).map((h) => ({ ...h, why: list<ScorePart>(h.why) })),
-          bridges: list<BridgePath>(r.bridges).map((b) => ({
-            ...b, nodeIds: list(b.nodeIds), labels: list(b.labels), steps: list(b.steps),
-          })),
-        };
-      },
+      query: async (q: HybridQuery) => call('Search', 'Hybrid', q),
       /** "How is A connected to B?": node ids or rhizome:node/ URIs; the best few paths of up to 3 edges. */
       connect: async (a: string, b: string, types: string[] = []) =>
-        list<BridgePath>(await call('Search', 'Connect', a, b, types)),
-      settings: async () => obj<SearchSettings>(await call('Search', 'SearchSettings')),
-      setSettings: async (s: SearchSettings) => obj<SearchSettings>(await call('Search', 'SetSearchSettings', s)),
-      vectorStatus: async () => obj<VectorStatus>(await call('Search', 'VectorStatus')),
-      refreshVectors: async () => obj<VectorStatus>(await call('Search', 'RefreshVectors')),
+        call('Search', 'Connect', a, b, types),
+      settings: async () => call('Search', 'SearchSettings'),
+      setSettings: async (s: SearchSettings) => call('Search', 'SetSearchSettings', s),
+      vectorStatus: async () => call('Search', 'VectorStatus'),
+      refreshVectors: async () => call('Search', 'RefreshVectors'),
     },
 
     /** Consolidation (issue 10, section 3): runs on demand, their logs, undo. */
     memory: {
-      consolidate: async (req: ConsolidateRequest) => consolidationRun(await call('Memory', 'Consolidate', req)),
+      consolidate: async (req: ConsolidateRequest) => call('Memory', 'Consolidate', req),
       /** Newest first; limit 0 = 20. */
-      runs: async (limit = 0) => list(await call('Memory', 'Runs', limit)).map(consolidationRun),
-      undo: async (runId: string) => consolidationRun(await call('Memory', 'Undo', runId)),
+      runs: async (limit = 0) => call('Memory', 'Runs', limit),
+      undo: async (runId: string) => call('Memory', 'Undo', runId),
       /** The cycles the schedule would run now. */
-      due: async () => list<string>(await call('Memory', 'Due')),
+      due: async () => call('Memory', 'Due'),
     },
 
     /** The patterns dashboard: seven patterns with the nodes behind them, usage over time. */
-    dashboard: async (): Promise<Dashboard> => {
-      const d = obj<Dashboard>(await call('Patterns', 'Dashboard'));
-      const u = obj<UsageChart>(d.usage);
-      const ser = (s: UsageSeries) => ({ ...s, tokens: list<number>(s.tokens), cost: list<number>(s.cost) });
-      return {
-        sections: list<PatternSection>(d.sections).map((s) => ({
-          ...s, items: list<PatternItem>(s.items).map((i) => ({ ...i, nodes: list(i.nodes) })),
-        })),
-        usage: {
-          ...u, days: list(u.days), tokens: list(u.tokens), cost: list(u.cost),
-          byModel: list<UsageSeries>(u.byModel).map(ser), byProject: list<UsageSeries>(u.byProject).map(ser),
-        },
-      };
-    },
+    dashboard: async () => call('Patterns', 'Dashboard'),
 
     /** A knowledge-graph node's stored versions, oldest first. */
-    nodeVersions: async (nodeId: string) => list<NodeVersionInfo>(await call('Graph', 'NodeVersions', nodeId)),
+    nodeVersions: async (nodeId: string) => call('Graph', 'NodeVersions', nodeId),
     /** What changed in a node between two stored versions, field by field. */
-    nodeDiff: async (nodeId: string, fromVersion: number, toVersion: number): Promise<NodeDiff> => {
-      const d = obj<NodeDiff>(await call('Graph', 'NodeDiff', nodeId, fromVersion, toVersion));
-      return { ...d, changes: list(d.changes) };
-    },
+    nodeDiff: async (nodeId: string, fromVersion: number, toVersion: number) => call('Graph', 'NodeDiff', nodeId, fromVersion, toVersion),
 
     /** Loom trees: branching text written with a model (docs/CONTRACT.md, "Loom notes"). */
     loom: {
       /** Most recently changed first. */
       listTrees: async (includeArchived: boolean) =>
-        list<LoomTreeInfo>(await call('Loom', 'ListTrees', includeArchived)),
-      createTree: async (spec: LoomTreeSpec) => loomTreeView(await call('Loom', 'CreateTree', spec)),
-      tree: async (treeId: string) => loomTreeView(await call('Loom', 'Tree', treeId)),
+        call('Loom', 'ListTrees', includeArchived),
+      createTree: async (spec: LoomTreeSpec) => call('Loom', 'CreateTree', spec),
+      tree: async (treeId: string) => call('Loom', 'Tree', treeId),
       /** ap.nodeId "" = the remembered active path. */
       activePathView: async (treeId: string, ap: ActivePath, view: AuthorshipView | '' = '') =>
-        loomPathView(await call('Loom', 'ActivePathView', treeId, activePath(ap), view)),
+        call('Loom', 'ActivePathView', treeId, activePath(ap), view),
       setActivePath: async (treeId: string, ap: ActivePath) => {
         await call('Loom', 'SetActivePath', treeId, activePath(ap));
       },
       /** The person's continuation of parentId. */
       addNode: async (treeId: string, parentId: string, text: string) =>
-        loomNode(await call('Loom', 'AddNode', treeId, parentId, text)),
+        call('Loom', 'AddNode', treeId, parentId, text),
       /** Dialogue mode: a sibling branch; buffer mode: a version. editedFrom = nodeId either way. */
       edit: async (treeId: string, nodeId: string, text: string) =>
-        loomNode(await call('Loom', 'Edit', treeId, nodeId, text)),
+        call('Loom', 'Edit', treeId, nodeId, text),
       /** Blocks while the model writes; loom:* events meanwhile. */
       generate: async (req: LoomGenerateRequest) =>
-        generated(await call('Loom', 'Generate', { ...req, activePath: activePath(req.activePath) })),
+        call('Loom', 'Generate', { ...req, activePath: activePath(req.activePath) }),
       /** Whether it was running. */
       cancelGeneration: async (requestId: string) => (await call('Loom', 'CancelGeneration', requestId)) === true,
       setBookmark: async (treeId: string, nodeId: string, bookmarked: boolean, label = '') =>
-        loomNode(await call('Loom', 'SetBookmark', treeId, nodeId, bookmarked, label)),
+        call('Loom', 'SetBookmark', treeId, nodeId, bookmarked, label),
       setPruned: async (treeId: string, nodeId: string, pruned: boolean) =>
-        loomNode(await call('Loom', 'SetPruned', treeId, nodeId, pruned)),
+        call('Loom', 'SetPruned', treeId, nodeId, pruned),
       setExcluded: async (treeId: string, nodeId: string, excluded: boolean) =>
-        loomNode(await call('Loom', 'SetExcluded', treeId, nodeId, excluded)),
+        call('Loom', 'SetExcluded', treeId, nodeId, excluded),
       /** Creation order. */
-      bookmarks: async (treeId: string) => list(await call('Loom', 'Bookmarks', treeId)).map(loomNode),
+      bookmarks: async (treeId: string) => call('Loom', 'Bookmarks', treeId),
       /** The node's version family in creation order; inChain along editedFrom to it. */
-      versions: async (treeId: string, nodeId: string) => list<LoomVersion>(await call('Loom', 'Versions', treeId, nodeId)),
+      versions: async (treeId: string, nodeId: string) => call('Loom', 'Versions', treeId, nodeId),
       diff: async (treeId: string, fromNodeId: string, toNodeId: string, granularity: DiffGranularity) =>
-        list<DiffOp>(await call('Loom', 'Diff', treeId, fromNodeId, toNodeId, granularity)),
+        call('Loom', 'Diff', treeId, fromNodeId, toNodeId, granularity),
       authorship: async (treeId: string, nodeId: string, view: AuthorshipView) =>
-        list<AuthorshipRun>(await call('Loom', 'Authorship', treeId, nodeId, view)),
+        call('Loom', 'Authorship', treeId, nodeId, view),
       /** Rhizome's lossless JSON ("format": "rhizome.loom-tree"). */
       export: async (treeId: string) => String((await call('Loom', 'Export', treeId)) ?? ''),
       /** Native save dialog (window only): the path written, "" when cancelled. */
       exportToFile: async (treeId: string) => String((await call('Loom', 'ExportToFile', treeId)) ?? ''),
       /** A Rhizome export or a socketteer/loom tree; content is base64. */
       import: async (name: string, contentBase64: string): Promise<LoomImportResult> =>
-        loomImportResult(obj<LoomImportResult>(await call('Loom', 'Import', name, contentBase64))),
+        call('Loom', 'Import', name, contentBase64),
       /** Loom tree files by path (dropped on the window); rejects naming every file that failed. */
       importPaths: async (paths: string[]): Promise<LoomImportResult[]> =>
-        list<LoomImportResult>(await call('Loom', 'ImportPaths', paths)).map(loomImportResult),
+        call('Loom', 'ImportPaths', paths),
       /** As import, but a Rhizome export under new ids: a copy beside the tree the library holds. */
       importCopy: async (name: string, contentBase64: string): Promise<LoomImportResult> =>
-        loomImportResult(obj<LoomImportResult>(await call('Loom', 'ImportCopy', name, contentBase64))),
+        call('Loom', 'ImportCopy', name, contentBase64),
       /** As importPaths, each file as importCopy does. */
       importCopyPaths: async (paths: string[]): Promise<LoomImportResult[]> =>
-        list<LoomImportResult>(await call('Loom', 'ImportCopyPaths', paths)).map(loomImportResult),
-      verify: async (treeId: string) => list<LoomTamper>(await call('Loom', 'Verify', treeId)),
+        call('Loom', 'ImportCopyPaths', paths),
+      verify: async (treeId: string) => call('Loom', 'Verify', treeId),
       archive: async (treeId: string, archived: boolean) => {
         await call('Loom', 'Archive', treeId, archived);
       },
       /** A new tree whose root is session entry uri's text, linked back to it (DERIVED_FROM); mode "" = dialogue. */
-      startFrom: async (uri: string, mode: '' | 'dialogue' | 'buffer' = '') => loomTreeView(await call('Loom', 'StartFrom', uri, mode)),
+      startFrom: async (uri: string, mode: '' | 'dialogue' | 'buffer' = '') => call('Loom', 'StartFrom', uri, mode),
     },
 
     /** MemoBrain reasoning graphs (docs/CONTRACT.md, "Reasoning notes"). */
     reasoning: {
       /** Most recently changed first. */
-      list: async () => list(await call('Reasoning', 'List')).map(reasoningInfo),
+      list: async () => call('Reasoning', 'List'),
       /** The graph now, every node with its content, and its history's steps. */
-      open: async (graphId: string) => reasoningView(await call('Reasoning', 'Open', graphId)),
+      open: async (graphId: string) => call('Reasoning', 'Open', graphId),
       /** The graph after the first `step` operations, with the diff of the one that led there. */
-      at: async (graphId: string, step: number) => reasoningAt(await call('Reasoning', 'At', graphId, step)),
+      at: async (graphId: string, step: number) => call('Reasoning', 'At', graphId, step),
       /** What operation `index` (from 0) changed. */
-      stepDiff: async (graphId: string, index: number) => reasoningDiff(await call('Reasoning', 'StepDiff', graphId, index)),
+      stepDiff: async (graphId: string, index: number) => call('Reasoning', 'StepDiff', graphId, index),
       /** The turns a node stands for, with their messages and session entries. */
       turns: async (graphId: string, nodeId: number) =>
-        list<ReasoningTurn>(await call('Reasoning', 'Turns', graphId, nodeId)).map((t) => ({
-          ...t,
-          entries: list<ReasoningTurn['entries'][number]>(t.entries),
-        })),
+        call('Reasoning', 'Turns', graphId, nodeId),
       /** A memory patch as the model writes it; rejects naming the bad op. */
-      applyPatch: async (graphId: string, json: string) => reasoningView(await call('Reasoning', 'ApplyPatch', graphId, json)),
+      applyPatch: async (graphId: string, json: string) => call('Reasoning', 'ApplyPatch', graphId, json),
       /** A flush-and-fold reply; all or nothing, rejects naming the bad op. */
       applyFlushAndFold: async (graphId: string, json: string) =>
-        reasoningView(await call('Reasoning', 'ApplyFlushAndFold', graphId, json)),
+        call('Reasoning', 'ApplyFlushAndFold', graphId, json),
       /** MemoBrain messages (a JSON list) as the graph's conversation. */
       attachConversation: async (graphId: string, json: string) =>
-        reasoningInfo(await call('Reasoning', 'AttachConversation', graphId, json)),
+        call('Reasoning', 'AttachConversation', graphId, json),
       /** The MemoBrain snapshot. */
       export: async (graphId: string) => String((await call('Reasoning', 'Export', graphId)) ?? ''),
       /** Native save dialog (window only): the path written, "" when cancelled. */
@@ -774,10 +537,7 @@ export function createApi(getTransport: () => Transport) {
         await call('Reasoning', 'Delete', graphId);
       },
       /** Blocks while the model works; reasoning:progress events meanwhile. */
-      runOnSession: async (req: ReasoningRunRequest): Promise<ReasoningRunResult> => {
-        const r = obj<ReasoningRunResult>(await call('Reasoning', 'RunOnSession', req));
-        return { ...r, graph: reasoningInfo(r.graph), problems: list(r.problems) };
-      },
+      runOnSession: async (req: ReasoningRunRequest) => call('Reasoning', 'RunOnSession', req),
       /** Whether it was running. */
       cancelRun: async (requestId: string) => (await call('Reasoning', 'CancelRun', requestId)) === true,
     },
@@ -785,55 +545,42 @@ export function createApi(getTransport: () => Transport) {
     /** Knowledge nodes: decisions, corrections, facts, questions… (docs/CONTRACT.md, "Knowledge"). */
     knowledge: {
       /** Newest stated first; empty filter fields do not filter. */
-      list: async (filter: KnowledgeFilter) => list(await call('Knowledge', 'List', filter)).map(knowledgeItem),
+      list: async (filter: KnowledgeFilter) => call('Knowledge', 'List', filter),
       /** The item with every version (oldest first) and its chain (newest first). */
-      get: async (id: string): Promise<KnowledgeDetail> => {
-        const d = obj<KnowledgeDetail>(await call('Knowledge', 'Get', id));
-        return { item: knowledgeItem(d.item), versions: list(d.versions).map(knowledgeItem), chain: list(d.chain).map(knowledgeItem) };
-      },
+      get: async (id: string) => call('Knowledge', 'Get', id),
       /** Recorded by hand (createdBy user); input.supersedes states a supersession too. */
-      record: async (input: KnowledgeInput) => knowledgeItem(await call('Knowledge', 'Record', input)),
+      record: async (input: KnowledgeInput) => call('Knowledge', 'Record', input),
       /** A new version; version is the one the edit started from (refused when someone saved since). */
       edit: async (id: string, version: number, input: KnowledgeInput) =>
-        knowledgeItem(await call('Knowledge', 'Edit', id, version, input)),
+        call('Knowledge', 'Edit', id, version, input),
       /** "active" or "stale". */
-      setStatus: async (id: string, status: 'active' | 'stale') => knowledgeItem(await call('Knowledge', 'SetStatus', id, status)),
+      setStatus: async (id: string, status: 'active' | 'stale') => call('Knowledge', 'SetStatus', id, status),
       /** newer supersedes older (same kind, no cycle); the chain through newer, newest first. */
       supersede: async (newer: string, older: string, reason: string) =>
-        knowledgeChain(await call('Knowledge', 'Supersede', newer, older, reason)),
+        call('Knowledge', 'Supersede', newer, older, reason),
       /** Decisions as supersession chains, newest head first; project "" = every project. */
-      decisions: async (project: string) => list(await call('Knowledge', 'Decisions', project)).map(knowledgeChain),
+      decisions: async (project: string) => call('Knowledge', 'Decisions', project),
       /** The project's "## Project Rules" (with the cross-project ones). */
-      rules: async (project: string): Promise<ProjectRules> => {
-        const r = obj<ProjectRules>(await call('Knowledge', 'Rules', project));
-        return {
-          project: r.project ?? project,
-          markdown: r.markdown ?? '',
-          groups: list<ProjectRules['groups'][number]>(r.groups).map((g) => ({
-            ...g,
-            rules: list<ProjectRules['groups'][number]['rules'][number]>(g.rules).map((x) => ({ ...x, supersedes: list(x.supersedes) })),
-          })),
-        };
-      },
+      rules: async (project: string) => call('Knowledge', 'Rules', project),
       /** Open questions, oldest first, on demand; project "" = every project. */
-      openQuestions: async (project: string) => list(await call('Knowledge', 'OpenQuestions', project)).map(knowledgeItem),
+      openQuestions: async (project: string) => call('Knowledge', 'OpenQuestions', project),
       /** Projects holding knowledge ("" = cross-project). */
-      projects: async () => list<string>(await call('Knowledge', 'Projects')),
+      projects: async () => call('Knowledge', 'Projects'),
       /** Runs the offline rules again over every session. */
-      reextract: async () => (await call('Knowledge', 'Reextract')) as KnowledgeReextract,
+      reextract: async () => call('Knowledge', 'Reextract'),
     },
 
     /** The model configuration; the API key never comes back, only llm.apiKeySet. */
     /** The model analyzer's queue (issue 9): estimate, budget, start, pause, resume, cancel. */
     analysis: {
-      status: async () => (await call('Analysis', 'Status')) as AnalysisStatus,
+      status: async () => call('Analysis', 'Status'),
       /** Items: node ids, session ids or project paths; none: every node the model has not analysed. */
-      estimate: async (items: string[]) => (await call('Analysis', 'Estimate', items)) as AnalysisEstimate,
-      start: async (req: AnalysisRequest) => (await call('Analysis', 'Start', req)) as AnalysisStatus,
-      pause: async () => (await call('Analysis', 'Pause')) as AnalysisStatus,
-      resume: async () => (await call('Analysis', 'Resume')) as AnalysisStatus,
-      cancel: async () => (await call('Analysis', 'Cancel')) as AnalysisStatus,
-      setBudget: async (usd: number) => (await call('Analysis', 'SetBudget', usd)) as AnalysisStatus,
+      estimate: async (items: string[]) => call('Analysis', 'Estimate', items),
+      start: async (req: AnalysisRequest) => call('Analysis', 'Start', req),
+      pause: async () => call('Analysis', 'Pause'),
+      resume: async () => call('Analysis', 'Resume'),
+      cancel: async () => call('Analysis', 'Cancel'),
+      setBudget: async (usd: number) => call('Analysis', 'SetBudget', usd),
     },
 
     settings: {
@@ -841,7 +588,7 @@ export function createApi(getTransport: () => Transport) {
       /** apiKey "" keeps the stored key; clearApiKey forgets it. */
       setLLM: async (input: LLMSettingsInput) => (await call('Settings', 'SetLLM', input)) as SettingsView,
       /** A few tokens from the saved model settings. */
-      testLLM: async () => (await call('Settings', 'TestLLM')) as LLMTestResult,
+      testLLM: async () => call('Settings', 'TestLLM'),
       /** How summaries are made (offline, or with the summary model); apiKey "" keeps the stored key. */
       setSummaries: async (input: SummarySettingsInput) => (await call('Settings', 'SetSummaries', input)) as SettingsView,
     },
@@ -849,33 +596,30 @@ export function createApi(getTransport: () => Transport) {
     /** What every session, segment, loom tree and node, and project is about (items are rhizome: URIs). */
     summaries: {
       /** Rejects with a "not found" error while the item has none. */
-      get: async (item: string) => summaryView(await call('Summaries', 'Get', item)),
+      get: async (item: string) => call('Summaries', 'Get', item),
       /** A person's edit, kept as a version and never replaced by a model's; "" leaves a field generated. */
-      edit: async (item: string, title: string, text: string) => summaryView(await call('Summaries', 'Edit', item, title, text)),
+      edit: async (item: string, title: string, text: string) => call('Summaries', 'Edit', item, title, text),
       /** Back to the generated summary (the edit stays among the versions). */
-      revert: async (item: string) => summaryView(await call('Summaries', 'Revert', item)),
+      revert: async (item: string) => call('Summaries', 'Revert', item),
       /** Made again in the background; [] = every missing or stale one. */
-      regenerate: async (items: string[]) => (await call('Summaries', 'Regenerate', items)) as SummaryQueueStatus,
-      queueStatus: async () => (await call('Summaries', 'QueueStatus')) as SummaryQueueStatus,
+      regenerate: async (items: string[]) => call('Summaries', 'Regenerate', items),
+      queueStatus: async () => call('Summaries', 'QueueStatus'),
       /** Empties the queue and stops what is being made. */
-      cancel: async () => (await call('Summaries', 'Cancel')) as SummaryQueueStatus,
+      cancel: async () => call('Summaries', 'Cancel'),
     },
 
     /** Watched folders: agents' session folders imported as they are written (app/watch.go). */
     watch: {
-      folders: async () => list<WatchedFolder>(await call('Watch', 'Folders')),
+      folders: async () => call('Watch', 'Folders'),
       setFolderEnabled: async (path: string, enabled: boolean) =>
-        list<WatchedFolder>(await call('Watch', 'SetFolderEnabled', path, enabled)),
+        call('Watch', 'SetFolderEnabled', path, enabled),
       /** An absolute folder on this machine (window only). */
-      addFolder: async (path: string) => list<WatchedFolder>(await call('Watch', 'AddFolder', path)),
+      addFolder: async (path: string) => call('Watch', 'AddFolder', path),
       /** Native folder dialog (window only); the list unchanged when cancelled. */
-      chooseFolder: async () => list<WatchedFolder>(await call('Watch', 'ChooseFolder')),
+      chooseFolder: async () => call('Watch', 'ChooseFolder'),
       /** Only an added folder; a default one is switched off. */
-      removeFolder: async (path: string) => list<WatchedFolder>(await call('Watch', 'RemoveFolder', path)),
-      status: async (): Promise<WatchStatus> => {
-        const s = obj<WatchStatus>(await call('Watch', 'Status'));
-        return { ...s, folders: list(s.folders), running: s.running === true, imports: s.imports ?? 0, liveSeconds: s.liveSeconds ?? 60 };
-      },
+      removeFolder: async (path: string) => call('Watch', 'RemoveFolder', path),
+      status: async () => call('Watch', 'Status'),
       start: async () => {
         await call('Watch', 'Start');
       },

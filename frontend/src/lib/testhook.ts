@@ -65,7 +65,7 @@ export function installTestHook() {
   const hook: TestHook = {
     selectNode: (id) => graph.selectNode(id, true),
     selectSession: (id) => graph.selectSession(id),
-    nodeIds: () => (graph.data.nodes ?? []).map((n) => n.id),
+    nodeIds: () => graph.data.nodes.map((n) => n.id),
     nodePosition: (id) => graph.controls?.screenPosition(id) ?? null,
     loadSynthetic(n) {
       const data = syntheticGraph(n);
@@ -100,7 +100,7 @@ export function installTestHook() {
       path: graph.path,
       graphLoading: graph.loading,
       importing: imports.running,
-      nodes: (graph.data.nodes ?? []).length,
+      nodes: graph.data.nodes.length,
       progress: imports.progress ? { ...imports.progress } : null,
     }),
   };

@@ -1,38 +1,23 @@
 // The shapes the window and `rhizome serve` exchange with the frontend
 // (docs/CONTRACT.md), under the names the components use. They are not
-// written here: `make generate` writes them from the Go types (app/types.go,
+// written here: `make generate` writes them from the Go types (app/types_<area>.go,
 // backend/graph; their doc comments say what each field means) into
 // generated/models.ts, and `make test` fails when that file is stale. This
-// module names them, says which lists may arrive as null, and adds what only
-// the frontend has: the events' names and a few unions of its own. Costs are
-// USD, tokens are counts, timestamps ISO 8601.
+// module names them and adds what only the frontend has: the events' names
+// and a few unions of its own. Go sends every list of a result, [] when empty
+// (docs/CONTRACT.md, "Lists"): none arrives null. Costs are USD, tokens are
+// counts, timestamps ISO 8601.
 
 import type { app, graph } from './generated/models';
-
-/**
- * A Go value as encoding/json sends it: a nil slice or map arrives as null,
- * at any depth (and Go's `any` is unknown here). For the shapes api.ts hands
- * on as they come; where it makes every list present (the loom's, settings,
- * node diffs) the generated type is used as it is.
- */
-export type FromGo<T> = 0 extends 1 & T
-  ? unknown
-  : T extends readonly (infer E)[]
-    ? FromGo<E>[] | null
-    : T extends object
-      ? string extends keyof T
-        ? { [K in keyof T]: FromGo<T[K]> } | null
-        : { [K in keyof T]: FromGo<T[K]> }
-      : T;
 
 // ---- import (app/import.go) ----
 
 export type LineProblem = app.LineProblem;
 /** Status of one imported file. */
 export type FileStatus = app.FileReport['status'];
-export type FileReport = FromGo<app.FileReport>;
+export type FileReport = app.FileReport;
 export type ImportTotals = app.ImportTotals;
-export type ImportReport = FromGo<app.ImportReport>;
+export type ImportReport = app.ImportReport;
 /** A file's contents sent by the frontend: content is base64. */
 export type DroppedFile = app.DroppedFile;
 /** The `import:progress` event. Bytes are over all files; phase "reading", "writing" or "done". */
@@ -44,44 +29,44 @@ export type Project = app.Project;
 export type SessionSummary = app.SessionSummary;
 export type GraphFilter = app.GraphFilter;
 export type GraphNode = app.GraphNode;
-export type GraphEdge = FromGo<app.GraphEdge>;
-export type GraphData = FromGo<app.GraphData>;
-export type RelationsReport = FromGo<app.RelationsReport>;
-export type AnalysisStatus = FromGo<app.AnalysisStatus>;
-export type AnalysisEstimate = FromGo<app.AnalysisEstimate>;
+export type GraphEdge = app.GraphEdge;
+export type GraphData = app.GraphData;
+export type RelationsReport = app.RelationsReport;
+export type AnalysisStatus = app.AnalysisStatus;
+export type AnalysisEstimate = app.AnalysisEstimate;
 export type AnalysisRequest = app.AnalysisRequest;
-export type NodeAnalysisInfo = FromGo<app.NodeAnalysisInfo>;
-export type BoundaryView = FromGo<app.BoundaryView>;
+export type NodeAnalysisInfo = app.NodeAnalysisInfo;
+export type BoundaryView = app.BoundaryView;
 export type NodeVersionInfo = app.NodeVersionInfo;
 
 // backend/graph.Node and its parts.
-export type Decision = FromGo<graph.Decision>;
+export type Decision = graph.Decision;
 export type ErrorSummary = graph.ErrorSummary;
-export type Lesson = FromGo<graph.Lesson>;
+export type Lesson = graph.Lesson;
 export type ModelUsage = graph.ModelUsage;
 export type ModelQuirk = graph.ModelQuirk;
 export type ToolError = graph.ToolError;
-export type KnowledgeNode = FromGo<graph.Node>;
+export type KnowledgeNode = graph.Node;
 
-export type NodeDetail = FromGo<app.NodeDetail>;
+export type NodeDetail = app.NodeDetail;
 export type BlockView = app.BlockView;
-export type EntryView = FromGo<app.EntryView>;
+export type EntryView = app.EntryView;
 /** A Claude Code tool output kept in a file of its own, as the library holds it (Library.ToolOutput). */
 export type ToolOutputInfo = app.ToolOutputInfo;
 export type ToolOutputText = app.ToolOutputText;
 /** A page of a segment's entries (Library.SegmentEntries): entries from the offset-th on, and the segment's total. */
-export type EntryPage = FromGo<app.EntryPage>;
-export type TimelineSegment = FromGo<app.TimelineSegment>;
+export type EntryPage = app.EntryPage;
+export type TimelineSegment = app.TimelineSegment;
 /**
  * kind "node" or "entry" (nodeId: the node to open), or "loom", "loomNode",
  * "note", "summary"; uri names the exact item (an entry hit: its entry);
  * snippet is plain text, matches between \u0001 and \u0002.
  */
 export type SearchHit = app.SearchHit;
-export type Stats = FromGo<app.Stats>;
+export type Stats = app.Stats;
 
 // ---- knowledge nodes (app/knowledge.go): decisions, facts, questions… ----
-// Lists are never null here: api.ts normalises what Go sends. Times are ISO 8601 UTC.
+// Times are ISO 8601 UTC.
 
 export type KnowledgeKind = app.KnowledgeItem['kind'];
 export type KnowledgeStatus = app.KnowledgeItem['status'];
@@ -129,7 +114,6 @@ export type NodeDiff = graph.NodeDiff;
 
 // ---- Loom (app/loom.go) ----
 // Ids are ULIDs; localId is the short id to show. Times are ISO 8601 UTC.
-// Lists are never null here: api.ts normalises what Go sends.
 
 export type LoomMode = app.LoomTreeInfo['mode'];
 export type Author = app.LoomNode['authorType'];
@@ -161,8 +145,7 @@ export type LoomImportResult = app.LoomImportResult;
 
 // ---- Reasoning graphs (app/reasoning.go) ----
 // MemoBrain reasoning graphs. Node ids are MemoBrain's integers; step k of a
-// graph's history is the state after its first k operations. Lists are
-// never null here: api.ts normalises what Go sends.
+// graph's history is the state after its first k operations.
 
 export type ReasoningImport = app.ReasoningImport;
 export type ReasoningGraphInfo = app.ReasoningGraphInfo;
@@ -232,22 +215,22 @@ export type SummarySettingsInput = app.SummarySettingsInput;
 // rhizome:loom/<tree>[/<node>], rhizome:project/<path>).
 
 export type SummaryKind = app.SummaryView['kind'];
-/** What an item is about, as shown; versions never null here (api.ts). */
-export type SummaryView = Omit<app.SummaryView, 'versions'> & { versions: SummaryVersionView[] };
+/** What an item is about, as shown. */
+export type SummaryView = app.SummaryView;
 export type SummaryVersionView = app.SummaryVersionView;
 /** The background queue (`summary:progress`, Summaries.QueueStatus). */
 export type SummaryQueueStatus = app.SummaryQueueStatus;
 /** The `summary:updated` event: the items whose summary changed. */
-export type SummariesUpdated = FromGo<app.SummariesUpdated>;
+export type SummariesUpdated = app.SummariesUpdated;
 
 // ---- Watched folders (app/watch.go) ----
 
 /** A folder the watcher follows: an agent's default one or one added, with its switch. */
 export type WatchedFolder = app.WatchedFolder;
 /** Whether the watcher runs, what it follows, its last import; liveSeconds: how long a session counts as live. */
-export type WatchStatus = FromGo<app.WatchStatus>;
+export type WatchStatus = app.WatchStatus;
 /** The `watch:imported` event: the files an import of the watcher changed. */
-export type WatchImported = FromGo<app.WatchImported>;
+export type WatchImported = app.WatchImported;
 /** A session's file format. */
 export type SessionFormat = app.SessionSummary['format'];
 

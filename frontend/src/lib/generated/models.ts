@@ -193,7 +193,7 @@ export namespace app {
 	    sidechain?: boolean;
 	    subagentId?: string;
 	    subagentNodeId?: string;
-	    toolOutputs?: ToolOutputInfo[];
+	    toolOutputs: ToolOutputInfo[];
 	}
 	export interface EntryPage {
 	    entries: EntryView[];

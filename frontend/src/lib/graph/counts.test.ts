@@ -31,6 +31,6 @@ describe('visibleCounts: what the graph draws', () => {
     expect(visibleCounts(data, new Set(['debugging']), new Set(['continuation']))).toEqual({ nodes: 3, edges: 0 });
   });
   it('takes empty data', () => {
-    expect(visibleCounts({ nodes: null, edges: null }, new Set(), new Set())).toEqual({ nodes: 0, edges: 0 });
+    expect(visibleCounts({ nodes: [], edges: [] }, new Set(), new Set())).toEqual({ nodes: 0, edges: 0 });
   });
 });

@@ -14,10 +14,10 @@ export function visibleCounts(
   focus: ReadonlySet<string> | null = null,
 ): { nodes: number; edges: number } {
   const shown = new Set<string>();
-  for (const n of data.nodes ?? []) if (!hiddenNodeTypes.has(n.type) && (!focus || focus.has(n.id))) shown.add(n.id);
+  for (const n of data.nodes) if (!hiddenNodeTypes.has(n.type) && (!focus || focus.has(n.id))) shown.add(n.id);
   const seen = new Set<string>();
   let edges = 0;
-  for (const e of data.edges ?? []) {
+  for (const e of data.edges) {
     if (seen.has(e.id)) continue;
     seen.add(e.id);
     if (!hiddenEdgeTypes.has(e.type) && shown.has(e.source) && shown.has(e.target)) edges++;

@@ -18,7 +18,7 @@ describe('describeEdge: what an edge tooltip says', () => {
     expect(d.details).toContain('15 min gap');
   });
   it('says so for an edge that is no boundary', () => {
-    const d = describeEdge({ id: 'e', source: 'a', target: 'b', type: 'semantic', confidence: 1, createdBy: 'daemon', metadata: null });
+    const d = describeEdge({ id: 'e', source: 'a', target: 'b', type: 'semantic', confidence: 1, createdBy: 'daemon' });
     expect(d.type).toBe('semantic');
     expect(d.boundary).toBe('No boundary: a link between segments');
     const c = describeEdge({ id: 'e', source: 'a', target: 'b', type: 'tree_jump', confidence: 1, createdBy: 'boundary' });

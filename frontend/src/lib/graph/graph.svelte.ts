@@ -51,11 +51,11 @@ class KnowledgeGraph {
   focus = $state<{ id: string; depth: number } | null>(null);
   /** The ids focus mode draws; null when it is off. */
   focusSet = $derived(
-    this.focus ? neighbourhood(this.data.edges ?? [], this.focus.id, this.focus.depth, this.hiddenEdgeTypes) : null,
+    this.focus ? neighbourhood(this.data.edges, this.focus.id, this.focus.depth, this.hiddenEdgeTypes) : null,
   );
 
   /** Graph nodes by id. */
-  nodeById = $derived(new Map((this.data.nodes ?? []).map((n) => [n.id, n])));
+  nodeById = $derived(new Map(this.data.nodes.map((n) => [n.id, n])));
 
   private seq = 0;
 
@@ -190,7 +190,7 @@ class KnowledgeGraph {
     if (timeline.segments.length && (!cur || cur.sessionId === library.session)) {
       order = timeline.segments.map((t) => t.nodeId);
     } else if (cur) {
-      order = (this.data.nodes ?? [])
+      order = this.data.nodes
         .filter((n) => n.sessionId === cur.sessionId && !n.knowledge)
         .sort((a, b) => a.segment - b.segment)
         .map((n) => n.id);

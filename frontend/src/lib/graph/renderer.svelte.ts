@@ -261,7 +261,7 @@ export class GraphRenderer implements CursorHost {
   /** Draws data: a new model, laid out in the current mode, the camera at rest. */
   build(data: GraphData) {
     this.force.stop();
-    this.hover.reset(data.edges ?? []);
+    this.hover.reset(data.edges);
     this.layout = fillModel(this.model, data);
     this.findClusters(data);
     const s = this.sigma;
@@ -354,7 +354,7 @@ export class GraphRenderer implements CursorHost {
    * the first frame: the graph is drawn first, its overview a moment later.
    */
   private findClusters(data: GraphData) {
-    const nodes = data.nodes ?? [];
+    const nodes = data.nodes;
     const seq = ++this.clusterSeq;
     this.clusterColorOf.clear();
     this.communities = [];
@@ -363,7 +363,7 @@ export class GraphRenderer implements CursorHost {
     if (nodes.length < OVERVIEW_MIN_NODES) return;
     setTimeout(() => {
       if (seq !== this.clusterSeq) return;
-      this.communities = findCommunities(nodes, data.edges ?? []);
+      this.communities = findCommunities(nodes, data.edges);
       this.centres = [];
       this.communities.forEach((c, i) => {
         const color = CLUSTER_COLORS[i % CLUSTER_COLORS.length];

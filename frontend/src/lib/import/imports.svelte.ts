@@ -11,7 +11,7 @@ import { filesOfDrop, type PickedFile } from './files';
 import type { Intake } from './intake';
 
 /** A report's content, the same whether it came as a call's answer (lists normalised) or as import:done. */
-const reportKey = (r: ImportReport) => JSON.stringify({ files: r.files ?? [], totals: r.totals });
+const reportKey = (r: ImportReport) => JSON.stringify({ files: r.files, totals: r.totals });
 
 class Imports {
   running = $state(false);

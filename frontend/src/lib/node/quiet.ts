@@ -13,7 +13,7 @@ export const lineType = (e: EntryView) => (e.type === 'message' ? (e.role ?? 'me
 /** Whether e is a Claude Code or Codex line with nothing to read: no text, summary, image or call. */
 export function isQuiet(e: EntryView): boolean {
   if (!/^(claude|codex):/.test(lineType(e)) || e.summary || e.label) return false;
-  return (e.blocks ?? []).every((b) => b.type !== 'image' && b.type !== 'toolCall' && !(b.text ?? '').trim() && !(b.arguments ?? '').trim());
+  return e.blocks.every((b) => b.type !== 'image' && b.type !== 'toolCall' && !(b.text ?? '').trim() && !(b.arguments ?? '').trim());
 }
 
 /** The headings of line types (a message by its role). */

@@ -107,7 +107,7 @@ class WatchState {
     }
     // Sessions not written for liveSeconds are live no more: dropped.
     const live = new Map([...this.liveAt].filter(([, t]) => this.now - t < this.liveSeconds * 1000));
-    for (const f of e.files ?? []) {
+    for (const f of e.files) {
       if (f.sessionId && (f.status === 'imported' || f.status === 'appended')) live.set(f.sessionId, Number.isFinite(at) ? at : this.now);
     }
     this.liveAt = live;

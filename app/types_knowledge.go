@@ -2,8 +2,8 @@ package app
 
 // The shapes of the Knowledge area (knowledge.go): knowledge nodes of
 // ccmemory's kinds and pi-brain's lesson (backend/knowledge.Item), with their
-// supersession chains and a project's rules. Kept beside types.go, in a file
-// of their own, as the contract's part for knowledge.
+// supersession chains and a project's rules: the Knowledge area's part of the
+// contract with the frontend (types.go says how it is kept).
 
 // KnowledgeFields are the text fields of every kind, flat: a kind uses its
 // own (Decision: description, rationale, optionsConsidered, revisitTrigger,
