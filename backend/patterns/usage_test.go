@@ -31,7 +31,7 @@ func TestUsageOverTime(t *testing.T) {
 		{Node: link.Node("s3"), Time: at("2026-03-02T23:30:00Z"), Project: gw, Provider: "openai", Model: "gpt-5", Input: 10, Output: 10, Cost: 0.01},
 		{Node: link.Node("s4"), Time: at("2026-03-04T08:00:00Z"), Project: "", Model: "", Input: 1, Cost: 0},
 	}
-	r, err := UsageOverTime(records, berlin)
+	r, err := UsageOverTime(records, nil, berlin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,11 +84,11 @@ func TestUsageErrors(t *testing.T) {
 	for _, c := range cases {
 		bad := ok
 		c.edit(&bad)
-		if _, err := UsageOverTime([]Usage{ok, bad}, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := UsageOverTime([]Usage{ok, bad}, nil, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one containing %q", err, c.want)
 		}
 	}
-	if r, err := UsageOverTime(nil, nil); err != nil || r.Days == nil || r.Rows == nil {
+	if r, err := UsageOverTime(nil, nil, nil); err != nil || r.Days == nil || r.Rows == nil {
 		t.Errorf("no records: %+v %v, want an empty report with empty lists", r, err)
 	}
 }

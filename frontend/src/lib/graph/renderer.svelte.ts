@@ -370,7 +370,7 @@ export class GraphRenderer implements CursorHost {
     if (nodes.length < OVERVIEW_MIN_NODES) return;
     setTimeout(() => {
       if (seq !== this.clusterSeq) return;
-      this.communities = findCommunities(nodes, data.edges ?? []);
+      this.communities = findCommunities(nodes, data.edges ?? [], library.projectName);
       this.centres = [];
       this.communities.forEach((c, i) => {
         const color = CLUSTER_COLORS[i % CLUSTER_COLORS.length];
