@@ -52,7 +52,7 @@ func (t *Totals) add(u *Usage) {
 // UsageReport.Days.
 type Series struct {
 	Key   string   `json:"key"`   // "provider/model" (or the model alone), or the project's path
-	Name  string   `json:"name"`  // what a chart labels it with: the model, or the project's name
+	Name  string   `json:"name"`  // what a chart labels it with: "model · provider" (the model alone without one), or the project's name
 	Days  []Totals `json:"days"`  // one per UsageReport.Days entry
 	Total Totals   `json:"total"` // over every day
 }
@@ -86,7 +86,9 @@ const MaxUsageDays = 36600
 
 // UsageOverTime aggregates records into days of location loc (nil: UTC).
 // A model's key is "provider/model" (the model alone without a provider;
-// "(unknown)" without either). A project's series is named by
+// "(unknown)" without either) and its name "model · provider", since one
+// model is served by several providers (gpt-5.5 by openai, azure,
+// openrouter…), each a series of its own. A project's series is named by
 // names (project.Names over the library's projects; nil: among the records'
 // own projects). Errors name the record, its node and the
 // field: no time, a negative token count, a negative or non-finite cost, or
@@ -174,9 +176,9 @@ func UsageOverTime(records []Usage, names map[string]string, loc *time.Location)
 		case u.Model == "" && u.Provider == "":
 			model, name = "(unknown)", "(unknown)"
 		case u.Model == "":
-			model, name = u.Provider+"/(unknown)", u.Provider+"/(unknown)"
+			model, name = u.Provider+"/(unknown)", "(unknown) · "+u.Provider
 		case u.Provider != "":
-			model = u.Provider + "/" + u.Model
+			model, name = u.Provider+"/"+u.Model, u.Model+" · "+u.Provider
 		}
 		r.Total.add(u)
 		r.ByDay[di].add(u)
