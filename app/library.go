@@ -3,13 +3,12 @@ package app
 import (
 	"encoding/json"
 	"fmt"
-	"path"
-	"strings"
 	"time"
 	"unicode/utf8"
 
 	"rhizome/backend/link"
 	"rhizome/backend/pisession"
+	"rhizome/backend/project"
 	"rhizome/backend/segment"
 	"rhizome/backend/summary"
 	"rhizome/store"
@@ -36,9 +35,10 @@ func (l *Library) Projects() ([]Project, error) {
 	if err != nil {
 		return nil, err
 	}
+	names := project.Names(paths)
 	out := make([]Project, 0, len(ps))
 	for _, p := range ps {
-		v := Project{Path: p.Path, Name: projectName(p.Path), Sessions: p.Sessions, Nodes: p.Nodes, Cost: p.Cost}
+		v := Project{Path: p.Path, Name: names[p.Path], Sessions: p.Sessions, Nodes: p.Nodes, Cost: p.Cost}
 		if r := sums[p.Path]; r != nil {
 			v.Summary, v.SummarySource = r.Shown.Text, r.Shown.Source
 		}
@@ -47,13 +47,17 @@ func (l *Library) Projects() ([]Project, error) {
 	return out, nil
 }
 
-// projectName is the last element of a project path (POSIX or Windows).
-func projectName(p string) string {
-	p = strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")
-	if p == "" {
-		return ""
+// projectNames names the library's projects (project.Names): path -> name.
+func (c *core) projectNames() (map[string]string, error) {
+	ps, err := c.store.Projects(c.context())
+	if err != nil {
+		return nil, err
 	}
-	return path.Base(p)
+	paths := make([]string, len(ps))
+	for i, p := range ps {
+		paths[i] = p.Path
+	}
+	return project.Names(paths), nil
 }
 
 // Sessions lists the sessions of a project (its path; "" for all), newest

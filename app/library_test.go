@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -411,10 +413,43 @@ func TestSearch(t *testing.T) {
 	}
 }
 
-func TestProjectName(t *testing.T) {
-	for in, want := range map[string]string{"/home/dana/src/acme-api": "acme-api", "/a/b/": "b", `C:\Users\x\proj`: "proj", "": ""} {
-		if got := projectName(in); got != want {
-			t.Errorf("projectName(%q) = %q, want %q", in, got, want)
+// Five checkouts all called "workspace" (their directories differ higher
+// up, one on Windows) are named apart in the projects list and in the
+// usage chart, by the shortest end of their paths no other project shares.
+func TestProjectsNamedApart(t *testing.T) {
+	l := newTestLib(t)
+	cwds := []string{"/home/dana/src/acme/workspace", "/home/dana/src/ledger/workspace", "/srv/ci/workspace", `C:\Users\dana\beta\workspace`, "/home/kim/workspace", "/home/kim/notes"}
+	var files []DroppedFile
+	for i, cwd := range cwds {
+		header, _ := json.Marshal(map[string]any{"type": "session", "id": fmt.Sprintf("00000000-0000-4000-9000-%012d", i), "timestamp": "2025-12-01T09:00:00Z", "cwd": cwd})
+		text := string(header) + "\n" +
+			`{"type":"message","timestamp":"2025-12-01T09:00:01Z","message":{"role":"user","content":[{"type":"text","text":"Fix the build"}]}}` + "\n" +
+			`{"type":"message","timestamp":"2025-12-01T09:00:20Z","message":{"role":"assistant","content":[{"type":"text","text":"Done."}],"provider":"openai","model":"gpt-5.5","usage":{"input":10,"output":10,"cacheRead":0,"cacheWrite":0,"totalTokens":20,"cost":{"total":0.01}}}}` + "\n"
+		files = append(files, DroppedFile{Name: fmt.Sprintf("s%d.jsonl", i), Content: base64.StdEncoding.EncodeToString([]byte(text))})
+	}
+	if _, err := l.Import.ImportFiles(files); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := l.Library.Projects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"/home/dana/src/acme/workspace": "acme/workspace", "/home/dana/src/ledger/workspace": "ledger/workspace",
+		"/srv/ci/workspace": "ci/workspace", `C:\Users\dana\beta\workspace`: `beta\workspace`, "/home/kim/workspace": "kim/workspace", "/home/kim/notes": "notes"}
+	got := map[string]string{}
+	for _, p := range ps {
+		got[p.Path] = p.Name
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("projects named %q, want %q", got, want)
+	}
+	d, err := l.Patterns.Dashboard()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range d.Usage.ByProject {
+		if s.Name != want[s.Key] {
+			t.Errorf("usage series of %s named %q, want %q", s.Key, s.Name, want[s.Key])
 		}
 	}
 }

@@ -25,6 +25,9 @@ func (p *Patterns) Dashboard() (Dashboard, error) {
 	if err != nil {
 		return Dashboard{}, err
 	}
+	if g.ProjectNames, err = p.c.projectNames(); err != nil {
+		return Dashboard{}, err
+	}
 	now := time.Now()
 	if p.now != nil {
 		now = p.now()
@@ -61,7 +64,7 @@ func (p *Patterns) Dashboard() (Dashboard, error) {
 	if err != nil {
 		return Dashboard{}, err
 	}
-	u, err := patterns.UsageOverTime(recs, time.UTC)
+	u, err := patterns.UsageOverTime(recs, g.ProjectNames, time.UTC)
 	if err != nil {
 		return Dashboard{}, fmt.Errorf("app: %w", err)
 	}

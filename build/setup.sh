@@ -5,9 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need_pkgs=(libgtk-3-dev pkg-config xvfb xauth imagemagick chromium fonts-noto-color-emoji xdotool curl gcc libxml2-utils)
+# fonts-noto-cjk: Chinese, Japanese and Korean text (session titles, prompts)
+# drawn in glyphs, not empty boxes, in the window and the browser; a new
+# Debian has no CJK font (app.css names its faces first in --cjk).
+need_pkgs=(libgtk-3-dev pkg-config xvfb xauth imagemagick chromium fonts-noto-color-emoji fonts-noto-cjk xdotool curl gcc libxml2-utils)
 if [ "${1:-}" = "--runtime-only" ]; then
-  need_pkgs=(libgtk-3-dev pkg-config gcc)
+  need_pkgs=(libgtk-3-dev pkg-config gcc fonts-noto-cjk)
 fi
 
 sudo_cmd=()

@@ -308,7 +308,7 @@ func (x *index) correctionHotspots() []Item {
 			continue
 		}
 		where := ""
-		if p := projectName(k.project); p != "" {
+		if p := x.projectName(k.project); p != "" {
 			where = " in " + p
 		}
 		items = append(items, Item{
@@ -375,7 +375,7 @@ func (x *index) crossProjectSimilarity() []Item {
 		}
 		items = append(items, Item{
 			Key:   k.a + " ↔ " + k.b,
-			Title: fmt.Sprintf("Similar work in %s and %s (%d matches): %s", projectName(k.a), projectName(k.b), len(matches[k]), strings.Join(labels, ", ")),
+			Title: fmt.Sprintf("Similar work in %s and %s (%d matches): %s", x.projectName(k.a), x.projectName(k.b), len(matches[k]), strings.Join(labels, ", ")),
 			Count: len(matches[k]),
 			Nodes: ids(nodes),
 		})
@@ -428,7 +428,7 @@ func (x *index) staleDecisionClusters(now time.Time) []Item {
 			continue
 		}
 		where := ""
-		if p := projectName(k.project); p != "" {
+		if p := x.projectName(k.project); p != "" {
 			where = " (" + p + ")"
 		}
 		items = append(items, Item{

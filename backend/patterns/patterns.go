@@ -19,7 +19,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"path"
+	"rhizome/backend/project"
 	"slices"
 	"strings"
 	"time"
@@ -86,6 +86,10 @@ type Edge struct {
 type Graph struct {
 	Nodes []Node `json:"nodes"`
 	Edges []Edge `json:"edges"`
+	// ProjectNames names the projects in items' titles: project.Names over
+	// the library's projects. Without it, projects are named among the
+	// graph's own.
+	ProjectNames map[string]string `json:"projectNames,omitempty"`
 }
 
 // Pattern names one of the seven patterns.
@@ -319,6 +323,7 @@ type index struct {
 	byID  map[link.Item]*Node
 	out   map[link.Item][]Edge // edges from a live node to a live node, by source
 	in    map[link.Item][]Edge // the same edges, by target
+	names map[string]string    // project path -> its name (Graph.ProjectNames)
 }
 
 func newIndex(g Graph, s Settings) *index {
@@ -330,6 +335,13 @@ func newIndex(g Graph, s Settings) *index {
 		}
 		x.nodes = append(x.nodes, n)
 		x.byID[n.ID] = n
+	}
+	if x.names = g.ProjectNames; x.names == nil {
+		var paths []string
+		for _, n := range g.Nodes {
+			paths = append(paths, n.Project)
+		}
+		x.names = project.Names(paths)
 	}
 	for _, e := range g.Edges {
 		if x.byID[e.Source] != nil && x.byID[e.Target] != nil && e.Source != e.Target {
@@ -454,16 +466,12 @@ func topicKeys(topics []string) []string {
 	return out
 }
 
-// projectName is the last element of a project path ("" for none).
-func projectName(p string) string {
-	if p == "" {
-		return ""
+// projectName is project p's name (Graph.ProjectNames), "" for none.
+func (x *index) projectName(p string) string {
+	if n, ok := x.names[p]; ok {
+		return n
 	}
-	p = strings.TrimRight(strings.ReplaceAll(p, `\`, "/"), "/")
-	if b := path.Base(p); b != "." && b != "/" && b != "" {
-		return b
-	}
-	return p
+	return project.Name(p, nil)
 }
 
 // quote clips s to n runes and puts it in quotes.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"rhizome/backend/project"
 	"slices"
 	"time"
 
@@ -51,7 +52,7 @@ func (t *Totals) add(u *Usage) {
 // UsageReport.Days.
 type Series struct {
 	Key   string   `json:"key"`   // "provider/model" (or the model alone), or the project's path
-	Name  string   `json:"name"`  // what a chart labels it with: the model, or the project's last path element
+	Name  string   `json:"name"`  // what a chart labels it with: "model · provider" (the model alone without one), or the project's name
 	Days  []Totals `json:"days"`  // one per UsageReport.Days entry
 	Total Totals   `json:"total"` // over every day
 }
@@ -85,11 +86,15 @@ const MaxUsageDays = 36600
 
 // UsageOverTime aggregates records into days of location loc (nil: UTC).
 // A model's key is "provider/model" (the model alone without a provider;
-// "(unknown)" without either). Errors name the record, its node and the
+// "(unknown)" without either) and its name "model · provider", since one
+// model is served by several providers (gpt-5.5 by openai, azure,
+// openrouter…), each a series of its own. A project's series is named by
+// names (project.Names over the library's projects; nil: among the records'
+// own projects). Errors name the record, its node and the
 // field: no time, a negative token count, a negative or non-finite cost, or
 // records spanning more than MaxUsageDays days. See issue 10, section 4
 // ("tokens and cost per day, per model, per project").
-func UsageOverTime(records []Usage, loc *time.Location) (UsageReport, error) {
+func UsageOverTime(records []Usage, names map[string]string, loc *time.Location) (UsageReport, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
@@ -141,6 +146,13 @@ func UsageOverTime(records []Usage, loc *time.Location) (UsageReport, error) {
 		dayIndex[key] = i
 		r.Days = append(r.Days, key)
 	}
+	if names == nil {
+		paths := make([]string, len(records))
+		for i := range records {
+			paths[i] = records[i].Project
+		}
+		names = project.Names(paths)
+	}
 	r.ByDay = make([]Totals, span)
 	models := map[string]*Series{}
 	projects := map[string]*Series{}
@@ -164,16 +176,19 @@ func UsageOverTime(records []Usage, loc *time.Location) (UsageReport, error) {
 		case u.Model == "" && u.Provider == "":
 			model, name = "(unknown)", "(unknown)"
 		case u.Model == "":
-			model, name = u.Provider+"/(unknown)", u.Provider+"/(unknown)"
+			model, name = u.Provider+"/(unknown)", "(unknown) · "+u.Provider
 		case u.Provider != "":
-			model = u.Provider + "/" + u.Model
+			model, name = u.Provider+"/"+u.Model, u.Model+" · "+u.Provider
 		}
 		r.Total.add(u)
 		r.ByDay[di].add(u)
 		ms := series(models, model, name)
 		ms.Days[di].add(u)
 		ms.Total.add(u)
-		pname := projectName(u.Project)
+		pname, ok := names[u.Project]
+		if !ok {
+			pname = project.Name(u.Project, nil)
+		}
 		if pname == "" {
 			pname = "(no project)"
 		}

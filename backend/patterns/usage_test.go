@@ -31,7 +31,7 @@ func TestUsageOverTime(t *testing.T) {
 		{Node: link.Node("s3"), Time: at("2026-03-02T23:30:00Z"), Project: gw, Provider: "openai", Model: "gpt-5", Input: 10, Output: 10, Cost: 0.01},
 		{Node: link.Node("s4"), Time: at("2026-03-04T08:00:00Z"), Project: "", Model: "", Input: 1, Cost: 0},
 	}
-	r, err := UsageOverTime(records, berlin)
+	r, err := UsageOverTime(records, nil, berlin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestUsageOverTime(t *testing.T) {
 	if want := []string{"anthropic/claude-sonnet-4", "openai/gpt-5", "(unknown)"}; !slices.Equal(models, want) {
 		t.Errorf("models %v, want %v (the costliest first)", models, want)
 	}
-	if gpt := r.ByModel[1]; gpt.Name != "gpt-5" || gpt.Days[0].Tokens != 2400 || gpt.Days[2].Tokens != 20 || gpt.Total.Records != 2 {
+	if gpt := r.ByModel[1]; gpt.Name != "gpt-5 · openai" || gpt.Days[0].Tokens != 2400 || gpt.Days[2].Tokens != 20 || gpt.Total.Records != 2 {
 		t.Errorf("gpt-5 series %+v", gpt)
 	}
 	if p := r.ByProject[0]; p.Key != gw || p.Name != "api-gateway" || math.Abs(p.Total.Cost-0.76) > 1e-12 {
@@ -66,6 +66,53 @@ func TestUsageOverTime(t *testing.T) {
 	}
 	if len(r.Rows) != 4 || r.Rows[0].Model != "anthropic/claude-sonnet-4" || !slices.Equal(r.Rows[0].Nodes, []link.Item{link.Node("s1")}) || r.Rows[0].Totals.Records != 2 {
 		t.Errorf("rows %+v: want 4, the first the two s1 records", r.Rows)
+	}
+}
+
+// TestUsageSeriesNames: one model served by three providers is three
+// series, each named by model and provider (the legend showed "gpt-5.5"
+// three times in three colours); projects are named by the names given
+// (the library's), or else among the records' own, never two alike.
+func TestUsageSeriesNames(t *testing.T) {
+	rec := func(provider, model, project string, cost float64) Usage {
+		return Usage{Node: link.Node(provider + model), Time: now, Provider: provider, Model: model, Project: project, Input: 10, Cost: cost}
+	}
+	records := []Usage{
+		rec("openai", "gpt-5.5", "/home/dana/acme/workspace", 3),
+		rec("azure", "gpt-5.5", "/srv/ci/workspace", 2),
+		rec("openrouter", "gpt-5.5", "/srv/ci/workspace", 1),
+		rec("", "claude-opus-4-5", "/home/dana/acme/workspace", 0.5),
+		rec("anthropic", "", "", 0.25),
+	}
+	for _, tc := range []struct {
+		names    map[string]string
+		projects []string
+	}{
+		{nil, []string{"acme/workspace", "ci/workspace", "(no project)"}},
+		// The library holds another acme/workspace: the names given win.
+		{map[string]string{"/home/dana/acme/workspace": "dana/acme/workspace", "/srv/ci/workspace": "ci/workspace"},
+			[]string{"dana/acme/workspace", "ci/workspace", "(no project)"}},
+	} {
+		r, err := UsageOverTime(records, tc.names, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var models, keys, projects []string
+		for _, s := range r.ByModel {
+			models, keys = append(models, s.Name), append(keys, s.Key)
+		}
+		for _, s := range r.ByProject {
+			projects = append(projects, s.Name)
+		}
+		if want := []string{"gpt-5.5 · openai", "gpt-5.5 · azure", "gpt-5.5 · openrouter", "claude-opus-4-5", "(unknown) · anthropic"}; !slices.Equal(models, want) {
+			t.Errorf("model names %q, want %q", models, want)
+		}
+		if want := []string{"openai/gpt-5.5", "azure/gpt-5.5", "openrouter/gpt-5.5", "claude-opus-4-5", "anthropic/(unknown)"}; !slices.Equal(keys, want) {
+			t.Errorf("model keys %q, want %q", keys, want)
+		}
+		if !slices.Equal(projects, tc.projects) {
+			t.Errorf("names %v: project names %q, want %q", tc.names, projects, tc.projects)
+		}
 	}
 }
 
@@ -84,11 +131,11 @@ func TestUsageErrors(t *testing.T) {
 	for _, c := range cases {
 		bad := ok
 		c.edit(&bad)
-		if _, err := UsageOverTime([]Usage{ok, bad}, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := UsageOverTime([]Usage{ok, bad}, nil, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one containing %q", err, c.want)
 		}
 	}
-	if r, err := UsageOverTime(nil, nil); err != nil || r.Days == nil || r.Rows == nil {
+	if r, err := UsageOverTime(nil, nil, nil); err != nil || r.Days == nil || r.Rows == nil {
 		t.Errorf("no records: %+v %v, want an empty report with empty lists", r, err)
 	}
 }

@@ -35,10 +35,10 @@ func (c *corpus) sessionOrder(opts Options) []Edge {
 			e := Edge{Source: link.Node(last.ID), Target: link.Node(first.ID), Relation: link.OccurredBefore,
 				Confidence: 1, CreatedBy: link.ByOffline}
 			if gap >= 0 {
-				e.Rationale = fmt.Sprintf("the next session of %s starts %s after this one ends", projectName(prev.project), human(gap))
+				e.Rationale = fmt.Sprintf("the next session of %s starts %s after this one ends", c.projectName(prev.project), human(gap))
 			} else {
 				e.Confidence = 0.8
-				e.Rationale = fmt.Sprintf("the next session of %s starts %s after this one starts; they overlap", projectName(prev.project), human(next.start.Sub(prev.start)))
+				e.Rationale = fmt.Sprintf("the next session of %s starts %s after this one starts; they overlap", c.projectName(prev.project), human(next.start.Sub(prev.start)))
 			}
 			edges = append(edges, e)
 			if last.Outcome != graph.OutcomeFailed && last.Outcome != graph.OutcomePartial || gap > opts.ContinuationWindow {
@@ -70,7 +70,7 @@ func (c *corpus) sessionOrder(opts Options) []Edge {
 				edges = append(edges, Edge{Source: link.Node(last.ID), Target: link.Node(cand.ID), Relation: link.LeadsTo,
 					Confidence: round3(conf), CreatedBy: link.ByOffline,
 					Rationale: fmt.Sprintf("the session ended %s; the next session of %s, %s later, %s again",
-						last.Outcome, projectName(prev.project), human(max(gap, 0)), strings.Join(why, " and "))})
+						last.Outcome, c.projectName(prev.project), human(max(gap, 0)), strings.Join(why, " and "))})
 				break
 			}
 		}
@@ -144,16 +144,13 @@ func listSome(items []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:3], ", "), len(items)-3)
 }
 
-// projectName is the last element of a project path.
-func projectName(p string) string {
-	p = strings.TrimRight(p, "/\\")
-	if i := strings.LastIndexAny(p, "/\\"); i >= 0 && i+1 < len(p) {
-		return p[i+1:]
+// projectName is how a rationale names project p: its name among the
+// corpus's projects (project.Names), "the project" for none.
+func (c *corpus) projectName(p string) string {
+	if n := c.names[p]; n != "" {
+		return n
 	}
-	if p == "" {
-		return "the project"
-	}
-	return p
+	return "the project"
 }
 
 // human writes a duration as a person says it: "45 min", "3 h", "2 days".

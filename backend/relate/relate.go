@@ -18,6 +18,7 @@ package relate
 import (
 	"fmt"
 	"math"
+	"rhizome/backend/project"
 	"sort"
 	"strings"
 	"time"
@@ -131,6 +132,7 @@ type corpus struct {
 	segs     []Segment
 	sessions []*session            // every session, by project then start
 	projects map[string][]*session // project -> its sessions in start order
+	names    map[string]string     // project -> its name among the corpus's (project.Names)
 }
 
 // session is one session's segments in start order.
@@ -177,9 +179,14 @@ func newCorpus(in []Segment) *corpus {
 		}
 		return x.id < y.id
 	})
+	paths := []string{}
 	for _, ss := range c.sessions {
+		if c.projects[ss.project] == nil {
+			paths = append(paths, ss.project)
+		}
 		c.projects[ss.project] = append(c.projects[ss.project], ss)
 	}
+	c.names = project.Names(paths)
 	return c
 }
 

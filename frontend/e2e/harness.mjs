@@ -277,6 +277,24 @@ export function sessionFiles(n) {
   return out;
 }
 
+/**
+ * A small hand-made pi session (as {name, bytes}): the header naming cwd, one
+ * user message (prompt, which the offline summary titles the session with)
+ * and one answer by model of provider, with its usage (tokens, cost in USD).
+ * n makes the ids and times distinct.
+ */
+export function piSession({ n, cwd, prompt, answer = 'Done.', provider = 'anthropic', model = 'claude-opus-4-5', tokens = 1000, cost = 0.01 }) {
+  const id = `00000000-0000-4000-9000-${String(n).padStart(12, '0')}`;
+  const t = (s) => new Date(Date.UTC(2025, 11, 1 + n, 9, 0, s)).toISOString();
+  const lines = [
+    { type: 'session', id, timestamp: t(0), cwd, provider, modelId: model },
+    { type: 'message', timestamp: t(1), message: { role: 'user', content: [{ type: 'text', text: prompt }] } },
+    { type: 'message', timestamp: t(20), message: { role: 'assistant', content: [{ type: 'text', text: answer }], provider, model,
+      usage: { input: tokens / 2, output: tokens / 2, cacheRead: 0, cacheWrite: 0, totalTokens: tokens, cost: { total: cost } }, stopReason: 'stop' } },
+  ];
+  return { name: `hand-made-${n}.jsonl`, bytes: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n') + '\n') };
+}
+
 /** Imports files ({name, bytes}) through the use case a browser drop calls; returns the report. */
 export async function importFiles(serve, files) {
   return serve.call('Import', 'ImportFiles', files.map((f) => ({ name: f.name, content: Buffer.from(f.bytes).toString('base64') })));

@@ -7,6 +7,7 @@
 // are the outer structure, a project's sessions of one period fall
 // together. Issue 10, section 5.
 
+import { baseName } from '../format';
 import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
 import type { GraphNode } from '../types';
@@ -38,8 +39,6 @@ export interface Community {
 /** A node's importance for labels: its size in entries, then tokens. */
 export const importance = (n: GraphNode) => n.entries * 1e9 + n.tokens;
 
-const baseName = (p: string) => p.split('/').filter(Boolean).pop() ?? p;
-
 /** A small deterministic PRNG (mulberry32), so the same graph gives the same clusters. */
 function rng(seed: number) {
   return () => {
@@ -56,9 +55,14 @@ function rng(seed: number) {
  * Projects are the outer structure: each project's nodes are split by
  * Louvain over the edges within the project and the chain of its sessions in
  * time (the last segment of one to the first of the next); an edge between
- * projects joins no cluster.
+ * projects joins no cluster. A cluster's title names its project by
+ * projectName (the library's names; the last path element by default).
  */
-export function findCommunities(nodes: GraphNode[], edges: { source: string; target: string }[]): Community[] {
+export function findCommunities(
+  nodes: GraphNode[],
+  edges: { source: string; target: string }[],
+  projectName: (path: string) => string = baseName,
+): Community[] {
   const projectOf = new Map(nodes.map((n) => [n.id, n.project]));
   const byProject = new Map<string, GraphNode[]>();
   for (const n of nodes) {
@@ -77,7 +81,7 @@ export function findCommunities(nodes: GraphNode[], edges: { source: string; tar
   const out: Community[] = [];
   let key = 0;
   for (const [project, members] of byProject) {
-    for (const group of louvainGroups(members, inner.get(project) ?? [])) out.push(community(key++, group));
+    for (const group of louvainGroups(members, inner.get(project) ?? [])) out.push(community(key++, group, projectName));
   }
   return out.sort((a, b) => b.members.length - a.members.length || a.key - b.key);
 }
@@ -114,7 +118,7 @@ function louvainGroups(nodes: GraphNode[], edges: { source: string; target: stri
   return [...groups.values()];
 }
 
-function community(key: number, members: GraphNode[]): Community {
+function community(key: number, members: GraphNode[], projectName: (path: string) => string): Community {
   members.sort((a, b) => importance(b) - importance(a));
   let first = '';
   let last = '';
@@ -126,7 +130,7 @@ function community(key: number, members: GraphNode[]): Community {
   return {
     key,
     members: members.map((m) => m.id),
-    title: `${baseName(members[0].project) || 'no project'} · ${days}`,
+    title: `${projectName(members[0].project) || 'no project'} · ${days}`,
     lead: members[0].label || members[0].type,
   };
 }

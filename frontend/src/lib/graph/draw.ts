@@ -3,6 +3,7 @@
 // edges.
 
 import type { NodeHoverDrawingFunction, NodeLabelDrawingFunction } from 'sigma/rendering';
+import { TITLE_RISE } from './laneLabels';
 import type { EdgeAttrs, NodeAttrs } from './model';
 
 /** A theme colour (a CSS variable of app.css). */
@@ -33,6 +34,9 @@ export const drawHover: NodeHoverDrawingFunction<NodeAttrs, EdgeAttrs> = (ctx, d
   ctx.stroke();
 };
 
+/** The height a segment's row of knowledge items takes under its label (pixels, a margin included). */
+const KNOWLEDGE_ROW = 12;
+
 /** What labels are drawn with, measured as the camera moves (GraphRenderer). */
 export interface LabelRoom {
   /** The lane layout is drawn (labels under their node). */
@@ -59,8 +63,10 @@ export function labelDrawer(room: LabelRoom): NodeLabelDrawingFunction<NodeAttrs
     let x: number;
     let y: number;
     if (room.lanes) {
-      // Below the node, clear of the next lane's title.
-      if (room.lane - data.size - 24 < size) return;
+      // Below the node (its text's bottom a quarter of its size under the
+      // baseline), over the row of the segment's knowledge items, clear of
+      // the next lane's title, which rises TITLE_RISE px.
+      if (data.size + size * 1.25 + 3 + KNOWLEDGE_ROW > room.lane - TITLE_RISE) return;
       text = fitText(ctx, data.label, room.segment - 12);
       if (!text) return;
       x = data.x - Math.min(data.size, 6);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANE_PIXELS, MAX_LANE_SCALE, STAGE_PADDING, boundsOf, laneStretch, restFrame } from './framing';
+import { LANE_PIXELS, MAX_LANE_SCALE, MIN_COLUMN_PIXELS, STAGE_PADDING, boundsOf, columnsForView, laneStretch, restFrame } from './framing';
 import { LANE_GAP, laneLayout } from './layout';
 import { tipAt } from './hover.svelte';
 import type { GraphNode } from '../types';
@@ -72,5 +72,27 @@ describe('tipAt', () => {
     expect(tipAt(100, 1000, 390, 374, 14)).toBe(114);
     expect(tipAt(800, 1000, 390, 374, 14)).toBe(426);
     expect(tipAt(200, 300, 390, 374, 14)).toBe(4);
+  });
+});
+
+describe('columnsForView', () => {
+  // The 19 real sessions of the repository (app/samples, the Claude Code
+  // and Codex testdata) and some of one project each: 25 lanes in 7
+  // projects, the longest of 5 segments.
+  const library = { height: 25 * LANE_GAP + 6 * 0.5, columnWidth: 4 + 2, lanes: 25 };
+  for (const [w, h] of [[985, 805], [756, 674]]) {
+    it(`gives each lane room for its title, in columns wide enough for one (${w}x${h})`, () => {
+      const c = columnsForView(w, h)(library);
+      const W = w - 2 * STAGE_PADDING;
+      const H = h - 2 * STAGE_PADDING;
+      const scale = Math.min(MAX_LANE_SCALE, W / (c * library.columnWidth - 2), (H * c) / library.height);
+      expect(c).toBeGreaterThan(1);
+      expect(library.columnWidth * scale).toBeGreaterThanOrEqual(MIN_COLUMN_PIXELS);
+      // Lanes stretched to the view's height: at least the 44 px a title needs.
+      expect((H * c) / library.height * LANE_GAP).toBeGreaterThanOrEqual(44);
+    });
+  }
+  it('keeps a few short lanes in one column', () => {
+    expect(columnsForView(1000, 700)({ height: 3 * LANE_GAP, columnWidth: 5, lanes: 3 })).toBe(1);
   });
 });

@@ -2,7 +2,7 @@
 // the view is taller than they need, and a small graph kept from being
 // blown up. Pure: graph coordinates and view pixels in, numbers out.
 
-import { LANE_GAP } from './layout';
+import { COLUMN_GAP, LANE_GAP, type StackShape } from './layout';
 
 /** Room around the graph at rest: a node and its ring stay clear of the zoom buttons (44 px from the edge). */
 export const STAGE_PADDING = 64;
@@ -10,6 +10,13 @@ export const STAGE_PADDING = 64;
 export const MAX_LANE_SCALE = 210;
 /** Lane spacing the lanes get when the view has the height for it (pixels). */
 export const LANE_PIXELS = 78;
+/**
+ * Lane spacing a lane's title needs (pixels): the title over the lane's
+ * line, clear of the lane above's nodes, labels and knowledge items.
+ */
+export const LANE_ROOM = 64;
+/** The narrowest a column of lanes is made for its titles (pixels), unless there is one column. */
+export const MIN_COLUMN_PIXELS = 200;
 
 export interface Bounds {
   minX: number;
@@ -69,4 +76,31 @@ export function restFrame(b: Bounds, width: number, height: number): { x: [numbe
   const cx = (b.minX + b.maxX) / 2;
   const cy = (b.minY + b.maxY) / 2;
   return { x: [cx - bw / 2, cx + bw / 2], y: [cy - bh / 2, cy + bh / 2] };
+}
+
+/**
+ * The column picker for a view width x height pixels (laneLayout's
+ * columnsFor): the fewest columns whose lanes, stretched as laneStretch
+ * does, are LANE_ROOM pixels apart at rest, so that each lane has room for
+ * its title, none narrower than MIN_COLUMN_PIXELS; when no number of
+ * columns gives that (a large library), the number that sets them furthest
+ * apart.
+ */
+export function columnsForView(width: number, height: number): (s: StackShape) => number {
+  const { W, H } = stage(width, height);
+  return ({ height: gh, columnWidth, lanes }) => {
+    let best = 1;
+    let bestPixels = 0;
+    for (let c = 1; c <= Math.min(lanes, 400); c++) {
+      // A column holds about gh / c of the stack, give or take a lane.
+      const b = { minX: 0, maxX: c * columnWidth - COLUMN_GAP, minY: 0, maxY: gh / c };
+      const scale = Math.min(MAX_LANE_SCALE, b.maxX > 0 ? W / b.maxX : Infinity, b.maxY > 0 ? H / b.maxY : Infinity);
+      // More columns would only be narrower.
+      if (c > 1 && columnWidth * scale < MIN_COLUMN_PIXELS) break;
+      const pixels = LANE_GAP * scale * laneStretch(b, width, height);
+      if (pixels >= LANE_ROOM) return c;
+      if (pixels > bestPixels) [best, bestPixels] = [c, pixels];
+    }
+    return best;
+  };
 }

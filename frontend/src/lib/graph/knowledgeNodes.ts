@@ -47,7 +47,7 @@ export const KNOWLEDGE_PROGRAM = 'square';
 export const knowledgeSize = (order: number) => (order > 3000 ? 2 : 4);
 
 /** How far under its segment a knowledge node sits, and how far apart the items of one segment are (graph units). */
-const BELOW = LANE_GAP * 0.56;
+const BELOW = LANE_GAP * 0.5;
 const SPREAD = 0.16;
 
 /**

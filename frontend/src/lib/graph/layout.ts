@@ -22,6 +22,20 @@ export interface LaneLayout {
   lanes: Lane[];
   /** Node ids lane by lane, each lane's segments in order. */
   order: string[];
+  /** From one column's start to the next's (graph units). */
+  columnWidth: number;
+}
+
+/**
+ * The shape of a lane stack before it is cut into columns: its height in
+ * one column, a column's width (graph units, COLUMN_GAP included) and how
+ * many lanes it holds. A column picker (framing.ts's columnsForView) gives
+ * the number of columns for it.
+ */
+export interface StackShape {
+  height: number;
+  columnWidth: number;
+  lanes: number;
 }
 
 /** Distance between consecutive segments of a lane, and between lanes. */
@@ -46,7 +60,7 @@ const byTime = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * Lays out nodes in session lanes. Lanes go down the page (negative y, as
  * sigma's y axis points up), in columns when there are many.
  */
-export function laneLayout(nodes: readonly GraphNode[]): LaneLayout {
+export function laneLayout(nodes: readonly GraphNode[], columnsFor: (s: StackShape) => number = aimedColumns): LaneLayout {
   const sessions = new Map<string, LaneNodes>();
   for (const n of nodes) {
     let s = sessions.get(n.sessionId);
@@ -90,9 +104,7 @@ export function laneLayout(nodes: readonly GraphNode[]): LaneLayout {
   });
   const height = Math.max(LANE_GAP, y);
   const colWidth = (longest - 1) * SEGMENT_GAP + COLUMN_GAP;
-  // Columns only pay off when one column would be at least twice too tall.
-  const ideal = Math.sqrt((TARGET_ASPECT * height) / colWidth);
-  const columns = ideal < 2 ? 1 : Math.min(stacked.length, Math.round(ideal));
+  const columns = Math.max(1, Math.min(stacked.length, Math.round(columnsFor({ height, columnWidth: colWidth, lanes: stacked.length }))));
   const perColumn = height / columns;
 
   const positions = new Map<string, { x: number; y: number }>();
@@ -114,7 +126,13 @@ export function laneLayout(nodes: readonly GraphNode[]): LaneLayout {
     });
     lanes.push({ sessionId: s.sessionId, project, x: x0, y: yy, nodes: s.nodes.length });
   }
-  return { positions, lanes, order };
+  return { positions, lanes, order, columnWidth: colWidth };
+}
+
+/** The columns that give a stack about TARGET_ASPECT: only when one column would be at least twice too tall. */
+function aimedColumns({ height, columnWidth }: StackShape): number {
+  const ideal = Math.sqrt((TARGET_ASPECT * height) / columnWidth);
+  return ideal < 2 ? 1 : ideal;
 }
 
 /**

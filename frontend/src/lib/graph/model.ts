@@ -3,10 +3,10 @@
 // edges styled by type.
 
 import Graph from 'graphology';
-import type { GraphData } from '../types';
+import type { GraphData, GraphNode } from '../types';
 import { edgeColor, edgeStyle, nodeColor } from './colors';
 import { KNOWLEDGE_PROGRAM, knowledgeColor, knowledgeSize, placeKnowledge } from './knowledgeNodes';
-import { laneLayout, type LaneLayout } from './layout';
+import { laneLayout, type LaneLayout, type StackShape } from './layout';
 
 export type NodeAttrs = {
   x: number;
@@ -34,15 +34,24 @@ export const nodeSize = (entries: number, order: number) =>
   Math.min(12, (order > 3000 ? 2 : 3.5) + Math.log2(1 + Math.max(0, entries)) * (order > 3000 ? 0.5 : 0.8));
 
 /**
+ * The lane layout of nodes: segments in lanes, in the columns columnsFor
+ * gives (laneLayout's), knowledge nodes under their segment
+ * (knowledgeNodes.ts).
+ */
+export function layOut(nodes: readonly GraphNode[], columnsFor?: (s: StackShape) => number): LaneLayout {
+  const layout = laneLayout(nodes.filter((n) => !n.knowledge), columnsFor);
+  placeKnowledge(nodes, layout.positions);
+  return layout;
+}
+
+/**
  * Fills model (cleared first) with data's nodes, at their lane positions,
  * and the edges between them; returns the lane layout.
  */
 export function fillModel(model: Model, data: GraphData): LaneLayout {
   model.clear();
   const nodes = data.nodes ?? [];
-  // Segments are laid out in lanes; knowledge nodes under their segment (knowledgeNodes.ts).
-  const layout = laneLayout(nodes.filter((n) => !n.knowledge));
-  placeKnowledge(nodes, layout.positions);
+  const layout = layOut(nodes);
   const order = nodes.length;
   for (const n of nodes) {
     const p = layout.positions.get(n.id)!;

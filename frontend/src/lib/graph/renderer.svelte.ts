@@ -15,13 +15,13 @@ import { centerOn } from './camera';
 import { KeyboardCursor, type CursorHost } from './cursor.svelte';
 import { cssVar, drawHover, labelDrawer, type LabelRoom } from './draw';
 import { ForceLayout } from './force.svelte';
-import { boundsOf, laneStretch, restFrame, STAGE_PADDING } from './framing';
+import { boundsOf, columnsForView, laneStretch, restFrame, STAGE_PADDING } from './framing';
 import { graph, type GraphControls, type LayoutMode } from './graph.svelte';
 import { Hover } from './hover.svelte';
 import { placeLaneLabels, type LaneLabel } from './laneLabels';
 import { LANE_GAP, SEGMENT_GAP, type Lane, type LaneLayout } from './layout';
 import { KNOWLEDGE_PROGRAM } from './knowledgeNodes';
-import { fillModel, newModel, type EdgeAttrs, type NodeAttrs } from './model';
+import { fillModel, layOut, newModel, type EdgeAttrs, type NodeAttrs } from './model';
 import { edgeReducer, nodeReducer, type Emphasis } from './reducers';
 import {
   centroids, CLUSTER_COLORS, findCommunities, OPEN_RATIO, OVERVIEW_MIN_NODES, placeClusterLabels, type ClusterLabel, type Community,
@@ -55,7 +55,9 @@ export class GraphRenderer implements CursorHost {
   private centresAt = 0;
 
   /** The lane layout of the current data, and the lanes as drawn (stretched). */
-  private layout: LaneLayout = { positions: new Map(), lanes: [], order: [] };
+  private layout: LaneLayout = { positions: new Map(), lanes: [], order: [], columnWidth: 0 };
+  /** The nodes drawn, laid out again for the view's shape. */
+  private nodes: GraphData['nodes'] = [];
   private lanes: Lane[] = [];
   /** Vertical stretch of the lane layout, so lanes use the view's height. */
   private stretch = 1;
@@ -263,6 +265,7 @@ export class GraphRenderer implements CursorHost {
     this.force.stop();
     this.hover.reset(data.edges);
     this.layout = fillModel(this.model, data);
+    this.nodes = data.nodes;
     this.findClusters(data);
     const s = this.sigma;
     if (s) {
@@ -308,11 +311,15 @@ export class GraphRenderer implements CursorHost {
     this.sigma?.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
   }
 
-  /** Puts the nodes at their lane positions, stretched to the view's height. */
+  /**
+   * Puts the nodes at their lane positions, in as many columns as give each
+   * lane room for its title in the view, stretched to the view's height.
+   */
   private placeLanes() {
     const s = this.sigma;
     if (!s) return;
     const { width, height } = s.getDimensions();
+    this.layout = layOut(this.nodes ?? [], columnsForView(width, height));
     const k = laneStretch(boundsOf(this.layout.positions.values()), width, height);
     this.stretch = k;
     this.lanes = this.layout.lanes.map((l) => ({ ...l, y: l.y * k }));
@@ -363,7 +370,7 @@ export class GraphRenderer implements CursorHost {
     if (nodes.length < OVERVIEW_MIN_NODES) return;
     setTimeout(() => {
       if (seq !== this.clusterSeq) return;
-      this.communities = findCommunities(nodes, data.edges);
+      this.communities = findCommunities(nodes, data.edges, library.projectName);
       this.centres = [];
       this.communities.forEach((c, i) => {
         const color = CLUSTER_COLORS[i % CLUSTER_COLORS.length];
@@ -410,7 +417,7 @@ export class GraphRenderer implements CursorHost {
       if (this.laneLabels.length) this.laneLabels = [];
       return;
     }
-    this.laneLabels = placeLaneLabels(s, this.lanes, library.sessionById);
+    this.laneLabels = placeLaneLabels(s, this.lanes, this.layout.columnWidth, library.sessionById);
   }
 }
 

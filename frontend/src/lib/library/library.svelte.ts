@@ -4,6 +4,7 @@
 // and reload through onReload when the library changes.
 
 import { api } from '../api';
+import { baseName } from '../format';
 import { toasts } from '../toasts/toasts.svelte';
 import type { GraphFilter, Project, SessionSummary, Stats } from '../types';
 
@@ -23,6 +24,15 @@ class Library {
 
   /** Sessions by id, for names in lanes and panels. */
   sessionById = $derived(new Map(this.sessions.map((s) => [s.id, s])));
+  /** Project names by path, as Library.Projects gives them. */
+  private projectNames = $derived(new Map(this.projects.map((p) => [p.path, p.name])));
+
+  /**
+   * What a project is called wherever it is shown: the shortest end of its
+   * path no other project of the library shares (named in Go,
+   * backend/project); the last element of a path the library does not list.
+   */
+  projectName = (path: string): string => this.projectNames.get(path) || baseName(path);
 
   /** What the graph of the scope is asked with (Graph.Graph). */
   get filter(): GraphFilter {
