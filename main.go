@@ -32,7 +32,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -46,6 +45,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"rhizome/app"
+	"rhizome/serve"
 	"rhizome/store"
 )
 
@@ -693,12 +693,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
 		return 2
 	}
-	srv, err := newServer(a, frontendAssets())
+	srv, err := serve.New(a, frontendAssets())
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
 		return 1
 	}
-	ln, url, err := srv.listen(*addr)
+	ln, url, err := srv.Listen(*addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
 		return 1
@@ -710,12 +710,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	a.SetContext(ctx)
 	a.StartSummaries(ctx)
 	a.StartBackground(false)
-	hs := srv.httpServer() // with read, write and idle timeouts (defaultTimeouts)
-	go func() {
-		<-ctx.Done()
-		hs.Close()
-	}()
-	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Serve(ctx, ln); err != nil {
 		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
 		return 1
 	}
