@@ -405,25 +405,6 @@ func TestRulesCommand(t *testing.T) {
 	}
 }
 
-// TestMCPFramesLongLine: a line past the limit is answered with a parse
-// error and skipped without being held whole; the next line is read.
-func TestMCPFramesLongLine(t *testing.T) {
-	in := strings.Repeat("x", 5000) + "\n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
-	var out bytes.Buffer
-	f := newMCPFrames(io.NopCloser(strings.NewReader(in)), &out)
-	f.maxLine = 1000
-	got, err := io.ReadAll(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n" {
-		t.Fatalf("passed on %q", got)
-	}
-	if !strings.Contains(out.String(), `"code":-32700`) || !strings.Contains(out.String(), "line 1 is longer than 1000 bytes") {
-		t.Fatalf("reply %q", out.String())
-	}
-}
-
 // `rhizome mcp` runs for as long as the agent does, while the window's
 // background queue makes vectors for what it imports: a search uses the
 // vectors the library holds now, not those it held when the server started.
