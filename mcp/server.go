@@ -187,12 +187,12 @@ func NewServer(a *app.App, readOnly bool) *sdk.Server {
 // Run serves a as an MCP server on stdio (JSON-RPC, one message a line, read
 // from in and written to out) until in ends or ctx does; with readOnly,
 // record refuses. Nothing but protocol messages is written to out. The end
-// of in is not an error.
+// of in is not an error; the error returned is the SDK's, as it is.
 func Run(ctx context.Context, a *app.App, readOnly bool, in io.ReadCloser, out io.Writer) error {
 	w := &lockedWriter{w: out}
 	t := &sdk.IOTransport{Reader: newFrames(in, w), Writer: w}
 	if err := NewServer(a, readOnly).Run(ctx, t); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("mcp: %w", err)
+		return err
 	}
 	return nil
 }

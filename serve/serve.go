@@ -133,13 +133,13 @@ func (s *Server) Listen(addr string) (net.Listener, string, error) {
 
 // Serve serves s on ln (from Listen) with its timeouts until ctx ends,
 // which closes the server and every connection; it returns nil then, else
-// the error that stopped serving.
+// net/http's error that stopped serving, as it is.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := s.HTTPServer()
 	stop := context.AfterFunc(ctx, func() { hs.Close() })
 	defer stop()
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve: %w", err)
+		return err
 	}
 	return nil
 }

@@ -1,12 +1,10 @@
-package main
+package cli
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"rhizome/app"
@@ -21,19 +19,17 @@ import (
 // analyzer again. It prints the estimate first, then each node, then the
 // spending. A rate limit, the budget or a server error stops it with status
 // 1; the nodes left stay queued for the next run.
-func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("analyze", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	db := fl.String("db", defaultDBPath(), "library file")
-	asJSON := fl.Bool("json", false, "print the report as one JSON object")
-	offline := fl.Bool("offline", false, "run the offline analyzer again instead of a model")
-	provider := fl.String("provider", llm.ProviderOpenAI, "the API --base-url speaks: openai or anthropic")
-	baseURL := fl.String("base-url", "", "the model's server (with --model)")
-	model := fl.String("model", "", "the model to analyse with (default: the configured one)")
-	budget := fl.Float64("budget", 0, "spending limit in USD across all analyses (0: keep the stored one)")
-	manual := fl.Bool("again", false, "make a new version even of nodes that are current")
-	if err := fl.Parse(reorder(args, "db", "provider", "base-url", "model", "budget")); err != nil {
-		return 2
+func runAnalyze(ctx context.Context, c *call) int {
+	stdout, stderr := c.stdout, c.stderr
+	asJSON := c.Bool("json", false, "print the report as one JSON object")
+	offline := c.Bool("offline", false, "run the offline analyzer again instead of a model")
+	provider := c.String("provider", llm.ProviderOpenAI, "the API --base-url speaks: openai or anthropic")
+	baseURL := c.String("base-url", "", "the model's server (with --model)")
+	model := c.String("model", "", "the model to analyse with (default: the configured one)")
+	budget := c.Float64("budget", 0, "spending limit in USD across all analyses (0: keep the stored one)")
+	manual := c.Bool("again", false, "make a new version even of nodes that are current")
+	if status, ok := c.parse(); !ok {
+		return status
 	}
 	if *budget < 0 {
 		fmt.Fprintln(stderr, "rhizome analyze: --budget must be 0 or more")
@@ -43,9 +39,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "rhizome analyze: --base-url needs --model")
 		return 2
 	}
-	a, st, ok := openAppContext(ctx, *db, stderr)
-	if !ok {
-		return 1
+	a, st, status := c.open(ctx)
+	if a == nil {
+		return status
 	}
 	defer st.Close()
 
@@ -63,7 +59,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintf(stderr, "rhizome analyze: %v\n", err)
 			return 1
 		}
-		est, err := app.EstimateAnalysis(ctx, a, fl.Args(), false, cfg)
+		est, err := app.EstimateAnalysis(ctx, a, c.Args(), false, cfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "rhizome analyze: %v\n", err)
 			return 1
@@ -94,7 +90,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintln(stdout, line)
 		}
 	}
-	rep, err := app.RunAnalysis(ctx, a, fl.Args(), *manual, *offline, client, cfg.Provider, cfg.Model, cfg.BaseURL, *budget, progress)
+	rep, err := app.RunAnalysis(ctx, a, c.Args(), *manual, *offline, client, cfg.Provider, cfg.Model, cfg.BaseURL, *budget, progress)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

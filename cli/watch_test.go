@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func TestWatchCommandAndExportSession(t *testing.T) {
 	if err := os.MkdirAll(projects, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	src := "backend/claudecode/testdata/claude-home/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl"
+	src := "../backend/claudecode/testdata/claude-home/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl"
 	full, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)

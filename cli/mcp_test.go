@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -463,7 +463,7 @@ func TestMCPSearchUsesVectorsSavedSinceStart(t *testing.T) {
 // read-only; a URL is refused by name.
 func TestMCPGetEveryKind(t *testing.T) {
 	db := mcpLibrary(t)
-	if _, code := importJSON(t, db, "backend/memobrain/testdata/example_snapshot.json"); code != 0 {
+	if _, code := importJSON(t, db, "../backend/memobrain/testdata/example_snapshot.json"); code != 0 {
 		t.Fatalf("import of a MemoBrain snapshot: exit status %d", code)
 	}
 	// A loom tree with a branch, and a note on a session, made as the
