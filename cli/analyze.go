@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -39,11 +38,10 @@ func runAnalyze(ctx context.Context, c *call) int {
 		fmt.Fprintln(stderr, "rhizome analyze: --base-url needs --model")
 		return 2
 	}
-	a, st, status := c.open(ctx)
+	a, status := c.open(ctx)
 	if a == nil {
 		return status
 	}
-	defer st.Close()
 
 	var client llm.Provider
 	var cfg llm.Config
@@ -92,9 +90,7 @@ func runAnalyze(ctx context.Context, c *call) int {
 	}
 	rep, err := app.RunAnalysis(ctx, a, c.Args(), *manual, *offline, client, cfg.Provider, cfg.Model, cfg.BaseURL, *budget, progress)
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
+		printJSON(stdout, rep)
 	} else {
 		fmt.Fprintf(stdout, "%d analysed, %d current, %d failed, %d left queued; this run: %d tokens, $%.4f; all analyses: $%.4f",
 			rep.ByResult["analysed"], rep.ByResult["current"], rep.ByResult["failed"], rep.Status.Queued, rep.Tokens, rep.USD, rep.Status.SpentUSD)

@@ -147,7 +147,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, assets As
 	}
 	for i := range commands {
 		if commands[i].name == name {
-			return commands[i].run(ctx, newCall(&commands[i], args, stdout, stderr, assets))
+			c := newCall(&commands[i], args, stdout, stderr, assets)
+			defer c.close()
+			return commands[i].run(ctx, c)
 		}
 	}
 	fmt.Fprintf(stderr, "rhizome: unknown command %q\n\n%s", name, usage())

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"rhizome/app"
@@ -24,11 +23,10 @@ func runConsolidate(ctx context.Context, c *call) int {
 		fmt.Fprintf(stderr, "rhizome consolidate: unexpected argument %q\n", c.Arg(0))
 		return 2
 	}
-	a, st, status := c.open(ctx)
+	a, status := c.open(ctx)
 	if a == nil {
 		return status
 	}
-	defer st.Close()
 	if err := a.LoadVectors(); err != nil {
 		fmt.Fprintf(stderr, "rhizome consolidate: without vectors: %v\n", err)
 	}
@@ -42,9 +40,7 @@ func runConsolidate(ctx context.Context, c *call) int {
 		return 1
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(run)
+		printJSON(stdout, run)
 		return 0
 	}
 	what := "run"

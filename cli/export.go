@@ -43,11 +43,10 @@ func runExport(ctx context.Context, c *call) int {
 		fmt.Fprintf(stderr, "rhizome export: unknown format %q: want %s\n", *format, exportFormats)
 		return 2
 	}
-	a, st, status := c.open(ctx)
+	a, status := c.open(ctx)
 	if a == nil {
 		return status
 	}
-	defer st.Close()
 	g, err := a.ExportGraph(*project)
 	if err == nil {
 		err = writeGraphFormat(*format, g, out)

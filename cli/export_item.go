@@ -113,11 +113,10 @@ func runExportItem(ctx context.Context, c *call) int {
 		fmt.Fprintf(stderr, "rhizome export: %s exports %s, not %s\n", name, f.what, it)
 		return 2
 	}
-	a, st, status := c.open(ctx)
+	a, status := c.open(ctx)
 	if a == nil {
 		return status
 	}
-	defer st.Close()
 	data, err := f.export(a, it)
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome export: %s: %v\n", it, err)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -23,6 +24,8 @@ type call struct {
 	assets         Assets
 	// db is --db: the library file, defaultDBPath unless given.
 	db *string
+	// st is the library open opened, closed by Run once the command ends.
+	st *store.Store
 }
 
 func newCall(cmd *command, args []string, stdout, stderr io.Writer, assets Assets) *call {
@@ -66,22 +69,51 @@ func (c *call) printUsage(w io.Writer) {
 	c.SetOutput(c.stderr)
 }
 
+// start is the preamble of a command that takes nargs positional
+// arguments: parse, then, when the count is not nargs, why on stderr
+// ("rhizome NAME: why") and status 2, then open.
+func (c *call) start(ctx context.Context, nargs int, why string) (*app.App, int) {
+	if status, ok := c.parse(); !ok {
+		return nil, status
+	}
+	if c.NArg() != nargs {
+		fmt.Fprintf(c.stderr, "rhizome %s: %s\n", c.cmd.name, why)
+		return nil, 2
+	}
+	return c.open(ctx)
+}
+
 // open opens the library at --db and the app over it, under ctx: the app's
-// use cases run under ctx too. When it cannot, it says why on stderr and
-// returns a nil app and the exit status: interruptedStatus when ctx ended,
-// else 1. The caller closes the store.
-func (c *call) open(ctx context.Context) (*app.App, *store.Store, int) {
+// use cases run under ctx too. The library is closed once the command
+// returns (close). When it cannot, it says why on stderr and returns a nil
+// app and the exit status: interruptedStatus when ctx ended, else 1.
+func (c *call) open(ctx context.Context) (*app.App, int) {
 	st, err := store.OpenContext(ctx, *c.db)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "rhizome: %v\n", err)
 		if ctx.Err() != nil {
-			return nil, nil, interruptedStatus(ctx)
+			return nil, interruptedStatus(ctx)
 		}
-		return nil, nil, 1
+		return nil, 1
 	}
+	c.st = st
 	a := app.New(st, *c.db)
 	a.SetContext(ctx)
-	return a, st, 0
+	return a, 0
+}
+
+// printJSON prints v on w as indented JSON, a command's --json output.
+func printJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
+
+// close closes the library open opened, if it did.
+func (c *call) close() {
+	if c.st != nil {
+		c.st.Close()
+	}
 }
 
 // modelFlags are the flags of a command that uses a model: the model for

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -28,14 +27,13 @@ func runImport(ctx context.Context, c *call) int {
 		fmt.Fprintln(stderr, "rhizome import: give one or more session files or folders")
 		return 2
 	}
-	a, st, status := c.open(ctx)
+	a, status := c.open(ctx)
 	if a == nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "rhizome import: %v: nothing imported\n", context.Cause(ctx))
 		}
 		return status
 	}
-	defer st.Close()
 	if !*asJSON {
 		a.SetEmitter(progressPrinter(stderr))
 	}
@@ -45,9 +43,7 @@ func runImport(ctx context.Context, c *call) int {
 		return 1
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(report)
+		printJSON(stdout, report)
 	} else {
 		printReport(stdout, report)
 	}

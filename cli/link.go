@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -19,27 +18,17 @@ func runLink(ctx context.Context, c *call) int {
 	typ := c.String("type", "RELATES_TO", "the link's type (rhizome links --types lists them)")
 	note := c.String("note", "", "a note on the link (markdown)")
 	asJSON := c.Bool("json", false, "print the link as JSON")
-	if status, ok := c.parse(); !ok {
-		return status
-	}
-	if c.NArg() != 2 {
-		fmt.Fprintln(stderr, "rhizome link: give two items, FROM and TO (URIs such as rhizome:node/<id>, a URL or a file path)")
-		return 2
-	}
-	a, st, status := c.open(ctx)
+	a, status := c.start(ctx, 2, "give two items, FROM and TO (URIs such as rhizome:node/<id>, a URL or a file path)")
 	if a == nil {
 		return status
 	}
-	defer st.Close()
 	v, err := a.Links.Create(app.LinkInput{Source: c.Arg(0), Target: c.Arg(1), Type: *typ, Note: *note})
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome link: %v\n", err)
 		return 1
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(v)
+		printJSON(stdout, v)
 		return 0
 	}
 	fmt.Fprintf(stdout, "%s %s %s (%s)\n", v.Source, v.Label, v.Target, v.ID)
@@ -67,20 +56,17 @@ func runLinks(ctx context.Context, c *call) int {
 		fmt.Fprintln(stderr, "rhizome links: give one item (a URI such as rhizome:node/<id>)")
 		return 2
 	}
-	a, st, status := c.open(ctx)
+	a, status := c.open(ctx)
 	if a == nil {
 		return status
 	}
-	defer st.Close()
 	v, err := a.Links.Of(c.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome links: %v\n", err)
 		return 1
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(v)
+		printJSON(stdout, v)
 		return 0
 	}
 	title := v.Item.Title

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -81,14 +80,13 @@ func runSearch(ctx context.Context, c *call) int {
 		fmt.Fprintf(stderr, "rhizome search: %v\n", err)
 		return 2
 	}
-	a, st, status := c.open(ctx)
+	a, status := c.open(ctx)
 	if a == nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "rhizome search: %v\n", context.Cause(ctx))
 		}
 		return status
 	}
-	defer st.Close()
 	if err := a.LoadVectors(); err != nil {
 		fmt.Fprintf(stderr, "rhizome search: ranking without vectors: %v\n", err)
 	}
@@ -107,9 +105,7 @@ func runSearch(ctx context.Context, c *call) int {
 				res.Hits[i].Why = nil
 			}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(res)
+		printJSON(stdout, res)
 		return 0
 	}
 	if res.TimeText != "" {

@@ -18,11 +18,10 @@ func runServe(ctx context.Context, c *call) int {
 	if status, ok := c.parse(); !ok {
 		return status
 	}
-	a, st, status := c.open(context.Background())
+	a, status := c.open(context.Background())
 	if a == nil {
 		return status
 	}
-	defer st.Close()
 	if _, err := useModel(a, model.override()); err != nil {
 		fmt.Fprintf(stderr, "rhizome serve: %v\n", err)
 		return 2

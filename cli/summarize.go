@@ -22,11 +22,10 @@ func runSummarize(ctx context.Context, c *call) int {
 	if status, ok := c.parse(); !ok {
 		return status
 	}
-	a, st, status := c.open(ctx)
+	a, status := c.open(ctx)
 	if a == nil {
 		return status
 	}
-	defer st.Close()
 	given, err := useModel(a, model.override())
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome summarize: %v\n", err)

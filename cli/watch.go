@@ -14,18 +14,10 @@ import (
 // finished, and the status is interruptedStatus.
 func runWatch(ctx context.Context, c *call) int {
 	stdout, stderr := c.stdout, c.stderr
-	if status, ok := c.parse(); !ok {
-		return status
-	}
-	if c.NArg() != 0 {
-		fmt.Fprintln(stderr, "rhizome watch: takes no arguments (the folders are in the library's settings)")
-		return 2
-	}
-	a, st, status := c.open(ctx)
+	a, status := c.start(ctx, 0, "takes no arguments (the folders are in the library's settings)")
 	if a == nil {
 		return status
 	}
-	defer st.Close()
 	var mu sync.Mutex
 	firstPass := progressPrinter(stderr) // the first pass over the folders, as an import's bar
 	a.SetEmitter(func(event string, data any) {

@@ -21,11 +21,10 @@ func runWindow(_ context.Context, c *call) int {
 	if status, ok := c.parse(); !ok {
 		return status
 	}
-	a, st, status := c.open(context.Background())
+	a, status := c.open(context.Background())
 	if a == nil {
 		return status
 	}
-	defer st.Close()
 	// Before the library closes: the watcher's import under way ends.
 	defer a.Watch.Stop()
 	if _, err := useModel(a, model.override()); err != nil {
