@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -127,7 +129,7 @@ func TestSearchInterrupted(t *testing.T) {
 
 	cmd := rhizomeCmd("search", "--db", lib, "anything")
 	ch := start(t, cmd)
-	time.Sleep(500 * time.Millisecond) // started, and waiting for the lock
+	waitForOpen(t, cmd, lib) // started, and waiting for the lock
 	sent := time.Now()
 	cmd.Process.Signal(os.Interrupt)
 	var res processResult
@@ -142,4 +144,33 @@ func TestSearchInterrupted(t *testing.T) {
 	if res.code != 130 || !strings.Contains(res.err, "interrupted") {
 		t.Errorf("exit status %d, stderr %q; want 130 and a word that it was interrupted", res.code, res.err)
 	}
+}
+
+// waitForOpen waits until the process cmd started has the file at path
+// open (its file descriptors, in /proc), so that a signal sent next finds
+// the command under way rather than the process starting: a fixed wait was
+// too short for a loaded machine, where the signal came before the command
+// listened for it and killed the process. Where /proc cannot tell (not
+// Linux), it waits a second.
+func waitForOpen(t *testing.T, cmd *exec.Cmd, path string) {
+	t.Helper()
+	fds := filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "fd")
+	if _, err := os.Stat(fds); err != nil {
+		time.Sleep(time.Second)
+		return
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		links, _ := os.ReadDir(fds)
+		for _, l := range links {
+			if target, err := os.Readlink(filepath.Join(fds, l.Name())); err == nil && target == path {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the process has not opened %s after 60 s", path)
 }
