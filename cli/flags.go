@@ -24,10 +24,12 @@ type call struct {
 	assets         Assets
 	// db is --db: the library file, defaultDBPath unless given.
 	db *string
-	// st is the library open opened, closed by Run once the command ends.
+	// st is the library that open opened (nil until then), closed by Run
+	// once the command returns.
 	st *store.Store
 }
 
+// newCall is a run of cmd on args (the words after its name), with --db.
 func newCall(cmd *command, args []string, stdout, stderr io.Writer, assets Assets) *call {
 	fl := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 	fl.SetOutput(stderr)
