@@ -71,14 +71,17 @@ func (c *call) printUsage(w io.Writer) {
 	c.SetOutput(c.stderr)
 }
 
+// anyArgs is start's nargs for a command that lets positional arguments be.
+const anyArgs = -1
+
 // start is the preamble of a command that takes nargs positional
-// arguments: parse, then, when the count is not nargs, why on stderr
-// ("rhizome NAME: why") and status 2, then open.
+// arguments (or anyArgs): parse, then, when the count is not nargs, why on
+// stderr ("rhizome NAME: why") and status 2, then open under ctx.
 func (c *call) start(ctx context.Context, nargs int, why string) (*app.App, int) {
 	if status, ok := c.parse(); !ok {
 		return nil, status
 	}
-	if c.NArg() != nargs {
+	if nargs != anyArgs && c.NArg() != nargs {
 		fmt.Fprintf(c.stderr, "rhizome %s: %s\n", c.cmd.name, why)
 		return nil, 2
 	}

@@ -15,10 +15,7 @@ func runServe(ctx context.Context, c *call) int {
 	stdout, stderr := c.stdout, c.stderr
 	addr := c.String("addr", "127.0.0.1:0", "loopback address to listen on")
 	model := c.modelFlags()
-	if status, ok := c.parse(); !ok {
-		return status
-	}
-	a, status := c.open(context.Background())
+	a, status := c.start(context.Background(), anyArgs, "")
 	if a == nil {
 		return status
 	}

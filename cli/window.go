@@ -18,10 +18,7 @@ import (
 func runWindow(_ context.Context, c *call) int {
 	stderr := c.stderr
 	model := c.modelFlags()
-	if status, ok := c.parse(); !ok {
-		return status
-	}
-	a, status := c.open(context.Background())
+	a, status := c.start(context.Background(), anyArgs, "")
 	if a == nil {
 		return status
 	}
