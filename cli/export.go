@@ -1,8 +1,7 @@
-package main
+package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,23 +19,21 @@ const exportFormats = "json|graphml|gexf|markdown (the graph), memobrain (a reas
 // the library's graph written to OUT (a file, or a folder for markdown).
 // Each format is a case of the switch below; a format of its own file (the
 // memobrain export) adds its case there.
-func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if exportsItem(args) {
-		return runExportItem(ctx, args, stdout, stderr)
+func runExport(ctx context.Context, c *call) int {
+	if exportsItem(c.args) {
+		return runExportItem(ctx, c)
 	}
-	fl := flag.NewFlagSet("export", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	db := fl.String("db", defaultDBPath(), "library file")
-	project := fl.String("project", "", "export only this project (a session working directory)")
-	format := fl.String("format", "", "output format: "+exportFormats)
-	if err := fl.Parse(reorder(args, "db", "project", "format")); err != nil {
-		return 2
+	stdout, stderr := c.stdout, c.stderr
+	project := c.String("project", "", "export only this project (a session working directory)")
+	format := c.String("format", "", "output format: "+exportFormats)
+	if status, ok := c.parse(); !ok {
+		return status
 	}
-	if fl.NArg() != 1 {
+	if c.NArg() != 1 {
 		fmt.Fprintf(stderr, "rhizome export: give one output path (a file; a folder for markdown)\n")
 		return 2
 	}
-	out := fl.Arg(0)
+	out := c.Arg(0)
 	switch *format {
 	case "json", "graphml", "gexf", "markdown":
 	case "":
@@ -46,11 +43,10 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "rhizome export: unknown format %q: want %s\n", *format, exportFormats)
 		return 2
 	}
-	a, st, ok := openAppContext(ctx, *db, stderr)
-	if !ok {
-		return 1
+	a, status := c.open(ctx)
+	if a == nil {
+		return status
 	}
-	defer st.Close()
 	g, err := a.ExportGraph(*project)
 	if err == nil {
 		err = writeGraphFormat(*format, g, out)

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bufio"
@@ -28,7 +28,7 @@ import (
 )
 
 // samplePath is a real pi session of app/samples.
-func samplePath(name string) string { return filepath.Join("app", "samples", name) }
+func samplePath(name string) string { return filepath.Join("..", "app", "samples", name) }
 
 // testLib is an app over a library in a temporary file.
 type testLib struct {
@@ -50,29 +50,29 @@ func newTestLib(t *testing.T) *testLib {
 // testServer is a server for l on a loopback port, as `rhizome serve` runs
 // it, until the test ends.
 type testServer struct {
-	*server
+	*Server
 	base  string // http://127.0.0.1:PORT
 	token string
 }
 
-func startTestServer(t *testing.T, l *testLib, assets fs.FS, tune func(*server)) *testServer {
+func startTestServer(t *testing.T, l *testLib, assets fs.FS, tune func(*Server)) *testServer {
 	t.Helper()
-	srv, err := newServer(l.App, assets)
+	srv, err := New(l.App, assets)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if tune != nil {
 		tune(srv)
 	}
-	ln, url, err := srv.listen("127.0.0.1:0")
+	ln, url, err := srv.Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := srv.httpServer()
+	hs := srv.HTTPServer()
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close() })
 	base, token, _ := strings.Cut(url, "/?token=")
-	return &testServer{server: srv, base: base, token: token}
+	return &testServer{Server: srv, base: base, token: token}
 }
 
 // post calls a use case with a client that gives up after wait.
@@ -107,11 +107,10 @@ func TestServePathCallsAnswer501(t *testing.T) {
 	for _, method := range []string{"Import/ImportPaths", "Loom/ImportPaths", "Loom/ImportCopyPaths"} {
 		var first string
 		for _, p := range paths {
-			start := time.Now()
-			code, body := ts.post(t, method, 5*time.Second, []string{p})
-			if took := time.Since(start); took > 2*time.Second {
-				t.Errorf("%s %s: answered after %s", method, p, took)
-			}
+			// No time is asserted: a path that were read (/dev/zero never
+			// ends) would get no answer at all, the client giving up after
+			// 20 s (code 0), which a loaded machine never takes to answer 501.
+			code, body := ts.post(t, method, 20*time.Second, []string{p})
 			if code != http.StatusNotImplemented {
 				t.Errorf("%s %s: HTTP %d %s, want 501", method, p, code, body)
 			}
@@ -267,7 +266,7 @@ func closedWithin(conn net.Conn, d time.Duration) bool {
 // runs longer than the write timeout (Loom.Generate while the model writes).
 func TestServeTimeouts(t *testing.T) {
 	l := newTestLib(t)
-	ts := startTestServer(t, l, nil, func(s *server) { s.timeouts = shortTimeouts })
+	ts := startTestServer(t, l, nil, func(s *Server) { s.timeouts = shortTimeouts })
 	host := strings.TrimPrefix(ts.base, "http://")
 
 	t.Run("half the headers", func(t *testing.T) {
@@ -370,7 +369,7 @@ func TestServedMethodsAreTheBoundOnes(t *testing.T) {
 	served := ts.methodNames()
 	for _, m := range bound {
 		if !slices.Contains(served, m) {
-			t.Errorf("%s is bound to the window but not served: add it to useCases (serve_methods.go)", m)
+			t.Errorf("%s is bound to the window but not served: add it to useCases (methods.go)", m)
 		}
 	}
 	for _, m := range served {

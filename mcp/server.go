@@ -1,88 +1,27 @@
-package main
+// Package mcp is `rhizome mcp`'s transport: the library for coding agents
+// as an MCP server (the official MCP Go SDK) over stdio, its tools and
+// resources calling app.Agent (app/agent.go is what an agent may do), and
+// an input reader that answers a malformed line instead of ending the
+// session (frames.go). Issue 11 section 3.
+package mcp
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"rhizome/app"
 	"rhizome/store"
 )
 
-// `rhizome rules` and `rhizome mcp`: the knowledge of the library for the
-// agents (issue 9 section 4, issue 11 section 3).
-
-// runRules is `rhizome rules [--db PATH] [--project P] [--format
-// markdown|json]`: the project's active facts as ccmemory's "## Project
-// Rules", grouped by category, latest wins, ready to paste into AGENTS.md or
-// CLAUDE.md; with --format json the same rules as one JSON object
-// (app.ProjectRules). Without --project, the current directory is the
-// project. Open questions are never printed here.
-func runRules(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("rules", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	db := fl.String("db", defaultDBPath(), "library file")
-	project := fl.String("project", "", "project directory (default: the current directory)")
-	format := fl.String("format", "markdown", "markdown or json")
-	if err := fl.Parse(args); err != nil {
-		return 2
-	}
-	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "rhizome rules: unexpected argument %q\n", fl.Arg(0))
-		return 2
-	}
-	if *format != "markdown" && *format != "json" {
-		fmt.Fprintf(stderr, "rhizome rules: --format %q: want markdown or json\n", *format)
-		return 2
-	}
-	p := *project
-	if p == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			fmt.Fprintf(stderr, "rhizome rules: %v\n", err)
-			return 1
-		}
-		p = wd
-	}
-	st, err := store.OpenReadOnly(ctx, *db)
-	if errors.Is(err, store.ErrReadOnly) {
-		st, err = store.OpenContext(ctx, *db) // an older library: migrate it
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "rhizome rules: %v\n", err)
-		return 1
-	}
-	defer st.Close()
-	a := app.New(st, *db)
-	a.SetContext(ctx)
-	rules, err := a.Knowledge.Rules(p)
-	if err != nil {
-		fmt.Fprintf(stderr, "rhizome rules: %v\n", err)
-		return 1
-	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rules); err != nil {
-			fmt.Fprintf(stderr, "rhizome rules: %v\n", err)
-			return 1
-		}
-		return 0
-	}
-	fmt.Fprint(stdout, rules.Markdown)
-	return 0
-}
-
-// mcpInstructions tell the agent how to use the server (ccmemory's SKILL.md
+// instructions tell the agent how to use the server (ccmemory's SKILL.md
 // advice: rules are binding, open questions on demand only).
-const mcpInstructions = `Rhizome is the library of this person's past work with coding agents: sessions, segments, and knowledge (decisions, corrections, failed approaches, insights, questions, project facts, lessons).
+const instructions = `Rhizome is the library of this person's past work with coding agents: sessions, segments, and knowledge (decisions, corrections, failed approaches, insights, questions, project facts, lessons).
 - Call project_rules at the start of work in a project and follow them like CLAUDE.md or AGENTS.md.
 - Call search before deciding something that may have been decided before; get reads any rhizome: URI.
 - Call open_questions only when the conversation touches an unresolved area; never bring them up otherwise.
@@ -91,8 +30,8 @@ const mcpInstructions = `Rhizome is the library of this person's past work with 
 // errReadOnly is the record tool's answer in a read-only library.
 var errReadOnly = errors.New("the library is open read-only (rhizome mcp --read-only): nothing can be recorded")
 
-// mcpSearchIn is the search tool's input.
-type mcpSearchIn struct {
+// searchIn is the search tool's input.
+type searchIn struct {
 	Query          string   `json:"query" jsonschema:"what to find: words or a question, optionally with a time expression (last week, in March, yesterday); knowledge items must hold every word, session hits are ranked by the hybrid score"`
 	Project        string   `json:"project,omitempty" jsonschema:"project directory (absolute path) to search in"`
 	Kinds          []string `json:"kinds,omitempty" jsonschema:"what to search: knowledge, node (session segments), entry (messages); default all"`
@@ -108,25 +47,25 @@ type mcpSearchIn struct {
 	RelationTypes  []string `json:"relationTypes,omitempty" jsonschema:"session hits: only segments with an edge of these types"`
 }
 
-type mcpGetIn struct {
+type getIn struct {
 	URI string `json:"uri" jsonschema:"a rhizome: URI, e.g. rhizome:knowledge/01J..., rhizome:node/..., rhizome:session/..., rhizome:entry/SESSION/ENTRY, rhizome:project/%2Fpath"`
 }
 
-type mcpProjectIn struct {
+type projectIn struct {
 	Project string `json:"project" jsonschema:"project directory (absolute path); cross-project items are included"`
 }
 
-type mcpQuestionsIn struct {
+type questionsIn struct {
 	Project string `json:"project,omitempty" jsonschema:"project directory (absolute path); empty: every project"`
 	Topic   string `json:"topic,omitempty" jsonschema:"only questions mentioning every word of this"`
 }
 
-type mcpRecentIn struct {
+type recentIn struct {
 	Project string `json:"project,omitempty" jsonschema:"project directory (absolute path); empty: every project"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"most segments (default 20, at most 200)"`
 }
 
-type mcpRecordIn struct {
+type recordIn struct {
 	Kind       string              `json:"kind" jsonschema:"decision, lesson, fact, question, correction, failedApproach, insight or exception"`
 	Project    string              `json:"project,omitempty" jsonschema:"project directory (absolute path); empty for a cross-project item"`
 	Confidence float64             `json:"confidence,omitempty" jsonschema:"how sure you are, 0 to 1 (default 0.5)"`
@@ -148,16 +87,16 @@ type list[T any] struct {
 	Items []T `json:"items"`
 }
 
-// newMCPServer is the MCP server over a: the tools search, get,
+// NewServer is the MCP server over a: the tools search, get,
 // project_rules, open_questions, recent_work and record, and resource
 // templates for rhizome: URIs. With readOnly, record refuses.
-func newMCPServer(a *app.App, readOnly bool) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "rhizome", Title: "Rhizome", Version: "0.1"},
-		&mcp.ServerOptions{Instructions: mcpInstructions})
+func NewServer(a *app.App, readOnly bool) *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "rhizome", Title: "Rhizome", Version: "0.1"},
+		&sdk.ServerOptions{Instructions: instructions})
 	ro := true
-	mcp.AddTool(s, &mcp.Tool{Name: "search", Description: "Search the library: knowledge items first (decisions, facts, corrections…), then session segments and messages ranked by the hybrid score (meaning, keywords, links, time), each with why. Each result has a rhizome: URI to read with get.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ro}},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpSearchIn) (*mcp.CallToolResult, list[app.AgentHit], error) {
+	sdk.AddTool(s, &sdk.Tool{Name: "search", Description: "Search the library: knowledge items first (decisions, facts, corrections…), then session segments and messages ranked by the hybrid score (meaning, keywords, links, time), each with why. Each result has a rhizome: URI to read with get.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: ro}},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in searchIn) (*sdk.CallToolResult, list[app.AgentHit], error) {
 			// The window may have made vectors for new sessions since the
 			// last search: search with them (and with the old ones if they
 			// cannot be read).
@@ -167,38 +106,38 @@ func newMCPServer(a *app.App, readOnly bool) *mcp.Server {
 				Files: in.Files, Models: in.Models, NodeTypes: in.NodeTypes, RelationTypes: in.RelationTypes})
 			return nil, list[app.AgentHit]{Items: hits}, err
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "get", Description: "Read any item of the library by its rhizome: URI: a knowledge item (with versions and supersession chain), a segment node, a session, an entry, a project (its rules and recent work), a loom tree (the text of its active path) or loom node (with the text it continues), a note, a reasoning graph or one of its nodes.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ro}},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpGetIn) (*mcp.CallToolResult, any, error) {
+	sdk.AddTool(s, &sdk.Tool{Name: "get", Description: "Read any item of the library by its rhizome: URI: a knowledge item (with versions and supersession chain), a segment node, a session, an entry, a project (its rules and recent work), a loom tree (the text of its active path) or loom node (with the text it continues), a note, a reasoning graph or one of its nodes.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: ro}},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in getIn) (*sdk.CallToolResult, any, error) {
 			it, err := a.Agent.Get(in.URI)
 			if err != nil {
 				return nil, nil, err
 			}
 			return nil, it, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "project_rules", Description: "The project's rules (\"## Project Rules\"): its active project facts, grouped by category, latest wins. Treat them as custom instructions.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ro}},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpProjectIn) (*mcp.CallToolResult, any, error) {
+	sdk.AddTool(s, &sdk.Tool{Name: "project_rules", Description: "The project's rules (\"## Project Rules\"): its active project facts, grouped by category, latest wins. Treat them as custom instructions.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: ro}},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in projectIn) (*sdk.CallToolResult, any, error) {
 			rules, err := a.Agent.ProjectRules(in.Project)
 			if err != nil {
 				return nil, nil, err
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rules.Markdown}}}, rules, nil
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: rules.Markdown}}}, rules, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "open_questions", Description: "Unanswered questions of a project. Ask only when the conversation touches an unresolved area.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ro}},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpQuestionsIn) (*mcp.CallToolResult, list[app.KnowledgeItem], error) {
+	sdk.AddTool(s, &sdk.Tool{Name: "open_questions", Description: "Unanswered questions of a project. Ask only when the conversation touches an unresolved area.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: ro}},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in questionsIn) (*sdk.CallToolResult, list[app.KnowledgeItem], error) {
 			qs, err := a.Agent.OpenQuestions(in.Project, in.Topic)
 			return nil, list[app.KnowledgeItem]{Items: qs}, err
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "recent_work", Description: "What happened lately in a project: its newest session segments with their summaries, newest first.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: ro}},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpRecentIn) (*mcp.CallToolResult, list[app.WorkItem], error) {
+	sdk.AddTool(s, &sdk.Tool{Name: "recent_work", Description: "What happened lately in a project: its newest session segments with their summaries, newest first.",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: ro}},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in recentIn) (*sdk.CallToolResult, list[app.WorkItem], error) {
 			work, err := a.Agent.RecentWork(in.Project, in.Limit)
 			return nil, list[app.WorkItem]{Items: work}, err
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "record", Description: "Record a decision, lesson, project fact or question (or a correction, failed approach, insight, exception) in the library, marked as made by an agent, with your confidence. supersedes states that it replaces an older item of the same kind."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in mcpRecordIn) (*mcp.CallToolResult, any, error) {
+	sdk.AddTool(s, &sdk.Tool{Name: "record", Description: "Record a decision, lesson, project fact or question (or a correction, failed approach, insight, exception) in the library, marked as made by an agent, with your confidence. supersedes states that it replaces an older item of the same kind."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in recordIn) (*sdk.CallToolResult, any, error) {
 			if readOnly {
 				return nil, nil, errReadOnly
 			}
@@ -226,11 +165,11 @@ func newMCPServer(a *app.App, readOnly bool) *mcp.Server {
 		{"reasoning", "rhizome:reasoning/{graph}", "A MemoBrain reasoning graph: its nodes and edges as they are now"},
 		{"reasoningNode", "rhizome:reasoning/{graph}/{node}", "A node of a reasoning graph with the nodes it joins"},
 	} {
-		s.AddResourceTemplate(&mcp.ResourceTemplate{Name: t.name, URITemplate: t.tmpl, Description: t.desc, MIMEType: "application/json"},
-			func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		s.AddResourceTemplate(&sdk.ResourceTemplate{Name: t.name, URITemplate: t.tmpl, Description: t.desc, MIMEType: "application/json"},
+			func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 				it, err := a.Agent.Get(req.Params.URI)
 				if errors.Is(err, store.ErrNotFound) {
-					return nil, mcp.ResourceNotFoundError(req.Params.URI)
+					return nil, sdk.ResourceNotFoundError(req.Params.URI)
 				}
 				if err != nil {
 					return nil, err
@@ -239,50 +178,21 @@ func newMCPServer(a *app.App, readOnly bool) *mcp.Server {
 				if err != nil {
 					return nil, err
 				}
-				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/json", Text: string(b)}}}, nil
+				return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "application/json", Text: string(b)}}}, nil
 			})
 	}
 	return s
 }
 
-// runMCP is `rhizome mcp [--db PATH] [--read-only]`: an MCP server over
-// stdio (JSON-RPC, one message a line, on stdin and stdout) until stdin
-// closes or ctx ends. With --read-only the library is opened read-only
-// (store.OpenReadOnly) and record refuses. Nothing but protocol messages is
-// written to stdout; errors go to stderr.
-func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	db := fl.String("db", defaultDBPath(), "library file")
-	readOnly := fl.Bool("read-only", false, "open the library read-only; record refuses")
-	if err := fl.Parse(args); err != nil {
-		return 2
+// Run serves a as an MCP server on stdio (JSON-RPC, one message a line, read
+// from in and written to out) until in ends or ctx does; with readOnly,
+// record refuses. Nothing but protocol messages is written to out. The end
+// of in is not an error; the error returned is the SDK's, as it is.
+func Run(ctx context.Context, a *app.App, readOnly bool, in io.ReadCloser, out io.Writer) error {
+	w := &lockedWriter{w: out}
+	t := &sdk.IOTransport{Reader: newFrames(in, w), Writer: w}
+	if err := NewServer(a, readOnly).Run(ctx, t); err != nil && !errors.Is(err, io.EOF) {
+		return err
 	}
-	var st *store.Store
-	var err error
-	if *readOnly {
-		st, err = store.OpenReadOnly(ctx, *db)
-	} else {
-		st, err = store.OpenContext(ctx, *db)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "rhizome mcp: %v\n", err)
-		return 1
-	}
-	defer st.Close()
-	a := app.New(st, *db)
-	a.SetContext(ctx)
-	// The vectors and index the window's background queue saved: search
-	// ranks with them (and without, saying so on stderr, when there are
-	// none to read).
-	if err := a.LoadVectors(); err != nil {
-		fmt.Fprintf(stderr, "rhizome mcp: searching without vectors: %v\n", err)
-	}
-	out := &lockedWriter{w: stdout}
-	t := &mcp.IOTransport{Reader: newMCPFrames(os.Stdin, out), Writer: out}
-	if err := newMCPServer(a, *readOnly).Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
-		fmt.Fprintf(stderr, "rhizome mcp: %v\n", err)
-		return 1
-	}
-	return 0
+	return nil
 }

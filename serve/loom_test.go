@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bufio"
@@ -37,7 +37,7 @@ func servedLoom(t *testing.T) (l *testLib, hs *httptest.Server, token string, ca
 		N: 3, MaxTokens: 12, APIKey: testAPIKey}); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newServer(l.App, nil)
+	srv, err := New(l.App, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

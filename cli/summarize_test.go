@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -81,7 +81,7 @@ func startSawModel(t *testing.T) *sawModel {
 // not one is an error.
 func TestSummarizeCommandOffline(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lib.db")
-	if _, code := importJSON(t, db, "app/samples"); code != 0 {
+	if _, code := importJSON(t, db, "../app/samples"); code != 0 {
 		t.Fatalf("import: exit status %d", code)
 	}
 	got, code, stderr := summarizeJSON(t, "--db", db)
@@ -126,7 +126,7 @@ func TestSummarizeCommandOffline(t *testing.T) {
 func TestSummarizeCommandModelForOneRun(t *testing.T) {
 	m := startSawModel(t)
 	db := filepath.Join(t.TempDir(), "lib.db")
-	if _, code := importJSON(t, db, "app/samples/session-with-compaction.jsonl"); code != 0 {
+	if _, code := importJSON(t, db, "../app/samples/session-with-compaction.jsonl"); code != 0 {
 		t.Fatal("import failed")
 	}
 	off, code, _ := summarizeJSON(t, "--db", db, "--offline", "--base-url", m.url, "--model", "flag-model")
@@ -199,7 +199,7 @@ func TestSummarizeCommandModelFailure(t *testing.T) {
 	}))
 	defer srv.Close()
 	db := filepath.Join(t.TempDir(), "lib.db")
-	if _, code := importJSON(t, db, "app/samples/session-with-compaction.jsonl"); code != 0 {
+	if _, code := importJSON(t, db, "../app/samples/session-with-compaction.jsonl"); code != 0 {
 		t.Fatal("import failed")
 	}
 	item := "rhizome:session/5fd1e58c-9635-410e-a644-133a96057c90"

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"encoding/json"
@@ -176,14 +176,23 @@ type argError struct {
 
 func (e argError) Error() string { return e.err.Error() }
 
-// arg decodes argument i (from 0) of args as a T; JSON null is T's zero
-// value.
-func arg[T any](args []json.RawMessage, i int) (T, error) {
-	var v T
-	if err := json.Unmarshal(args[i], &v); err != nil {
-		return v, argError{i + 1, err}
+// decode decodes args into dst, one pointer per argument, in order; JSON
+// null leaves a zero value. Its error is an argError naming the argument.
+func decode(args []json.RawMessage, dst ...any) error {
+	for i, d := range dst {
+		if err := json.Unmarshal(args[i], d); err != nil {
+			return argError{i + 1, err}
+		}
 	}
-	return v, nil
+	return nil
+}
+
+// calling calls f once its arguments decoded (err nil).
+func calling[R any](err error, f func() (R, error)) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return f()
 }
 
 func call0[R any](f func() (R, error)) method {
@@ -192,64 +201,28 @@ func call0[R any](f func() (R, error)) method {
 
 func call1[A, R any](f func(A) (R, error)) method {
 	return method{1, func(args []json.RawMessage) (any, error) {
-		a, err := arg[A](args, 0)
-		if err != nil {
-			return nil, err
-		}
-		return f(a)
+		a := new(A)
+		return calling(decode(args, a), func() (R, error) { return f(*a) })
 	}}
 }
 
 func call2[A, B, R any](f func(A, B) (R, error)) method {
 	return method{2, func(args []json.RawMessage) (any, error) {
-		a, err := arg[A](args, 0)
-		if err != nil {
-			return nil, err
-		}
-		b, err := arg[B](args, 1)
-		if err != nil {
-			return nil, err
-		}
-		return f(a, b)
+		a, b := new(A), new(B)
+		return calling(decode(args, a, b), func() (R, error) { return f(*a, *b) })
 	}}
 }
 
 func call3[A, B, C, R any](f func(A, B, C) (R, error)) method {
 	return method{3, func(args []json.RawMessage) (any, error) {
-		a, err := arg[A](args, 0)
-		if err != nil {
-			return nil, err
-		}
-		b, err := arg[B](args, 1)
-		if err != nil {
-			return nil, err
-		}
-		c, err := arg[C](args, 2)
-		if err != nil {
-			return nil, err
-		}
-		return f(a, b, c)
+		a, b, c := new(A), new(B), new(C)
+		return calling(decode(args, a, b, c), func() (R, error) { return f(*a, *b, *c) })
 	}}
 }
 
 func call4[A, B, C, D, R any](f func(A, B, C, D) (R, error)) method {
 	return method{4, func(args []json.RawMessage) (any, error) {
-		a, err := arg[A](args, 0)
-		if err != nil {
-			return nil, err
-		}
-		b, err := arg[B](args, 1)
-		if err != nil {
-			return nil, err
-		}
-		c, err := arg[C](args, 2)
-		if err != nil {
-			return nil, err
-		}
-		d, err := arg[D](args, 3)
-		if err != nil {
-			return nil, err
-		}
-		return f(a, b, c, d)
+		a, b, c, d := new(A), new(B), new(C), new(D)
+		return calling(decode(args, a, b, c, d), func() (R, error) { return f(*a, *b, *c, *d) })
 	}}
 }

@@ -1,4 +1,4 @@
-package main
+package mcp
 
 import (
 	"bufio"
@@ -14,15 +14,15 @@ import (
 // The MCP SDK's stdio transport reads its input with one json.Decoder: a
 // line that is not JSON, or not a JSON-RPC message, ends the session (the
 // decoder cannot resynchronise). `rhizome mcp` reads its input line by line
-// in front of it instead (mcpFrames): a bad line gets a JSON-RPC error reply
+// in front of it instead (frames): a bad line gets a JSON-RPC error reply
 // (-32700 parse error, -32600 invalid request) naming the line, and the
 // session goes on with the next line.
 
-// maxMCPLine bounds one input line, in bytes: a longer line is answered
+// maxLine bounds one input line, in bytes: a longer line is answered
 // with a parse error and skipped, never held whole.
-const maxMCPLine = 16 << 20
+const maxLine = 16 << 20
 
-// lockedWriter serialises writes: the SDK's replies and mcpFrames' error
+// lockedWriter serialises writes: the SDK's replies and frames' error
 // replies go to the same stdout, one message per Write.
 type lockedWriter struct {
 	mu sync.Mutex
@@ -38,10 +38,10 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 // Close does nothing: closing the session does not close stdout.
 func (l *lockedWriter) Close() error { return nil }
 
-// mcpFrames is the server's input as the SDK reads it: only the lines that
+// frames is the server's input as the SDK reads it: only the lines that
 // are one JSON-RPC message each, newline-terminated; the others are answered
 // on out and dropped.
-type mcpFrames struct {
+type frames struct {
 	r       *bufio.Reader
 	closer  io.Closer
 	out     io.Writer
@@ -50,12 +50,12 @@ type mcpFrames struct {
 	maxLine int
 }
 
-func newMCPFrames(r io.ReadCloser, out io.Writer) *mcpFrames {
-	return &mcpFrames{r: bufio.NewReaderSize(r, 64<<10), closer: r, out: out, maxLine: maxMCPLine}
+func newFrames(r io.ReadCloser, out io.Writer) *frames {
+	return &frames{r: bufio.NewReaderSize(r, 64<<10), closer: r, out: out, maxLine: maxLine}
 }
 
 // Read gives the SDK the next valid message line.
-func (f *mcpFrames) Read(p []byte) (int, error) {
+func (f *frames) Read(p []byte) (int, error) {
 	for len(f.pending) == 0 {
 		line, tooLong, err := f.readLine()
 		if len(line) > 0 || tooLong {
@@ -72,11 +72,11 @@ func (f *mcpFrames) Read(p []byte) (int, error) {
 }
 
 // Close closes the input.
-func (f *mcpFrames) Close() error { return f.closer.Close() }
+func (f *frames) Close() error { return f.closer.Close() }
 
 // readLine reads one line without its newline; past maxLine bytes it drops
 // the rest of the line and reports tooLong.
-func (f *mcpFrames) readLine() (line []byte, tooLong bool, err error) {
+func (f *frames) readLine() (line []byte, tooLong bool, err error) {
 	var buf []byte
 	for {
 		chunk, err := f.r.ReadSlice('\n')
@@ -98,7 +98,7 @@ func (f *mcpFrames) readLine() (line []byte, tooLong bool, err error) {
 }
 
 // check passes a valid message on (pending) or answers a bad line.
-func (f *mcpFrames) check(line []byte, tooLong bool) {
+func (f *frames) check(line []byte, tooLong bool) {
 	trimmed := bytes.TrimSpace(line)
 	switch {
 	case tooLong:
@@ -123,7 +123,7 @@ func (f *mcpFrames) check(line []byte, tooLong bool) {
 
 // reply writes a JSON-RPC error response with id (null when none could be
 // read).
-func (f *mcpFrames) reply(id json.RawMessage, code int64, message string) {
+func (f *frames) reply(id json.RawMessage, code int64, message string) {
 	if len(id) == 0 || !(id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')) {
 		id = json.RawMessage("null")
 	}

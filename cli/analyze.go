@@ -1,12 +1,9 @@
-package main
+package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"rhizome/app"
@@ -21,19 +18,17 @@ import (
 // analyzer again. It prints the estimate first, then each node, then the
 // spending. A rate limit, the budget or a server error stops it with status
 // 1; the nodes left stay queued for the next run.
-func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("analyze", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	db := fl.String("db", defaultDBPath(), "library file")
-	asJSON := fl.Bool("json", false, "print the report as one JSON object")
-	offline := fl.Bool("offline", false, "run the offline analyzer again instead of a model")
-	provider := fl.String("provider", llm.ProviderOpenAI, "the API --base-url speaks: openai or anthropic")
-	baseURL := fl.String("base-url", "", "the model's server (with --model)")
-	model := fl.String("model", "", "the model to analyse with (default: the configured one)")
-	budget := fl.Float64("budget", 0, "spending limit in USD across all analyses (0: keep the stored one)")
-	manual := fl.Bool("again", false, "make a new version even of nodes that are current")
-	if err := fl.Parse(reorder(args, "db", "provider", "base-url", "model", "budget")); err != nil {
-		return 2
+func runAnalyze(ctx context.Context, c *call) int {
+	stdout, stderr := c.stdout, c.stderr
+	asJSON := c.Bool("json", false, "print the report as one JSON object")
+	offline := c.Bool("offline", false, "run the offline analyzer again instead of a model")
+	provider := c.String("provider", llm.ProviderOpenAI, "the API --base-url speaks: openai or anthropic")
+	baseURL := c.String("base-url", "", "the model's server (with --model)")
+	model := c.String("model", "", "the model to analyse with (default: the configured one)")
+	budget := c.Float64("budget", 0, "spending limit in USD across all analyses (0: keep the stored one)")
+	manual := c.Bool("again", false, "make a new version even of nodes that are current")
+	if status, ok := c.parse(); !ok {
+		return status
 	}
 	if *budget < 0 {
 		fmt.Fprintln(stderr, "rhizome analyze: --budget must be 0 or more")
@@ -43,11 +38,10 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "rhizome analyze: --base-url needs --model")
 		return 2
 	}
-	a, st, ok := openAppContext(ctx, *db, stderr)
-	if !ok {
-		return 1
+	a, status := c.open(ctx)
+	if a == nil {
+		return status
 	}
-	defer st.Close()
 
 	var client llm.Provider
 	var cfg llm.Config
@@ -63,7 +57,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintf(stderr, "rhizome analyze: %v\n", err)
 			return 1
 		}
-		est, err := app.EstimateAnalysis(ctx, a, fl.Args(), false, cfg)
+		est, err := app.EstimateAnalysis(ctx, a, c.Args(), false, cfg)
 		if err != nil {
 			fmt.Fprintf(stderr, "rhizome analyze: %v\n", err)
 			return 1
@@ -94,11 +88,9 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintln(stdout, line)
 		}
 	}
-	rep, err := app.RunAnalysis(ctx, a, fl.Args(), *manual, *offline, client, cfg.Provider, cfg.Model, cfg.BaseURL, *budget, progress)
+	rep, err := app.RunAnalysis(ctx, a, c.Args(), *manual, *offline, client, cfg.Provider, cfg.Model, cfg.BaseURL, *budget, progress)
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
+		printJSON(stdout, rep)
 	} else {
 		fmt.Fprintf(stdout, "%d analysed, %d current, %d failed, %d left queued; this run: %d tokens, $%.4f; all analyses: $%.4f",
 			rep.ByResult["analysed"], rep.ByResult["current"], rep.ByResult["failed"], rep.Status.Queued, rep.Tokens, rep.USD, rep.Status.SpentUSD)

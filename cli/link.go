@@ -1,9 +1,7 @@
-package main
+package cli
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -15,34 +13,22 @@ import (
 // FROM TO`: a link from item FROM to item TO (URIs: rhizome:node/…, a URL, a
 // file path), type RELATES_TO unless --type says (any case, spaces or
 // dashes: "leads to"). It prints the link, as JSON with --json.
-func runLink(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("link", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	db := fl.String("db", defaultDBPath(), "library file")
-	typ := fl.String("type", "RELATES_TO", "the link's type (rhizome links --types lists them)")
-	note := fl.String("note", "", "a note on the link (markdown)")
-	asJSON := fl.Bool("json", false, "print the link as JSON")
-	if err := fl.Parse(reorder(args, "db", "type", "note")); err != nil {
-		return 2
+func runLink(ctx context.Context, c *call) int {
+	stdout, stderr := c.stdout, c.stderr
+	typ := c.String("type", "RELATES_TO", "the link's type (rhizome links --types lists them)")
+	note := c.String("note", "", "a note on the link (markdown)")
+	asJSON := c.Bool("json", false, "print the link as JSON")
+	a, status := c.start(ctx, 2, "give two items, FROM and TO (URIs such as rhizome:node/<id>, a URL or a file path)")
+	if a == nil {
+		return status
 	}
-	if fl.NArg() != 2 {
-		fmt.Fprintln(stderr, "rhizome link: give two items, FROM and TO (URIs such as rhizome:node/<id>, a URL or a file path)")
-		return 2
-	}
-	a, st, ok := openAppContext(ctx, *db, stderr)
-	if !ok {
-		return 1
-	}
-	defer st.Close()
-	v, err := a.Links.Create(app.LinkInput{Source: fl.Arg(0), Target: fl.Arg(1), Type: *typ, Note: *note})
+	v, err := a.Links.Create(app.LinkInput{Source: c.Arg(0), Target: c.Arg(1), Type: *typ, Note: *note})
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome link: %v\n", err)
 		return 1
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(v)
+		printJSON(stdout, v)
 		return 0
 	}
 	fmt.Fprintf(stdout, "%s %s %s (%s)\n", v.Source, v.Label, v.Target, v.ID)
@@ -52,14 +38,12 @@ func runLink(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // runLinks is `rhizome links [--db PATH] [--json] ITEM`: the links from and
 // to ITEM, `{"item", "outgoing": [...], "backlinks": [...]}` with --json;
 // `--types` lists the link types instead.
-func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("links", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	db := fl.String("db", defaultDBPath(), "library file")
-	asJSON := fl.Bool("json", false, "print the links as one JSON object")
-	types := fl.Bool("types", false, "list the link types with their descriptions")
-	if err := fl.Parse(reorder(args, "db")); err != nil {
-		return 2
+func runLinks(ctx context.Context, c *call) int {
+	stdout, stderr := c.stdout, c.stderr
+	asJSON := c.Bool("json", false, "print the links as one JSON object")
+	types := c.Bool("types", false, "list the link types with their descriptions")
+	if status, ok := c.parse(); !ok {
+		return status
 	}
 	if *types {
 		rs, _ := (&app.Links{}).Relations()
@@ -68,24 +52,21 @@ func runLinks(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return 0
 	}
-	if fl.NArg() != 1 {
+	if c.NArg() != 1 {
 		fmt.Fprintln(stderr, "rhizome links: give one item (a URI such as rhizome:node/<id>)")
 		return 2
 	}
-	a, st, ok := openAppContext(ctx, *db, stderr)
-	if !ok {
-		return 1
+	a, status := c.open(ctx)
+	if a == nil {
+		return status
 	}
-	defer st.Close()
-	v, err := a.Links.Of(fl.Arg(0))
+	v, err := a.Links.Of(c.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome links: %v\n", err)
 		return 1
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(v)
+		printJSON(stdout, v)
 		return 0
 	}
 	title := v.Item.Title

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"rhizome/app"
 	"rhizome/backend/export"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/store"
 )
 
 // exportSchema validates doc against one of backend/export's schemas with
@@ -23,7 +24,7 @@ func exportSchema(t *testing.T, schema, doc string) {
 	if err != nil {
 		t.Skip("xmllint not found: install libxml2-utils")
 	}
-	out, err := exec.Command(bin, "--noout", "--nonet", "--schema", filepath.Join("backend", "export", "testdata", "xsd", schema), doc).CombinedOutput()
+	out, err := exec.Command(bin, "--noout", "--nonet", "--schema", filepath.Join("..", "backend", "export", "testdata", "xsd", schema), doc).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s does not validate against %s: %v\n%s", doc, schema, err, out)
 	}
@@ -41,16 +42,17 @@ func TestExportCommand(t *testing.T) {
 	db := filepath.Join(dir, "library.db")
 	var stdout, stderr bytes.Buffer
 	args := append([]string{"import", "--db", db, "--json"}, pitest.Samples()...)
-	args = append(args, "backend/segment/testdata/v3/sessions")
+	args = append(args, "../backend/segment/testdata/v3/sessions")
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("import: %d %s", code, stderr.String())
 	}
 	// A decision recorded by hand that supersedes the one the offline rules
 	// found, a person's link from it to its segment and one to a web page.
-	a, st, ok := openAppContext(context.Background(), db, &stderr)
-	if !ok {
-		t.Fatal(stderr.String())
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
 	}
+	a := app.New(st, db)
 	found, err := a.Knowledge.List(app.KnowledgeFilter{Kinds: []string{"decision"}})
 	if err != nil || len(found) == 0 {
 		t.Fatalf("no decision found offline in the samples: %v", err)

@@ -1,35 +1,30 @@
-package main
+package cli
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
-	"io"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
-
-	"rhizome/app"
 )
 
-//go:embed build/appicon.png
-var appIcon []byte
-
-// runWindow opens the desktop window on the library at db. It needs a build
-// with `-tags desktop,production` (see the Makefile); other builds report
-// that wails cannot run.
-func runWindow(db string, model app.ModelOverride, stderr io.Writer) int {
-	a, st, ok := openApp(db, stderr)
-	if !ok {
-		return 1
+// runWindow is `rhizome` (or `rhizome window [--db PATH] [--provider P
+// --base-url URL --model NAME]`): the desktop window on the library. It
+// needs a build with `-tags desktop,production` (see the Makefile); other
+// builds report that wails cannot run.
+func runWindow(_ context.Context, c *call) int {
+	stderr := c.stderr
+	model := c.modelFlags()
+	a, status := c.start(context.Background(), anyArgs, "")
+	if a == nil {
+		return status
 	}
-	defer st.Close()
 	// Before the library closes: the watcher's import under way ends.
 	defer a.Watch.Stop()
-	if _, err := useModel(a, model); err != nil {
+	if _, err := useModel(a, model.override()); err != nil {
 		fmt.Fprintf(stderr, "rhizome: %v\n", err)
 		return 2
 	}
@@ -44,7 +39,7 @@ func runWindow(db string, model app.ModelOverride, stderr io.Writer) int {
 		MinWidth:         800,
 		MinHeight:        560,
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
-		AssetServer:      &assetserver.Options{Assets: frontendAssets()},
+		AssetServer:      &assetserver.Options{Assets: c.assets.Frontend},
 		DragAndDrop:      &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
 		OnStartup: func(ctx context.Context) {
 			a.SetContext(ctx)
@@ -62,7 +57,7 @@ func runWindow(db string, model app.ModelOverride, stderr io.Writer) int {
 			}()
 		},
 		Bind:  bind,
-		Linux: &linux.Options{ProgramName: "rhizome", Icon: appIcon, WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},
+		Linux: &linux.Options{ProgramName: "rhizome", Icon: c.assets.Icon, WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome: unable to open the window: %v\n", err)

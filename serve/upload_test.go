@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bufio"
@@ -200,7 +200,7 @@ func TestServeUpload(t *testing.T) {
 // nothing behind.
 func TestServeUploadDeadlines(t *testing.T) {
 	l := newTestLib(t)
-	ts := startTestServer(t, l, nil, func(s *server) { s.timeouts = shortTimeouts })
+	ts := startTestServer(t, l, nil, func(s *Server) { s.timeouts = shortTimeouts })
 	raw, err := os.ReadFile(samplePath("session-with-compaction.jsonl"))
 	if err != nil {
 		t.Fatal(err)

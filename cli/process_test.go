@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -22,12 +22,12 @@ import (
 )
 
 // These tests run rhizome as real processes: this test binary, started
-// again with RHIZOME_TEST_MAIN=1, is the rhizome command (TestMain runs main).
+// again with RHIZOME_TEST_MAIN=1, is the rhizome command (TestMain runs
+// Main, as the binary's main does, without the embedded frontend).
 
 func TestMain(m *testing.M) {
 	if os.Getenv("RHIZOME_TEST_MAIN") == "1" {
-		main()
-		return
+		os.Exit(Main(Assets{}))
 	}
 	code := m.Run()
 	if corpusDir != "" {
@@ -66,7 +66,7 @@ func bigCorpus(t *testing.T) (dir string, files int) {
 	corpusOnce.Do(func() {
 		corpusDir, corpusErr = os.MkdirTemp("", "rhizome-corpus-")
 		if corpusErr == nil {
-			corpusFiles, _, corpusErr = pitest.WriteCorpus("app/samples", filepath.Join(corpusDir, "sessions"), corpusMB()<<20)
+			corpusFiles, _, corpusErr = pitest.WriteCorpus("../app/samples", filepath.Join(corpusDir, "sessions"), corpusMB()<<20)
 		}
 	})
 	if corpusErr != nil {
@@ -149,7 +149,7 @@ func TestWritersTakeTurns(t *testing.T) {
 	waitForSessions(t, lib, 1, longDone)
 	began := time.Now()
 
-	other := start(t, rhizomeCmd("import", "--db", lib, "--json", "app/samples"))
+	other := start(t, rhizomeCmd("import", "--db", lib, "--json", "../app/samples"))
 	search := start(t, rhizomeCmd("search", "--db", lib, "--json", "bash")) // in every sample
 
 	// rhizome serve: open the library, then a write (a new loom tree).

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // library, and a real run is logged.
 func TestSearchAndConsolidateCommands(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lib.db")
-	if _, code := importJSON(t, db, "app/samples"); code != 0 {
+	if _, code := importJSON(t, db, "../app/samples"); code != 0 {
 		t.Fatalf("import: exit %d", code)
 	}
 	cmd := func(args ...string) (string, string, int) {

@@ -1,4 +1,9 @@
-package main
+// Package serve is `rhizome serve`'s transport: the app's use cases over
+// HTTP for a browser on loopback (an explicit list, methods.go), its events
+// as server-sent events, and session files uploaded as multipart form data.
+// It holds no use case of its own: every call goes to an app area. See
+// docs/CONTRACT.md.
+package serve
 
 import (
 	"context"
@@ -27,7 +32,7 @@ import (
 // /api/upload instead, which has no such bound.
 const maxRequestBytes = 512 << 20
 
-// server serves the frontend and the use cases over HTTP for a browser
+// Server serves the frontend and the use cases over HTTP for a browser
 // (`rhizome serve`): POST /api/<Area>/<Method> with a JSON array of
 // arguments, GET /api listing the methods, GET /api/events as server-sent
 // events, POST /api/upload with dropped session files as multipart form data.
@@ -36,7 +41,7 @@ const maxRequestBytes = 512 << 20
 // from other origins or for other hosts are refused. Use cases that take
 // paths on this machine answer 501 (the browser sends files instead). See
 // docs/CONTRACT.md.
-type server struct {
+type Server struct {
 	app      *app.App
 	token    string
 	assets   fs.FS
@@ -53,15 +58,15 @@ type sseEvent struct {
 	data []byte
 }
 
-// newServer makes a server for a over assets (the built frontend, index.html
+// New makes a Server for a over assets (the built frontend, index.html
 // at its root). It installs itself as a's event emitter and marks a as
 // served (app.App.SetServed: no use case takes a path on this machine).
-func newServer(a *app.App, assets fs.FS) (*server, error) {
+func New(a *app.App, assets fs.FS) (*Server, error) {
 	buf := make([]byte, 16)
 	if _, err := rand.Read(buf); err != nil {
 		return nil, fmt.Errorf("serve: unable to make a token: %w", err)
 	}
-	s := &server{app: a, token: hex.EncodeToString(buf), assets: assets, timeouts: defaultTimeouts,
+	s := &Server{app: a, token: hex.EncodeToString(buf), assets: assets, timeouts: defaultTimeouts,
 		methods: useCases(a), clients: map[chan sseEvent]struct{}{}}
 	a.SetEmitter(s.broadcast)
 	a.SetServed()
@@ -90,11 +95,11 @@ type timeouts struct {
 // defaultTimeouts are the timeouts of `rhizome serve`.
 var defaultTimeouts = timeouts{ReadHeader: 10 * time.Second, Read: time.Minute, Write: time.Minute, Idle: 2 * time.Minute}
 
-// httpServer is an http.Server for s with its timeouts. The server-wide
+// HTTPServer is an http.Server for s with its timeouts. The server-wide
 // ReadTimeout and WriteTimeout are set as a default for every route; the
 // routes that must outlast them (the event stream, a call while its use case
 // runs, an upload) move their own deadlines with http.ResponseController.
-func (s *server) httpServer() *http.Server {
+func (s *Server) HTTPServer() *http.Server {
 	t := s.timeouts
 	return &http.Server{
 		Handler:           s,
@@ -105,10 +110,10 @@ func (s *server) httpServer() *http.Server {
 	}
 }
 
-// listen binds addr, which must be a loopback address ("127.0.0.1:0" picks a
+// Listen binds addr, which must be a loopback address ("127.0.0.1:0" picks a
 // free port). It returns the listener and the URL to open, token included.
 // Errors: a non-loopback address, or the bind failing.
-func (s *server) listen(addr string) (net.Listener, string, error) {
+func (s *Server) Listen(addr string) (net.Listener, string, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, "", fmt.Errorf("serve: bad address %q: %w", addr, err)
@@ -126,8 +131,21 @@ func (s *server) listen(addr string) (net.Listener, string, error) {
 	return ln, fmt.Sprintf("http://%s/?token=%s", ln.Addr().String(), s.token), nil
 }
 
+// Serve serves s on ln (from Listen) with its timeouts until ctx ends,
+// which closes the server and every connection; it returns nil then, else
+// net/http's error that stopped serving, as it is.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := s.HTTPServer()
+	stop := context.AfterFunc(ctx, func() { hs.Close() })
+	defer stop()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
 // methodNames lists "Area.Method" for every served use case, sorted.
-func (s *server) methodNames() []string {
+func (s *Server) methodNames() []string {
 	names := make([]string, 0, len(s.methods))
 	for n := range s.methods {
 		names = append(names, n)
@@ -137,7 +155,7 @@ func (s *server) methodNames() []string {
 }
 
 // ServeHTTP implements http.Handler.
-func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.sameHost(r) {
 		httpError(w, http.StatusForbidden, "host not allowed")
 		return
@@ -176,7 +194,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // authorised reports whether r carries the token, compared in constant time
 // so that the time to answer says nothing about how much of it was right.
-func (s *server) authorised(r *http.Request) bool {
+func (s *Server) authorised(r *http.Request) bool {
 	tok := r.URL.Query().Get("token")
 	if tok == "" {
 		tok = r.Header.Get("X-Rhizome-Token")
@@ -186,7 +204,7 @@ func (s *server) authorised(r *http.Request) bool {
 
 // sameHost refuses requests whose Host is not the address served (DNS
 // rebinding).
-func (s *server) sameHost(r *http.Request) bool {
+func (s *Server) sameHost(r *http.Request) bool {
 	s.mu.Lock()
 	host := s.host
 	s.mu.Unlock()
@@ -202,7 +220,7 @@ func (s *server) sameHost(r *http.Request) bool {
 	return false
 }
 
-func (s *server) sameOrigin(origin string) bool {
+func (s *Server) sameOrigin(origin string) bool {
 	s.mu.Lock()
 	host := s.host
 	s.mu.Unlock()
@@ -218,7 +236,7 @@ func (s *server) sameOrigin(origin string) bool {
 	return false
 }
 
-func (s *server) serveAsset(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		httpError(w, http.StatusMethodNotAllowed, "assets are read-only")
 		return
@@ -285,7 +303,7 @@ func noFrontend(w http.ResponseWriter) {
 // are lifted while the use case runs (Loom.Generate lasts as long as the
 // model writes, an import as long as its files), and the write deadline is
 // set again, timeouts.Write from now, for writing the result.
-func (s *server) call(w http.ResponseWriter, r *http.Request, name string) {
+func (s *Server) call(w http.ResponseWriter, r *http.Request, name string) {
 	m, ok := s.methods[strings.Replace(name, "/", ".", 1)]
 	if !ok {
 		httpError(w, http.StatusNotFound, fmt.Sprintf("no such method %q (GET /api lists them)", name))
@@ -331,7 +349,7 @@ func (s *server) call(w http.ResponseWriter, r *http.Request, name string) {
 // the import's own (bounded by the longest line), whatever the files' size.
 // The body has no size limit, but it must keep coming: each read has
 // timeouts.Read. A body that fails or stops midway imports nothing.
-func (s *server) upload(w http.ResponseWriter, r *http.Request) {
+func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	r.Body = &idleReader{r: r.Body, rc: rc, idle: s.timeouts.Read}
 	mr, err := r.MultipartReader()
@@ -399,7 +417,7 @@ func (b *idleReader) Read(p []byte) (int, error) {
 func (b *idleReader) Close() error { return b.r.Close() }
 
 // writeDeadline gives the response timeouts.Write from now to be written.
-func (s *server) writeDeadline(rc *http.ResponseController) {
+func (s *Server) writeDeadline(rc *http.ResponseController) {
 	if s.timeouts.Write > 0 {
 		rc.SetWriteDeadline(time.Now().Add(s.timeouts.Write))
 	}
@@ -409,7 +427,7 @@ func (s *server) writeDeadline(rc *http.ResponseController) {
 // server's read and write timeouts: the read deadline is lifted (else the
 // server's watch for the client closing would end the stream when it
 // expires) and each event gets timeouts.Write to be written.
-func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		httpError(w, http.StatusInternalServerError, "streaming unsupported")
@@ -445,7 +463,7 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 
 // broadcast sends an event to every connected event stream; a client too
 // slow to keep up loses progress events rather than blocking the import.
-func (s *server) broadcast(name string, data any) {
+func (s *Server) broadcast(name string, data any) {
 	b, err := json.Marshal(data)
 	if err != nil {
 		return

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 // wrong, and writes nothing. Issue 8, "Command line".
 func TestLinkCommands(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lib.db")
-	if _, code := importJSON(t, db, "app/samples"); code != 0 {
+	if _, code := importJSON(t, db, "../app/samples"); code != 0 {
 		t.Fatalf("import exit status %d", code)
 	}
 	out, errs, code := runCLI(t, "search", "--db", db, "--json", "--limit", "50", "compaction")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -405,25 +405,6 @@ func TestRulesCommand(t *testing.T) {
 	}
 }
 
-// TestMCPFramesLongLine: a line past the limit is answered with a parse
-// error and skipped without being held whole; the next line is read.
-func TestMCPFramesLongLine(t *testing.T) {
-	in := strings.Repeat("x", 5000) + "\n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
-	var out bytes.Buffer
-	f := newMCPFrames(io.NopCloser(strings.NewReader(in)), &out)
-	f.maxLine = 1000
-	got, err := io.ReadAll(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n" {
-		t.Fatalf("passed on %q", got)
-	}
-	if !strings.Contains(out.String(), `"code":-32700`) || !strings.Contains(out.String(), "line 1 is longer than 1000 bytes") {
-		t.Fatalf("reply %q", out.String())
-	}
-}
-
 // `rhizome mcp` runs for as long as the agent does, while the window's
 // background queue makes vectors for what it imports: a search uses the
 // vectors the library holds now, not those it held when the server started.
@@ -482,7 +463,7 @@ func TestMCPSearchUsesVectorsSavedSinceStart(t *testing.T) {
 // read-only; a URL is refused by name.
 func TestMCPGetEveryKind(t *testing.T) {
 	db := mcpLibrary(t)
-	if _, code := importJSON(t, db, "backend/memobrain/testdata/example_snapshot.json"); code != 0 {
+	if _, code := importJSON(t, db, "../backend/memobrain/testdata/example_snapshot.json"); code != 0 {
 		t.Fatalf("import of a MemoBrain snapshot: exit status %d", code)
 	}
 	// A loom tree with a branch, and a note on a session, made as the

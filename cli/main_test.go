@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -39,6 +39,11 @@ type cliReport struct {
 	Totals map[string]int `json:"totals"`
 }
 
+// run is Run as the tests run it: without the embedded frontend.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return Run(ctx, args, stdout, stderr, Assets{})
+}
+
 func importJSON(t *testing.T, db string, paths ...string) (cliReport, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -54,7 +59,7 @@ func importJSON(t *testing.T, db string, paths ...string) (cliReport, int) {
 // same bytes again changes nothing.
 func TestImportCommandRealSessions(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "lib.db")
-	r, code := importJSON(t, db, "app/samples")
+	r, code := importJSON(t, db, "../app/samples")
 	if code != 0 {
 		t.Fatalf("exit status %d, want 0", code)
 	}
@@ -74,7 +79,7 @@ func TestImportCommandRealSessions(t *testing.T) {
 			t.Errorf("%s: %d compaction boundaries, want 2 (one is on the concatenated last line)", name, f.BoundariesByType["compaction"])
 		}
 	}
-	again, code := importJSON(t, db, "app/samples")
+	again, code := importJSON(t, db, "../app/samples")
 	if code != 0 {
 		t.Fatalf("re-import exit status %d", code)
 	}
@@ -91,7 +96,7 @@ func TestImportCommandFailureExitStatus(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "no-header.jsonl")
 	os.WriteFile(bad, []byte(`{"type":"message","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}`+"\n"), 0o644)
-	r, code := importJSON(t, filepath.Join(dir, "lib.db"), bad, "app/samples/session-with-compaction.jsonl")
+	r, code := importJSON(t, filepath.Join(dir, "lib.db"), bad, "../app/samples/session-with-compaction.jsonl")
 	if code == 0 {
 		t.Fatal("exit status 0 although a file failed")
 	}
@@ -175,7 +180,7 @@ func TestServe(t *testing.T) {
 	}()
 	time.Sleep(100 * time.Millisecond) // let the event stream register
 
-	raw, err := os.ReadFile("app/samples/session-with-compaction.jsonl")
+	raw, err := os.ReadFile("../app/samples/session-with-compaction.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +325,7 @@ func TestServeGeneratesWithTheFakeModel(t *testing.T) {
 // The text report of a file with more malformed lines than the library
 // keeps says the true number and shows only the first few.
 func TestImportCommandCountsMalformedLines(t *testing.T) {
-	full, err := os.ReadFile("app/samples/session-with-compaction.jsonl")
+	full, err := os.ReadFile("../app/samples/session-with-compaction.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -51,7 +51,7 @@ func TestAnalyzeCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop(context.Background())
-	canned, err := os.ReadFile(filepath.Join("backend", "analyze", "testdata", "model", "poem-segment.json"))
+	canned, err := os.ReadFile(filepath.Join("..", "backend", "analyze", "testdata", "model", "poem-segment.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

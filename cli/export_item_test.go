@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 func TestImportAndExportMemoBrain(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "lib.db")
-	in, err := os.ReadFile("backend/memobrain/testdata/example_snapshot.json")
+	in, err := os.ReadFile("../backend/memobrain/testdata/example_snapshot.json")
 	if err != nil {
 		t.Fatal(err)
 	}

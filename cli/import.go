@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"rhizome/app"
+)
+
+// runImport is `rhizome import`. When ctx ends (Ctrl-C), the file being
+// imported is rolled back, the report says which files were imported and
+// which were not, and the status is interruptedStatus.
+func runImport(ctx context.Context, c *call) int {
+	stdout, stderr := c.stdout, c.stderr
+	asJSON := c.Bool("json", false, "print the report as one JSON object")
+	if status, ok := c.parse(); !ok {
+		return status
+	}
+	if c.NArg() == 0 {
+		fmt.Fprintln(stderr, "rhizome import: give one or more session files or folders")
+		return 2
+	}
+	a, status := c.open(ctx)
+	if a == nil {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "rhizome import: %v: nothing imported\n", context.Cause(ctx))
+		}
+		return status
+	}
+	if !*asJSON {
+		a.SetEmitter(progressPrinter(stderr))
+	}
+	report, err := a.Import.ImportPaths(c.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "rhizome import: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		printJSON(stdout, report)
+	} else {
+		printReport(stdout, report)
+	}
+	if ctx.Err() != nil {
+		t := report.Totals
+		fmt.Fprintf(stderr, "rhizome import: %v: %d of %d files imported, appended or unchanged; %d not imported (import again to finish)\n",
+			context.Cause(ctx), t.Imported+t.Appended+t.Unchanged, t.Files, t.Failed)
+		return interruptedStatus(ctx)
+	}
+	if report.Totals.Failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// progressPrinter draws import progress as a bar on w (bytes over all
+// files, the current file named).
+func progressPrinter(w io.Writer) app.Emitter {
+	var bar *progressbar.ProgressBar
+	return func(event string, data any) {
+		p, ok := data.(app.ImportProgress)
+		if event != "import:progress" || !ok || p.BytesTotal == 0 {
+			return
+		}
+		if bar == nil {
+			bar = progressbar.NewOptions64(p.BytesTotal,
+				progressbar.OptionSetWriter(w),
+				progressbar.OptionShowBytes(true),
+				progressbar.OptionSetWidth(30),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+				progressbar.OptionClearOnFinish())
+		}
+		bar.Describe(fmt.Sprintf("%d/%d %s", p.FileIndex+1, p.FileCount, filepath.Base(p.File)))
+		bar.Set64(p.BytesDone)
+	}
+}
+
+// printedProblems is how many malformed lines of a file the text report
+// shows; it counts the others.
+const printedProblems = 20
+
+// printReport prints an import report as text: a line per file, its first
+// malformed lines, and the totals.
+func printReport(w io.Writer, r app.ImportReport) {
+	for _, f := range r.Files {
+		fmt.Fprintf(w, "%-9s %s", f.Status, f.Path)
+		if f.Status == "failed" {
+			fmt.Fprintf(w, ": %s\n", f.Error)
+			continue
+		}
+		if f.Reasoning != nil {
+			fmt.Fprintf(w, " (%s)\n", reasoningSummary(f.Reasoning))
+			continue
+		}
+		fmt.Fprintf(w, " (%d entries, %d segments", f.Entries, f.Segments)
+		if f.MalformedCount > 0 {
+			fmt.Fprintf(w, ", %d malformed lines", f.MalformedCount)
+		}
+		if f.PendingTail {
+			fmt.Fprint(w, ", last line still being written")
+		}
+		fmt.Fprintln(w, ")")
+		shown := f.MalformedLines[:min(len(f.MalformedLines), printedProblems)]
+		for _, m := range shown {
+			fmt.Fprintf(w, "    line %d (byte %d): %s\n", m.Line, m.Offset, m.Reason)
+		}
+		if more := f.MalformedCount - len(shown); more > 0 {
+			fmt.Fprintf(w, "    and %d more malformed lines (--json lists the first %d)\n", more, len(f.MalformedLines))
+		}
+	}
+	t := r.Totals
+	fmt.Fprintf(w, "%d files: %d imported, %d appended, %d unchanged, %d failed\n",
+		t.Files, t.Imported, t.Appended, t.Unchanged, t.Failed)
+}
+
+// reasoningSummary says what a MemoBrain file made: "memobrain: 9 nodes (1
+// task, 2 subtask, 6 evidence), 8 edges, 16 messages, rhizome:reasoning/…".
+func reasoningSummary(r *app.ReasoningImport) string {
+	var kinds []string
+	for _, k := range []string{"task", "subtask", "evidence", "summary"} {
+		if n := r.NodesByKind[k]; n > 0 {
+			kinds = append(kinds, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	var other []string // kinds a snapshot may hold besides MemoBrain's, by name
+	for k := range r.NodesByKind {
+		if k != "task" && k != "subtask" && k != "evidence" && k != "summary" {
+			other = append(other, k)
+		}
+	}
+	sort.Strings(other)
+	for _, k := range other {
+		kinds = append(kinds, fmt.Sprintf("%d %s", r.NodesByKind[k], k))
+	}
+	s := fmt.Sprintf("memobrain: %d nodes (%s), %d edges", r.Nodes, strings.Join(kinds, ", "), r.Edges)
+	if r.Messages > 0 {
+		s += fmt.Sprintf(", %d messages", r.Messages)
+	}
+	return s + ", " + r.URI
+}
