@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"rhizome/backend/graph"
-	"rhizome/backend/sessionformat"
 )
 
 // The string unions the frontend's types narrow a field to (the ts_type tags
@@ -141,12 +140,4 @@ func stringConsts(t *testing.T, dir string, keep func(string, *ast.ValueSpec) bo
 	}
 	slices.Sort(vals)
 	return vals
-}
-
-// The import's format names are sessionformat's.
-func TestFormatNames(t *testing.T) {
-	if formatPi != sessionformat.Pi || formatClaudeCode != sessionformat.ClaudeCode || formatCodex != sessionformat.Codex {
-		t.Errorf("app's format names %q %q %q, sessionformat's %q %q %q", formatPi, formatClaudeCode, formatCodex,
-			sessionformat.Pi, sessionformat.ClaudeCode, sessionformat.Codex)
-	}
 }
