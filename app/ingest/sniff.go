@@ -14,13 +14,13 @@ import (
 	"rhizome/backend/sessionformat"
 )
 
-// Sniffing: before the import, the head of every Source is read once
+// Sniffing: before the import, the head of every source is read once
 // (sniffSources) for what the import needs of it before reading: whether
 // it is a MemoBrain file (takeReasoning), when a Claude Code session began
 // (orderSources), and its format (job.open). The sources are sniffed by a
 // few goroutines at once: nothing else runs before the first file is read.
 
-// sniffed is what the head of a Source told.
+// sniffed is what the head of a source told.
 type sniffed struct {
 	reasoning   ReasoningFile // a MemoBrain file (isReasoning)
 	isReasoning bool
@@ -35,7 +35,7 @@ type sniffed struct {
 // sniffWorkers is how many sources are sniffed at once.
 const sniffWorkers = 4
 
-// sniffSources sniffs every Source of srcs (see sniffed), looking for
+// sniffSources sniffs every source of srcs (see sniffed), looking for
 // MemoBrain files until ctx is cancelled.
 func sniffSources(ctx context.Context, srcs []Source) []sniffed {
 	out := make([]sniffed, len(srcs))
@@ -143,12 +143,12 @@ type ReasoningFile struct {
 	Err          error // reading it failed
 }
 
-// takeReasoning reads the head of each Source once (sniffSources) and
+// takeReasoning reads the head of each source once (sniffSources) and
 // takes out the MemoBrain snapshots (sessionformat.Detect, or for a JSON
 // document it cannot place from the first 64 KB, such as a run result whose
 // conversation comes before "memory", memobrain.LooksLikeSnapshot over the
 // whole file) and conversations (a JSON list of {role, content} messages).
-// The other Sources are returned in order, with what their heads told
+// The other sources are returned in order, with what their heads told
 // (Source.sniff).
 func takeReasoning(ctx context.Context, srcs []Source) (rest []Source, files []ReasoningFile) {
 	sniffs := sniffSources(ctx, srcs)
@@ -164,7 +164,7 @@ func takeReasoning(ctx context.Context, srcs []Source) (rest []Source, files []R
 	return rest, files
 }
 
-// sniffReasoning tells from the head of Source s (its first bytes, head,
+// sniffReasoning tells from the head of source s (its first bytes, head,
 // which sessionformat.Detect names format for why; f is the file, open and
 // read past them) whether it is a MemoBrain file, and if so reads it whole.
 func sniffReasoning(s Source, f io.Reader, head []byte, format, why string) (ReasoningFile, bool) {
