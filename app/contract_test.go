@@ -26,7 +26,7 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 	views := constsOfType(t, "../backend/authorship", "View")
 	ops := constsOfType(t, "../backend/authorship", "Op")
 	changes := constsOfType(t, "../backend/graph", "ChangeType")
-	statuses := constsNamed(t, ".", "status")
+	statuses := constsNamed(t, "ingest", "Status")
 	itemKinds := constsOfType(t, "../backend/link", "Kind")
 	makers := constsOfType(t, "../backend/link", "CreatedBy")
 	vocabularies := constsNamed(t, "../backend/link", "Vocabulary")
@@ -35,7 +35,7 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 	openViews := constsNamed(t, ".", "view")
 	kinds := constsOfType(t, "../backend/summary", "Kind")
 	queued := constsNamed(t, "../store", "Queue")
-	formats := constsNamed(t, ".", "format")
+	formats := constsNamed(t, "ingest", "format")
 	for _, c := range []struct {
 		v     any
 		field string
