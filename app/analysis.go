@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/analyze"
 	"rhizome/backend/graph"
 	"rhizome/backend/link"
@@ -348,7 +349,7 @@ func (a *Analysis) segmentEntries(ctx context.Context, id string) (*store.Sessio
 	if len(raws) == 0 {
 		return sess, seg, nil, nil
 	}
-	ptrs, err := decodeStored(sess.Format, sess.Header, sess.Path, seg.StartSeq, raws)
+	ptrs, err := ingest.DecodeStored(sess.Format, sess.Header, sess.Path, seg.StartSeq, raws)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("app: session %s: %w", sess.ID, err)
 	}

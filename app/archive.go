@@ -15,7 +15,7 @@ import (
 // The library is the archive: a session stays when its file is deleted
 // (Claude Code removes transcripts after 30 days), and its file can be
 // written back byte for byte from what the library holds (the entries'
-// objects and the bytes between them; see import_gaps.go).
+// objects and the bytes between them; see app/ingest/gaps.go).
 
 // ExportedSession is what ExportSession wrote: the session's file at Path
 // (Bytes long) and, for a Claude Code session, the tool outputs the library

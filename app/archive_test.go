@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"rhizome/app/ingest"
+	"rhizome/backend/sessionformat"
 	"rhizome/store"
 )
 
@@ -22,9 +24,9 @@ func everyRealFile(t *testing.T) map[string][]string {
 	pi, _ := filepath.Glob("samples/*.jsonl")
 	v3, _ := filepath.Glob(v3Dir + "/*.jsonl")
 	hand, _ := filepath.Glob("../backend/pisession/testdata/handmade/*.jsonl")
-	out[formatPi] = append(append(pi, v3...), hand...)
-	if len(out[formatPi]) < 10 {
-		t.Fatalf("pi files %v", out[formatPi])
+	out[sessionformat.Pi] = append(append(pi, v3...), hand...)
+	if len(out[sessionformat.Pi]) < 10 {
+		t.Fatalf("pi files %v", out[sessionformat.Pi])
 	}
 	return out
 }
@@ -128,7 +130,7 @@ func TestExportSessionByteForByte(t *testing.T) {
 					}
 					l := newTestLib(t)
 					fr := l.importPaths(t, p).Files[0]
-					if fr.Status != statusImported || fr.Format != format {
+					if fr.Status != ingest.StatusImported || fr.Format != format {
 						t.Fatalf("%+v", fr)
 					}
 					back := exportBack(t, l, fr.SessionID)
@@ -180,7 +182,7 @@ func TestExportAfterAppends(t *testing.T) {
 							t.Fatal(err)
 						}
 						fr := l.importPaths(t, p).Files[0]
-						if fr.Status == statusFailed {
+						if fr.Status == ingest.StatusFailed {
 							if cut < len(b) && strings.Contains(fr.Error, "still being written") {
 								continue // the header itself is half written
 							}

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"rhizome/app/ingest"
+	"rhizome/backend/sessionformat"
 )
 
 // The boundaries the segmenter finds in the real Claude Code and Codex logs
@@ -60,8 +63,8 @@ func TestBoundariesOfClaudeCodeAndCodex(t *testing.T) {
 // three hours on; a prompt's text, and Codex's echo of it, changed).
 func TestResumeGapAndHandoffInClaudeCodeAndCodex(t *testing.T) {
 	files := []struct{ format, path string }{
-		{formatClaudeCode, claudeHome + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + claudeMain + ".jsonl"},
-		{formatCodex, codexHome + "/sessions/2026/11/24/rollout-2026-11-24T11-04-43-" + codexMain + ".jsonl"},
+		{sessionformat.ClaudeCode, claudeHome + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + claudeMain + ".jsonl"},
+		{sessionformat.Codex, codexHome + "/sessions/2026/11/24/rollout-2026-11-24T11-04-43-" + codexMain + ".jsonl"},
 	}
 	const ask = "/handoff to a reviewer: check the total"
 	for _, f := range files {
@@ -89,7 +92,7 @@ func TestResumeGapAndHandoffInClaudeCodeAndCodex(t *testing.T) {
 				return g >= 180 && g < 190
 			}},
 			{"a hand-off", func(i int, obj map[string]any) {
-				if i == at || f.format == formatCodex && isPromptEcho(obj, prompt) {
+				if i == at || f.format == sessionformat.Codex && isPromptEcho(obj, prompt) {
 					setPrompt(f.format, obj, ask)
 				}
 			}, "handoff", func(m map[string]any) bool { return m["reason"] == ask }},
@@ -112,7 +115,7 @@ func TestResumeGapAndHandoffInClaudeCodeAndCodex(t *testing.T) {
 			os.WriteFile(p, out.Bytes(), 0o644)
 			l := newTestLib(t)
 			fr := l.importPaths(t, p).Files[0]
-			if fr.Status != statusImported || fr.BoundariesByType[v.want] != before[v.want]+1 {
+			if fr.Status != ingest.StatusImported || fr.BoundariesByType[v.want] != before[v.want]+1 {
 				t.Errorf("%s with %s: boundaries %v (before %v): want one %s more", f.format, v.name, fr.BoundariesByType, before, v.want)
 				continue
 			}
@@ -155,7 +158,7 @@ func secondPrompt(t *testing.T, format string, lines [][]byte) (int, string) {
 // promptText is the text of a typed prompt line: Claude Code's user line
 // whose content is a string, Codex's user message item.
 func promptText(format string, obj map[string]any) (string, bool) {
-	if format == formatClaudeCode {
+	if format == sessionformat.ClaudeCode {
 		m, _ := obj["message"].(map[string]any)
 		s, ok := m["content"].(string)
 		return s, ok && obj["type"] == "user" && obj["isMeta"] != true
@@ -175,7 +178,7 @@ func promptText(format string, obj map[string]any) (string, bool) {
 
 // setPrompt puts text in a prompt line (or Codex's echo of it).
 func setPrompt(format string, obj map[string]any, text string) {
-	if format == formatClaudeCode {
+	if format == sessionformat.ClaudeCode {
 		obj["message"].(map[string]any)["content"] = text
 		return
 	}
@@ -225,7 +228,7 @@ func TestCodexForkEdgeFromTheHistoryBase(t *testing.T) {
 	}
 	// The parent went on: its last turn again, three hours later.
 	lines := bytes.SplitAfter(orig, []byte("\n"))
-	at, _ := secondPrompt(t, formatCodex, lines)
+	at, _ := secondPrompt(t, sessionformat.Codex, lines)
 	var more bytes.Buffer
 	for _, ln := range lines[at:] {
 		var obj map[string]any

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"rhizome/backend/graph"
-	"rhizome/backend/sessionformat"
 )
 
 // The string unions the frontend's types narrow a field to (the ts_type tags
@@ -27,7 +26,7 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 	views := constsOfType(t, "../backend/authorship", "View")
 	ops := constsOfType(t, "../backend/authorship", "Op")
 	changes := constsOfType(t, "../backend/graph", "ChangeType")
-	statuses := constsNamed(t, ".", "status")
+	statuses := constsNamed(t, "ingest", "Status")
 	itemKinds := constsOfType(t, "../backend/link", "Kind")
 	makers := constsOfType(t, "../backend/link", "CreatedBy")
 	vocabularies := constsNamed(t, "../backend/link", "Vocabulary")
@@ -36,7 +35,7 @@ func TestTSUnionsAreTheGoValues(t *testing.T) {
 	openViews := constsNamed(t, ".", "view")
 	kinds := constsOfType(t, "../backend/summary", "Kind")
 	queued := constsNamed(t, "../store", "Queue")
-	formats := constsNamed(t, ".", "format")
+	formats := constsNamed(t, "ingest", "format")
 	for _, c := range []struct {
 		v     any
 		field string
@@ -141,12 +140,4 @@ func stringConsts(t *testing.T, dir string, keep func(string, *ast.ValueSpec) bo
 	}
 	slices.Sort(vals)
 	return vals
-}
-
-// The import's format names are sessionformat's.
-func TestFormatNames(t *testing.T) {
-	if formatPi != sessionformat.Pi || formatClaudeCode != sessionformat.ClaudeCode || formatCodex != sessionformat.Codex {
-		t.Errorf("app's format names %q %q %q, sessionformat's %q %q %q", formatPi, formatClaudeCode, formatCodex,
-			sessionformat.Pi, sessionformat.ClaudeCode, sessionformat.Codex)
-	}
 }

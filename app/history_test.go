@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"rhizome/app/ingest"
 )
 
 // A session imported in two steps: the segment the first import ended in
@@ -20,7 +22,7 @@ func TestGraphNodeHistory(t *testing.T) {
 	os.WriteFile(live, prefixLines(full, bytes.Count(full, []byte("\n"))/3), 0o644)
 	l.importPaths(t, live)
 	os.WriteFile(live, full, 0o644)
-	if f := l.importPaths(t, live).Files[0]; f.Status != statusAppended {
+	if f := l.importPaths(t, live).Files[0]; f.Status != ingest.StatusAppended {
 		t.Fatalf("second import %+v", f)
 	}
 

@@ -9,64 +9,21 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
+
+	"rhizome/app/ingest"
 )
 
-// Import brings session files (pi, Claude Code, Codex) into the library.
-//
-// Each file is imported all or nothing: files are written in batches, one
-// transaction for many small files, each file inside a savepoint of its own
-// that is rolled back when the file fails (import_batch.go). A file is
-// read once, streaming: a reader goroutine decodes entries, feeds the segment
-// builder and the analyzer's accumulator and hands entries, segments and
-// nodes in small batches to the writer, which stores them (raw JSON as in
-// the file) in the file's transaction; the reader may be one file ahead.
-// Memory stays bounded by the longest line and the batches in flight, never
-// by the file. The outcome of a file (FileReport.Status):
-//
-//   - "imported": a session not in the library yet, or one whose file was
-//     rewritten (same session id, stored bytes no longer a prefix of the file):
-//     the session is replaced whole; nodes made again get a new version
-//     (trigger "replace"), nodes whose segment is gone are removed.
-//   - "unchanged": the same bytes as last time: nothing is written.
-//   - "appended": the file grew and the imported bytes are still its prefix
-//     (SHA-256 of the first N bytes): only the new entries are stored. The
-//     segmenter's state is rebuilt by reading the file again from its start
-//     (the entries already stored are fed to the segment builder, and those of
-//     the last stored segment to the accumulator, but not written): this is
-//     the simplest way to get exactly the state of a full read, including the
-//     entry-to-segment map that branch and tree-jump links need. The last
-//     segment is extended when no boundary intervenes, and its node gets a new
-//     version (trigger "append") when it changed; new segments get new nodes
-//     and edges.
-//   - "failed": no session header, unreadable file, or a storage error; the
-//     library is left as it was for that file and the other files still
-//     import.
-//
-// A half-written last line (pending) is not imported; the next import of the
-// grown file picks it up as an append. Malformed lines are reported and
-// every other entry is imported: all of them are counted (the session's
-// Malformed, FileReport.MalformedCount), the first pisession.MaxStoredProblems
-// of each file are stored with their reasons (FileReport.MalformedLines).
-//
-// FileReport counts describe the file as the library now holds it (for
-// "appended" and "unchanged" too): Entries, EntriesByType, MalformedLines,
-// Segments and BoundariesByType over the whole file; EdgesByType counts the
-// edges into or out of the session's nodes (fork edges included);
-// NewEntries the entries written by this import. EntriesByType counts entries
-// by entry type, and messages also by role as "message:<role>" (so "message"
-// is the sum of the "message:*" keys).
-//
-// One file per job: import.go the entry points and reports,
-// import_collect.go the files to read, import_driver.go the reader and writer
-// goroutines, import_read.go streaming a file into writes, import_batch.go
-// the batches, import_write.go a file's savepoint, import_forks.go fork
-// edges, import_hash.go comparing a file with its stored session,
-// import_progress.go progress events.
+// Import brings session files (pi, Claude Code, Codex) and MemoBrain files
+// into the library. Its use cases list what to import and hand it to the
+// import engine (ingest.Run, app/ingest); what the engine changed is then
+// told to the window and the background work (relations, vectors, the
+// full-text merge). MemoBrain files are imported here (reasoning_import.go).
 type Import struct {
 	c  *core
 	mu sync.Mutex // one import at a time
+	// failImport, when set (by tests), is ingest.Hooks.Stored.
+	failImport func(entries int) error
 }
 
 //go:embed samples/*.jsonl
@@ -81,22 +38,22 @@ func (im *Import) ImportPaths(paths []string) (ImportReport, error) {
 		return emptyReport(), ErrNoPaths
 	}
 	host, _ := os.Hostname()
-	return im.run(collectPaths(paths, host))
+	return im.run(ingest.Collect(paths, host))
 }
 
 // ImportFiles imports files sent by the frontend, their content base64
 // encoded (a browser File or a file dropped on the window). The path stored
 // is the file name.
 func (im *Import) ImportFiles(files []DroppedFile) (ImportReport, error) {
-	srcs := make([]source, 0, len(files))
+	srcs := make([]ingest.Source, 0, len(files))
 	for _, f := range files {
 		name := filepath.Base(f.Name)
 		b, err := base64.StdEncoding.DecodeString(f.Content)
 		if err != nil {
-			srcs = append(srcs, source{path: name, err: fmt.Errorf("%s: content is not base64: %w", name, err)})
+			srcs = append(srcs, ingest.Unreadable(name, fmt.Errorf("%s: content is not base64: %w", name, err)))
 			continue
 		}
-		srcs = append(srcs, memorySource(name, b))
+		srcs = append(srcs, ingest.InMemory(name, b))
 	}
 	return im.run(srcs)
 }
@@ -109,13 +66,13 @@ func (im *Import) ImportSamples() (ImportReport, error) {
 		return emptyReport(), fmt.Errorf("app: unable to list the samples: %w", err)
 	}
 	sort.Strings(names)
-	srcs := make([]source, 0, len(names))
+	srcs := make([]ingest.Source, 0, len(names))
 	for _, n := range names {
 		b, err := samples.ReadFile(n)
 		if err != nil {
 			return emptyReport(), fmt.Errorf("app: unable to read sample %s: %w", n, err)
 		}
-		srcs = append(srcs, memorySource(n, b))
+		srcs = append(srcs, ingest.InMemory(n, b))
 	}
 	return im.run(srcs)
 }
@@ -140,51 +97,124 @@ func (im *Import) ChooseAndImport() (ImportReport, error) {
 	return im.ImportPaths(paths)
 }
 
+// run imports the sources (ingest.Run) under the app's context, telling the
+// window: "import:progress" as it goes, "import:done" with the report, and
+// "library:changed" when it changed the library.
+func (im *Import) run(srcs []ingest.Source) (ImportReport, error) {
+	return im.runWith(im.c.context(), srcs, false, nil)
+}
+
+// runQuiet is run for the watcher: under ctx, without import:progress and
+// import:done events (library:changed still goes out); what would have gone
+// out as import:progress goes to onProgress when it is not nil.
+func (im *Import) runQuiet(ctx context.Context, srcs []ingest.Source, onProgress func(ImportProgress)) (ImportReport, error) {
+	return im.runWith(ctx, srcs, true, onProgress)
+}
+
+func (im *Import) runWith(ctx context.Context, srcs []ingest.Source, quiet bool, onProgress func(ImportProgress)) (ImportReport, error) {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	emit := im.c.emitEvent
+	if quiet {
+		emit = func(name string, data any) {
+			if p, ok := data.(ImportProgress); ok && onProgress != nil && name == "import:progress" {
+				onProgress(p)
+			}
+		}
+	}
+	rep := emptyReport()
+	changed, bg, deferRel := false, false, false
+	ingest.Run(ctx, im.c.store, srcs, ingest.Hooks{
+		Progress:       func(p ingest.Progress) { emit("import:progress", ImportProgress(p)) },
+		ModelSummaries: im.c.summaries.modelOn(),
+		ShowSummary:    showSummary,
+		Stored:         im.failImport,
+		Finish: func(ctx context.Context, r *ingest.Report) {
+			rep = importReport(r)
+			changed = len(r.Changed) > 0
+			if im.importReasoning(ctx, r.Reasoning, &rep) {
+				changed = true
+			}
+			im.c.mu.RLock()
+			bg, deferRel = im.c.background, im.c.deferRel
+			im.c.mu.RUnlock()
+			if len(r.Changed) > 0 {
+				// Appends in a running app (the window, serve, a watcher)
+				// leave the relations to the queue: deriving them costs as
+				// much as the project (relations_queue.go). Rep.Relations
+				// stays nil.
+				deferred := r.AppendsOnly && (deferRel || quiet)
+				rel, err := im.relateSessions(ctx, r.Changed, deferred)
+				if !deferred {
+					rep.Relations = &rel
+				}
+				if err != nil {
+					rep.RelationsError = err.Error()
+				}
+			}
+		},
+	})
+	emit("import:done", rep)
+	if changed {
+		im.c.emitEvent("library:changed", nil)
+		if bg {
+			im.c.vectors.Kick()
+		}
+		if bg || deferRel {
+			// What the import wrote into the full-text indexes is merged
+			// after it, off the next append's path (index_merge.go).
+			im.c.merger.kick()
+		}
+	}
+	return rep, nil
+}
+
+// relateSessions derives again the relations across sessions of the
+// projects of the sessions an import changed, now or, deferred, on the
+// relations queue.
+func (im *Import) relateSessions(ctx context.Context, sessionIDs []string, deferred bool) (RelationsReport, error) {
+	var projects []string
+	for _, id := range sessionIDs {
+		// The session's own row: SessionByID sums its segments and nodes.
+		sess, err := im.c.store.ImportedSession(ctx, id)
+		if err != nil {
+			return RelationsReport{ByType: map[string]int{}}, fmt.Errorf("app: unable to derive relations: %w", err)
+		}
+		projects = append(projects, sess.Cwd)
+	}
+	if deferred {
+		im.c.relations.add(projects)
+		return RelationsReport{ByType: map[string]int{}}, nil
+	}
+	rep, err := im.c.relations.derive(ctx, projects)
+	if err != nil {
+		return rep, fmt.Errorf("app: unable to derive relations: %w", err)
+	}
+	return rep, nil
+}
+
 func emptyReport() ImportReport {
 	return ImportReport{Files: []FileReport{}}
 }
 
-// FileReport statuses.
-const (
-	statusImported  = "imported"
-	statusUnchanged = "unchanged"
-	statusAppended  = "appended"
-	statusFailed    = "failed"
-)
-
-func newFileReport(p string) FileReport {
-	return FileReport{
-		Path:             p,
-		EntriesByType:    map[string]int{},
-		MalformedLines:   []LineProblem{},
-		BoundariesByType: map[string]int{},
-		EdgesByType:      map[string]int{},
+// importReport is the engine's report r in the contract's shape (Relations
+// aside: the caller's).
+func importReport(r *ingest.Report) ImportReport {
+	out := ImportReport{Files: make([]FileReport, 0, len(r.Files)), Totals: ImportTotals(r.Totals)}
+	for _, fr := range r.Files {
+		out.Files = append(out.Files, fileReport(fr))
 	}
-}
-
-// failed turns fr into the report of a failed file: what was read is kept
-// (format, version, session id), counts are zeroed as nothing was stored.
-func failed(fr FileReport, p string, err error) FileReport {
-	out := newFileReport(fr.Path)
-	out.Version, out.SessionID, out.Format = fr.Version, fr.SessionID, fr.Format
-	out.Status = statusFailed
-	msg := err.Error()
-	if !strings.Contains(msg, p) {
-		msg = p + ": " + msg
-	}
-	out.Error = msg
 	return out
 }
 
-// cancelled is err, or when ctx ended (the import was cancelled: Ctrl-C, the
-// window closed) what that meant for the file: its transaction began and
-// was rolled back (during), or never began.
-func cancelled(ctx context.Context, err error, during bool) error {
-	if ctx.Err() == nil {
-		return err
+// fileReport is the engine's report of a file in the contract's shape.
+func fileReport(fr ingest.FileReport) FileReport {
+	lines := make([]LineProblem, len(fr.MalformedLines))
+	for i, p := range fr.MalformedLines {
+		lines[i] = LineProblem(p)
 	}
-	if during {
-		return fmt.Errorf("nothing of this file was written: the import was cancelled (%v) while it was imported", context.Cause(ctx))
-	}
-	return fmt.Errorf("not imported: the import was cancelled (%v) before this file", context.Cause(ctx))
+	return FileReport{Path: fr.Path, Format: fr.Format, Version: fr.Version, SessionID: fr.SessionID, Status: fr.Status,
+		Entries: fr.Entries, NewEntries: fr.NewEntries, EntriesByType: fr.EntriesByType, MalformedCount: fr.MalformedCount,
+		MalformedLines: lines, PendingTail: fr.PendingTail, Segments: fr.Segments, BoundariesByType: fr.BoundariesByType,
+		EdgesByType: fr.EdgesByType, Error: fr.Error}
 }

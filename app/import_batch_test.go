@@ -1,13 +1,14 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"rhizome/app/ingest"
 )
 
 // Small files are written in one transaction, each inside a savepoint of
@@ -34,7 +35,7 @@ func TestBatchFileFailsNeighboursImport(t *testing.T) {
 	db := l.db(t)
 	boom := errors.New("disk on fire")
 	file, batched := 0, false
-	failImport = func(n int) error {
+	l.Import.failImport = func(n int) error {
 		if n == 1 {
 			file++
 		}
@@ -49,9 +50,9 @@ func TestBatchFileFailsNeighboursImport(t *testing.T) {
 		}
 		return nil
 	}
-	defer func() { failImport = nil }()
+	defer func() { l.Import.failImport = nil }()
 	rep := l.importPaths(t, dir)
-	failImport = nil
+	l.Import.failImport = nil
 	if !batched {
 		t.Error("the first file was committed before the second was written: the files were not batched")
 	}
@@ -59,9 +60,9 @@ func TestBatchFileFailsNeighboursImport(t *testing.T) {
 		t.Fatalf("totals %+v", rep.Totals)
 	}
 	for i, f := range rep.Files {
-		want := statusImported
+		want := ingest.StatusImported
 		if i == 1 {
-			want = statusFailed
+			want = ingest.StatusFailed
 		}
 		if filepath.Base(f.Path) != names[i] || f.Status != want {
 			t.Errorf("file %d: %s %s %q, want %s %s", i, filepath.Base(f.Path), f.Status, f.Error, names[i], want)
@@ -81,65 +82,7 @@ func TestBatchFileFailsNeighboursImport(t *testing.T) {
 	}
 
 	// The failed file imports on its own afterwards.
-	if rep := l.importPaths(t, paths[1]); rep.Files[0].Status != statusImported {
+	if rep := l.importPaths(t, paths[1]); rep.Files[0].Status != ingest.StatusImported {
 		t.Errorf("the failed file again: %+v", rep.Files[0])
 	}
-}
-
-// The reader waits for a file of the same session to be committed; the
-// writer commits the batch as soon as that file is in it, whether the reader
-// asked before the writer had it (it was still in the jobs channel: the
-// batch used to stay open for batchTime, a second per such file) or after.
-func TestBatchCommitsTheAwaitedFileOnceWritten(t *testing.T) {
-	l := newTestLib(t)
-	ctx := context.Background()
-	b := &writeBatch{st: l.st}
-	var rep ImportReport
-	newJob := func() *job { return &job{src: source{size: 1 << 10}, done: make(chan struct{})} }
-	closed := func(j *job) bool {
-		select {
-		case <-j.done:
-			return true
-		default:
-			return false
-		}
-	}
-	write := func(j *job) {
-		t.Helper()
-		if _, err := b.open(ctx); err != nil {
-			t.Fatal(err)
-		}
-		b.add(j, &rep, 0, false)
-	}
-
-	first, awaited := newJob(), newJob()
-	write(first)
-	b.await(awaited, &rep)
-	if b.tx == nil || closed(first) {
-		t.Fatal("the batch was committed before the awaited file was written into it")
-	}
-	write(awaited)
-	if b.tx != nil || !closed(first) || !closed(awaited) {
-		t.Fatalf("the batch is still open after the awaited file was written (committed: first %v, awaited %v)", closed(first), closed(awaited))
-	}
-	if b.awaited != nil {
-		t.Fatal("the batch still waits for a committed file")
-	}
-
-	// Asked after the writer has it: committed at once.
-	inBatch := newJob()
-	write(inBatch)
-	b.await(inBatch, &rep)
-	if b.tx != nil || !closed(inBatch) {
-		t.Fatal("the batch holding the awaited file was not committed")
-	}
-
-	// Asked for a file committed already: the open batch goes on.
-	next := newJob()
-	write(next)
-	b.await(inBatch, &rep)
-	if b.tx == nil || closed(next) || b.awaited != nil {
-		t.Fatal("waiting for a committed file ended or marked the open batch")
-	}
-	b.commit(&rep)
 }

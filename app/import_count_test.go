@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"rhizome/app/ingest"
 )
 
 // importCountScript counts, in Python, what a session file holds, knowing
@@ -117,7 +119,7 @@ func TestEveryLineAccountedForInTheLibrary(t *testing.T) {
 		l := newTestLib(t)
 		rep := l.importPaths(t, dir)
 		for _, f := range rep.Files {
-			if f.Status == statusFailed {
+			if f.Status == ingest.StatusFailed {
 				t.Errorf("%s: %s", f.Path, f.Error)
 			}
 		}

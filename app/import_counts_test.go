@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/pisession"
 )
 
@@ -31,7 +32,7 @@ func TestMalformedLinesCountedPastTheSample(t *testing.T) {
 	l := newTestLib(t)
 	rep := l.importPaths(t, p)
 	fr := rep.Files[0]
-	if fr.Status != statusImported || fr.Entries != 199 {
+	if fr.Status != ingest.StatusImported || fr.Entries != 199 {
 		t.Fatalf("%s: %d entries", fr.Status, fr.Entries)
 	}
 	if fr.MalformedCount != bad || rep.Totals.Malformed != bad {
@@ -59,7 +60,7 @@ func TestMalformedLinesCountedPastTheSample(t *testing.T) {
 	os.WriteFile(p, b.Bytes(), 0o644)
 	rep = l.importPaths(t, p)
 	fr = rep.Files[0]
-	if fr.Status != statusAppended || fr.MalformedCount != bad+3 || rep.Totals.Malformed != bad+3 {
+	if fr.Status != ingest.StatusAppended || fr.MalformedCount != bad+3 || rep.Totals.Malformed != bad+3 {
 		t.Errorf("append: %s, %d malformed lines (totals %d), want appended, %d", fr.Status, fr.MalformedCount, rep.Totals.Malformed, bad+3)
 	}
 	ss, _ = l.Library.Sessions("")
@@ -67,7 +68,7 @@ func TestMalformedLinesCountedPastTheSample(t *testing.T) {
 		t.Errorf("library says %d malformed lines after the append, want %d", ss[0].Malformed, bad+3)
 	}
 	// Unchanged: the stored count is reported.
-	if fr := l.importPaths(t, p).Files[0]; fr.Status != statusUnchanged || fr.MalformedCount != bad+3 {
+	if fr := l.importPaths(t, p).Files[0]; fr.Status != ingest.StatusUnchanged || fr.MalformedCount != bad+3 {
 		t.Errorf("again: %s, %d malformed lines, want unchanged, %d", fr.Status, fr.MalformedCount, bad+3)
 	}
 }

@@ -13,11 +13,13 @@ import (
 	"strings"
 	"testing"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/claudecode"
 	"rhizome/backend/codex"
 	"rhizome/backend/pisession"
 	"rhizome/backend/search"
 	"rhizome/backend/segment"
+	"rhizome/backend/sessionformat"
 	"rhizome/store"
 )
 
@@ -53,13 +55,13 @@ func otherFiles(t *testing.T) map[string][]string {
 	cc = append(cc, glob(claudeHandMd+"/*.jsonl")...)
 	cx := append(glob(codexHome+"/sessions/*/*/*/*.jsonl"), glob(codexHome+"/archived_sessions/*.jsonl")...)
 	cx = append(cx, glob(codexHandMd+"/*.jsonl")...)
-	return map[string][]string{formatClaudeCode: cc, formatCodex: cx}
+	return map[string][]string{sessionformat.ClaudeCode: cc, sessionformat.Codex: cx}
 }
 
 // readOther reads a Claude Code or Codex file with its own reader.
 func readOther(t *testing.T, format, path string) ([]pisession.Entry, pisession.Header) {
 	t.Helper()
-	if format == formatClaudeCode {
+	if format == sessionformat.ClaudeCode {
 		s, err := claudecode.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -90,9 +92,9 @@ func TestImportClaudeCodeAndCodex(t *testing.T) {
 	}
 	db := l.db(t)
 	for _, fr := range rep.Files {
-		format := formatCodex
+		format := sessionformat.Codex
 		if strings.Contains(fr.Path, "claude-home") {
-			format = formatClaudeCode
+			format = sessionformat.ClaudeCode
 		}
 		if fr.Format != format {
 			t.Errorf("%s: format %q, want %q", fr.Path, fr.Format, format)
@@ -120,10 +122,10 @@ func TestImportClaudeCodeAndCodex(t *testing.T) {
 	for _, s := range sessions {
 		byID[s.ID] = s
 	}
-	if s := byID[claudeMain]; s.Format != formatClaudeCode || s.Name == "" || s.Name == filepath.Base(s.Path) {
+	if s := byID[claudeMain]; s.Format != sessionformat.ClaudeCode || s.Name == "" || s.Name == filepath.Base(s.Path) {
 		t.Errorf("Claude Code session %+v: want its title", s)
 	}
-	if s := byID[codexMain]; s.Format != formatCodex || s.Name != "Ledger total: label and review" {
+	if s := byID[codexMain]; s.Format != sessionformat.Codex || s.Name != "Ledger total: label and review" {
 		t.Errorf("Codex session %+v: want the title of session_index.jsonl", s)
 	}
 	if s := byID[codexMain]; !s.CostUnknown {
@@ -176,8 +178,8 @@ func TestImportClaudeCodeAndCodex(t *testing.T) {
 	for _, c := range []struct {
 		format, parent, parentPath, child, agent string
 	}{
-		{formatClaudeCode, claudeMain, claudeHome + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + claudeMain + ".jsonl", "agent-" + claudeAgent, claudeAgent},
-		{formatCodex, codexMain, codexHome + "/sessions/2026/11/24/rollout-2026-11-24T11-04-43-" + codexMain + ".jsonl", codexAgent, codexAgent},
+		{sessionformat.ClaudeCode, claudeMain, claudeHome + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + claudeMain + ".jsonl", "agent-" + claudeAgent, claudeAgent},
+		{sessionformat.Codex, codexMain, codexHome + "/sessions/2026/11/24/rollout-2026-11-24T11-04-43-" + codexMain + ".jsonl", codexAgent, codexAgent},
 	} {
 		e := edgeInto("subagent", c.child)
 		if e == nil {
@@ -204,7 +206,7 @@ func TestImportClaudeCodeAndCodex(t *testing.T) {
 
 	// The Claude Code fork's copied lines are copies of the main
 	// session's, by uuid; its own turn is not.
-	mainEntries, _ := readOther(t, formatClaudeCode, claudeHome+"/-tmp-rhizome-claudecode-fixtures-work-acme-api/"+claudeMain+".jsonl")
+	mainEntries, _ := readOther(t, sessionformat.ClaudeCode, claudeHome+"/-tmp-rhizome-claudecode-fixtures-work-acme-api/"+claudeMain+".jsonl")
 	inMain := map[string]bool{}
 	for _, e := range mainEntries {
 		if k := claudecode.DedupeKey(&e); k != "" {
@@ -262,7 +264,7 @@ func TestCodexRolledBackTurnsKeptAndFlagged(t *testing.T) {
 	}
 	l := newTestLib(t)
 	fr := l.importPaths(t, path).Files[0]
-	if fr.Status != statusImported || fr.BoundariesByType["branch"] != 1 {
+	if fr.Status != ingest.StatusImported || fr.BoundariesByType["branch"] != 1 {
 		t.Fatalf("%+v", fr)
 	}
 	got := map[int]bool{}
@@ -309,7 +311,7 @@ func TestUnknownFormatSaysWhatItLooksLike(t *testing.T) {
 	}
 	for _, fr := range rep.Files {
 		w := want[filepath.Base(fr.Path)]
-		if w == "" || fr.Status != statusFailed || !strings.Contains(strings.ToLower(fr.Error), w) || !strings.Contains(fr.Error, fr.Path) {
+		if w == "" || fr.Status != ingest.StatusFailed || !strings.Contains(strings.ToLower(fr.Error), w) || !strings.Contains(fr.Error, fr.Path) {
 			t.Errorf("%s: %s %q, want an error naming it and %q", fr.Path, fr.Status, fr.Error, w)
 		}
 	}
@@ -319,7 +321,7 @@ func TestUnknownFormatSaysWhatItLooksLike(t *testing.T) {
 // nodes' cost adds up to the reader's usage priced once per response.
 func TestClaudeCodeCostCountedOnce(t *testing.T) {
 	path := claudeHome + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + claudeMain + ".jsonl"
-	entries, _ := readOther(t, formatClaudeCode, path)
+	entries, _ := readOther(t, sessionformat.ClaudeCode, path)
 	var want float64
 	for _, e := range entries {
 		if e.Message != nil && e.Message.Usage != nil && e.DuplicateOf == "" {
@@ -363,7 +365,7 @@ func TestAppendEqualsFullImportAllFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			fresh := newTestLib(t)
-			if fr := fresh.importPaths(t, p).Files[0]; fr.Status != statusImported {
+			if fr := fresh.importPaths(t, p).Files[0]; fr.Status != ingest.StatusImported {
 				t.Fatalf("%+v", fr)
 			}
 			want := fresh.snapshot(t)
@@ -380,13 +382,13 @@ func TestAppendEqualsFullImportAllFormats(t *testing.T) {
 					f1 := l.importPaths(t, p).Files[0]
 					os.WriteFile(p, full, 0o644)
 					f2 := l.importPaths(t, p).Files[0]
-					if f1.Status == statusFailed && (strings.Contains(f1.Error, "still being written") || strings.Contains(f1.Error, "not a Claude Code session: no line with a sessionId")) {
+					if f1.Status == ingest.StatusFailed && (strings.Contains(f1.Error, "still being written") || strings.Contains(f1.Error, "not a Claude Code session: no line with a sessionId")) {
 						// Not a session yet: the lines that make its header
 						// are still to come.
-						if f2.Status != statusImported {
+						if f2.Status != ingest.StatusImported {
 							t.Fatalf("%s cut at %d: %+v", filepath.Base(path), at, f2)
 						}
-					} else if f1.Status != statusImported || f2.Status != statusAppended && f2.Status != statusUnchanged {
+					} else if f1.Status != ingest.StatusImported || f2.Status != ingest.StatusAppended && f2.Status != ingest.StatusUnchanged {
 						t.Fatalf("%s (%s) cut at byte %d (line %d): first %+v, then %+v", filepath.Base(path), format, at, k, f1, f2)
 					}
 					got := l.snapshot(t)
@@ -623,7 +625,7 @@ func TestAppendedSessionSummariesAsAWholeImport(t *testing.T) {
 			if err := os.WriteFile(tc.live, tc.full, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if rep := l.importPaths(t, tc.live); rep.Files[0].Status != statusAppended {
+			if rep := l.importPaths(t, tc.live); rep.Files[0].Status != ingest.StatusAppended {
 				t.Fatalf("append: %+v", rep.Files[0])
 			}
 			if _, err := l.App.Summarize(context.Background(), SummarizeOptions{Offline: true}); err != nil {

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"rhizome/app/ingest"
 )
 
 // copyV3 copies the version 3 sessions written by pi into dir.
@@ -118,7 +120,7 @@ func TestImportRefusesWhatIsNotAFile(t *testing.T) {
 	rep := importWithin(t, l, unblock, fifo, "/dev/zero")
 	want := map[string]string{fifo: "named pipe", "/dev/zero": "device"}
 	for _, f := range rep.Files {
-		if f.Status != statusFailed || !strings.Contains(f.Error, want[f.Path]) || !strings.Contains(f.Error, f.Path) {
+		if f.Status != ingest.StatusFailed || !strings.Contains(f.Error, want[f.Path]) || !strings.Contains(f.Error, f.Path) {
 			t.Errorf("%s: %s %q, want failed naming it and saying %q", f.Path, f.Status, f.Error, want[f.Path])
 		}
 	}
@@ -131,13 +133,13 @@ func TestImportRefusesWhatIsNotAFile(t *testing.T) {
 	for _, f := range rep.Files {
 		got[filepath.Base(f.Path)] = f
 	}
-	if f := got["good.jsonl"]; f.Status != statusImported {
+	if f := got["good.jsonl"]; f.Status != ingest.StatusImported {
 		t.Errorf("good.jsonl: %s %s", f.Status, f.Error)
 	}
-	if f := got["pipe.jsonl"]; f.Status != statusFailed || !strings.Contains(f.Error, "named pipe") {
+	if f := got["pipe.jsonl"]; f.Status != ingest.StatusFailed || !strings.Contains(f.Error, "named pipe") {
 		t.Errorf("pipe.jsonl in a folder: %s %q, want failed: named pipe", f.Status, f.Error)
 	}
-	if f := got["broken.jsonl"]; f.Status != statusFailed || !strings.Contains(f.Error, "broken.jsonl") {
+	if f := got["broken.jsonl"]; f.Status != ingest.StatusFailed || !strings.Contains(f.Error, "broken.jsonl") {
 		t.Errorf("broken link in a folder: %s %q, want failed naming it", f.Status, f.Error)
 	}
 

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"rhizome/app/ingest"
 )
 
 // A Claude Code sub-agent whose Task/Agent call was interrupted has no
@@ -48,7 +50,7 @@ func TestInterruptedSubagentLinkedBySidecar(t *testing.T) {
 	for _, order := range [][]string{{main, agent}, {agent, main}} {
 		l := newTestLib(t)
 		for _, p := range order {
-			if fr := l.importPaths(t, p).Files[0]; fr.Status != statusImported {
+			if fr := l.importPaths(t, p).Files[0]; fr.Status != ingest.StatusImported {
 				t.Fatalf("%s: %+v", p, fr)
 			}
 		}

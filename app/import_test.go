@@ -10,12 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/analyze"
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
@@ -213,7 +213,7 @@ func TestImportRealSessions(t *testing.T) {
 	db := l.db(t)
 	for name, want := range sampleEntries {
 		fr := reportByName(t, rep, name)
-		if fr.Status != statusImported || fr.Entries != want || fr.NewEntries != want || fr.Version != 1 || fr.Format != "pi" {
+		if fr.Status != ingest.StatusImported || fr.Entries != want || fr.NewEntries != want || fr.Version != 1 || fr.Format != "pi" {
 			t.Errorf("%s: %+v, want %d entries imported", name, fr, want)
 		}
 		if len(fr.MalformedLines) != 0 || fr.PendingTail || fr.Error != "" {
@@ -321,7 +321,7 @@ func TestReimportUnchanged(t *testing.T) {
 	}
 	for i, fr := range again.Files {
 		want := first.Files[i]
-		want.Status, want.NewEntries = statusUnchanged, 0
+		want.Status, want.NewEntries = ingest.StatusUnchanged, 0
 		// The tree was imported before its forks: its fork edges came later.
 		delete(fr.EdgesByType, "fork")
 		delete(want.EdgesByType, "fork")
@@ -344,7 +344,7 @@ func TestReimportUnchanged(t *testing.T) {
 	// The same bytes dropped on the window (base64) are unchanged too.
 	b, _ := os.ReadFile(filepath.Join("samples", "large-session.jsonl"))
 	rep, err := l.Import.ImportFiles([]DroppedFile{{Name: "large-session.jsonl", Content: base64.StdEncoding.EncodeToString(b)}})
-	if err != nil || rep.Files[0].Status != statusUnchanged || rep.Files[0].Entries != 1018 {
+	if err != nil || rep.Files[0].Status != ingest.StatusUnchanged || rep.Files[0].Entries != 1018 {
 		t.Fatalf("dropped: %v %+v", err, rep)
 	}
 }
@@ -405,18 +405,18 @@ func TestAppendEqualsFullImport(t *testing.T) {
 			l := newTestLib(t)
 			os.WriteFile(live, partial, 0o644)
 			f1 := l.importPaths(t, live).Files[0]
-			if f1.Status != statusImported || !f1.PendingTail || f1.Entries == 0 && keep > 1 {
+			if f1.Status != ingest.StatusImported || !f1.PendingTail || f1.Entries == 0 && keep > 1 {
 				t.Fatalf("first import %+v", f1)
 			}
 			os.WriteFile(live, full, 0o644)
 			f2 := l.importPaths(t, live).Files[0]
-			if f2.Status != statusAppended || f2.PendingTail || f2.Entries != f1.Entries+f2.NewEntries || f2.NewEntries == 0 {
+			if f2.Status != ingest.StatusAppended || f2.PendingTail || f2.Entries != f1.Entries+f2.NewEntries || f2.NewEntries == 0 {
 				t.Fatalf("append %+v after %+v", f2, f1)
 			}
 
 			fresh := newTestLib(t)
 			f3 := fresh.importPaths(t, live).Files[0]
-			if f3.Status != statusImported {
+			if f3.Status != ingest.StatusImported {
 				t.Fatalf("fresh %+v", f3)
 			}
 			f2.Status, f2.NewEntries, f3.Status, f3.NewEntries = "", 0, "", 0
@@ -455,7 +455,7 @@ func TestAppendEqualsFullImport(t *testing.T) {
 			}
 
 			// Importing the grown file again changes nothing.
-			if f4 := l.importPaths(t, live).Files[0]; f4.Status != statusUnchanged {
+			if f4 := l.importPaths(t, live).Files[0]; f4.Status != ingest.StatusUnchanged {
 				t.Errorf("re-import after append: %+v", f4)
 			}
 		})
@@ -482,15 +482,15 @@ func TestAllOrNothing(t *testing.T) {
 	before, snap := l.tableCounts(t), l.snapshot(t)
 
 	boom := errors.New("disk on fire")
-	failImport = func(n int) error {
+	l.Import.failImport = func(n int) error {
 		if n == 500 {
 			return boom
 		}
 		return nil
 	}
-	defer func() { failImport = nil }()
+	defer func() { l.Import.failImport = nil }()
 	rep := l.importPaths(t, filepath.Join("samples", "large-session.jsonl"), filepath.Join("samples", "compact-with-images.jsonl"))
-	if rep.Totals.Failed != 2 || rep.Files[0].Status != statusFailed || !strings.Contains(rep.Files[0].Error, "disk on fire") ||
+	if rep.Totals.Failed != 2 || rep.Files[0].Status != ingest.StatusFailed || !strings.Contains(rep.Files[0].Error, "disk on fire") ||
 		!strings.Contains(rep.Files[0].Error, "large-session.jsonl") {
 		t.Fatalf("report %+v", rep)
 	}
@@ -505,7 +505,7 @@ func TestAllOrNothing(t *testing.T) {
 	}
 
 	// A failure in an append leaves the earlier import whole.
-	failImport = nil
+	l.Import.failImport = nil
 	dir := t.TempDir()
 	live := filepath.Join(dir, "large-session.jsonl")
 	full, _ := os.ReadFile(filepath.Join("samples", "large-session.jsonl"))
@@ -514,13 +514,13 @@ func TestAllOrNothing(t *testing.T) {
 	before, snap = l.tableCounts(t), l.snapshot(t)
 	totals, _ := l.storedTotals(t)
 	os.WriteFile(live, full, 0o644)
-	failImport = func(n int) error {
+	l.Import.failImport = func(n int) error {
 		if n == 600 { // after segments of the append were written (and counted)
 			return boom
 		}
 		return nil
 	}
-	if rep := l.importPaths(t, live); rep.Files[0].Status != statusFailed {
+	if rep := l.importPaths(t, live); rep.Files[0].Status != ingest.StatusFailed {
 		t.Fatalf("append %+v", rep.Files[0])
 	}
 	if after := l.tableCounts(t); !reflect.DeepEqual(after, before) || !reflect.DeepEqual(l.snapshot(t), snap) {
@@ -529,8 +529,8 @@ func TestAllOrNothing(t *testing.T) {
 	if after, _ := l.storedTotals(t); !reflect.DeepEqual(after, totals) {
 		t.Errorf("append failure changed the session's totals: %+v, want %+v", after, totals)
 	}
-	failImport = nil
-	if rep := l.importPaths(t, live); rep.Files[0].Status != statusAppended || rep.Files[0].Entries != 1018 {
+	l.Import.failImport = nil
+	if rep := l.importPaths(t, live); rep.Files[0].Status != ingest.StatusAppended || rep.Files[0].Entries != 1018 {
 		t.Fatalf("append after the failure %+v", rep.Files[0])
 	}
 }
@@ -559,7 +559,7 @@ func TestMalformedLines(t *testing.T) {
 
 	l := newTestLib(t)
 	fr := l.importPaths(t, p).Files[0]
-	if fr.Status != statusImported || fr.Entries != 463 {
+	if fr.Status != ingest.StatusImported || fr.Entries != 463 {
 		t.Fatalf("%+v", fr)
 	}
 	var got []int
@@ -595,11 +595,11 @@ func TestFailedFiles(t *testing.T) {
 		t.Fatalf("totals %+v", rep.Totals)
 	}
 	for _, fr := range rep.Files {
-		if fr.Status == statusImported {
+		if fr.Status == ingest.StatusImported {
 			continue
 		}
 		base := filepath.Base(fr.Path)
-		if fr.Status != statusFailed || !strings.Contains(fr.Error, base) || fr.Entries != 0 {
+		if fr.Status != ingest.StatusFailed || !strings.Contains(fr.Error, base) || fr.Entries != 0 {
 			t.Errorf("%s: %+v", base, fr)
 		}
 		if base == "no-header.jsonl" && !strings.Contains(fr.Error, "header") {
@@ -638,7 +638,7 @@ func TestReplacedSession(t *testing.T) {
 	}
 	os.WriteFile(live, b.Bytes(), 0o644)
 	fr := l.importPaths(t, live).Files[0]
-	if fr.Status != statusImported || fr.Entries != keep-1 || fr.NewEntries != keep-1 {
+	if fr.Status != ingest.StatusImported || fr.Entries != keep-1 || fr.NewEntries != keep-1 {
 		t.Fatalf("replace %+v", fr)
 	}
 	fresh := newTestLib(t)
@@ -722,7 +722,7 @@ func TestForkEdges(t *testing.T) {
 	for _, order := range [][]string{{tree, fork, clone}, {fork, clone, tree}, {clone, tree, fork}} {
 		l := newTestLib(t)
 		for _, f := range order { // one import per file: the parent may come later
-			if fr := l.importPaths(t, f).Files[0]; fr.Status != statusImported {
+			if fr := l.importPaths(t, f).Files[0]; fr.Status != ingest.StatusImported {
 				t.Fatalf("%+v", fr)
 			}
 		}
@@ -800,7 +800,7 @@ func TestImportFilesAndDialogs(t *testing.T) {
 		{Name: v3Tree, Content: base64.StdEncoding.EncodeToString(b)},
 		{Name: "bad.jsonl", Content: "%%%"},
 	})
-	if err != nil || rep.Files[0].Status != statusImported || rep.Files[0].Entries != 39 || rep.Files[1].Status != statusFailed {
+	if err != nil || rep.Files[0].Status != ingest.StatusImported || rep.Files[0].Entries != 39 || rep.Files[1].Status != ingest.StatusFailed {
 		t.Fatalf("%v %+v", err, rep)
 	}
 	if _, err := l.Import.ChooseAndImport(); !errors.Is(err, ErrNoDialogs) {
@@ -827,17 +827,6 @@ type fakeDialogs struct{ paths []string }
 func (f fakeDialogs) OpenFiles(context.Context, string) ([]string, error) { return f.paths, nil }
 func (f fakeDialogs) OpenFolder(context.Context, string) (string, error)  { return "", nil }
 
-func TestCollectPathsOrder(t *testing.T) {
-	srcs := collectPaths([]string{"samples", filepath.Join("samples", "large-session.jsonl")}, "host")
-	var names []string
-	for _, s := range srcs {
-		names = append(names, filepath.Base(s.path))
-	}
-	if !sort.StringsAreSorted(names) || len(names) != 3 {
-		t.Errorf("sources %v", names)
-	}
-}
-
 // A session stored without the state an append goes on from (by a Rhizome
 // older than migration 0030) is read again whole when its file grows, and
 // the library ends as a fresh import leaves it.
@@ -852,7 +841,7 @@ func TestAppendWithoutStoredStateReimports(t *testing.T) {
 	}
 	os.WriteFile(live, full, 0o644)
 	fr := l.importPaths(t, live).Files[0]
-	if fr.Status != statusImported || fr.Entries != 463 || fr.NewEntries != 463 {
+	if fr.Status != ingest.StatusImported || fr.Entries != 463 || fr.NewEntries != 463 {
 		t.Fatalf("%+v", fr)
 	}
 	fresh := newTestLib(t)
@@ -870,13 +859,13 @@ func TestImportCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	l.SetContext(ctx)
-	failImport = func(n int) error {
+	l.Import.failImport = func(n int) error {
 		if n == 300 {
 			cancel()
 		}
 		return nil
 	}
-	defer func() { failImport = nil }()
+	defer func() { l.Import.failImport = nil }()
 	rep := l.importPaths(t, filepath.Join("samples", "large-session.jsonl"), filepath.Join("samples", "compact-with-images.jsonl"))
 	if rep.Totals.Files != 2 || rep.Totals.Failed != 2 || !strings.Contains(rep.Files[1].Error, "cancel") {
 		t.Fatalf("%+v", rep)

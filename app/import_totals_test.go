@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"rhizome/app/ingest"
 	"rhizome/store"
 )
 
@@ -185,7 +186,7 @@ func TestAppendReportTotalsEqualFreshImport(t *testing.T) {
 		for _, pc := range pieces {
 			os.WriteFile(p, cutAt(full, pc.frac, pc.halfLine), 0o644)
 			last = l.importPaths(t, p).Files[0]
-			if last.Status == statusAppended {
+			if last.Status == ingest.StatusAppended {
 				appended++
 			}
 			l.checkStoredTotals(t, name)
@@ -252,7 +253,7 @@ func TestAppendStoredTotalsAcrossSessions(t *testing.T) {
 					return cutAt(b, pieces[k].frac, pieces[k].halfLine)
 				})
 				for _, fr := range l.importPaths(t, dir).Files {
-					if fr.Status == statusFailed && !strings.Contains(fr.Error, "still being written") &&
+					if fr.Status == ingest.StatusFailed && !strings.Contains(fr.Error, "still being written") &&
 						!strings.Contains(fr.Error, "no line with a sessionId") && !strings.Contains(fr.Error, "empty file") {
 						t.Fatalf("%s: %+v", root, fr)
 					}

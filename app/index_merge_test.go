@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"rhizome/app/ingest"
 )
 
 // importOneAtATime imports the real pi samples and the Claude Code and
@@ -17,7 +19,7 @@ func importOneAtATime(t *testing.T, l *testLib) {
 	var files []string
 	for _, root := range []string{"samples", claudeHome, codexHome} {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && filepath.Ext(p) == ".jsonl" && isSessionFile(p) {
+			if err == nil && !d.IsDir() && filepath.Ext(p) == ".jsonl" && ingest.IsSessionFile(p) {
 				files = append(files, p)
 			}
 			return err

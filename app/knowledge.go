@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/analyze"
 	"rhizome/backend/graph"
 	"rhizome/backend/knowledge"
@@ -486,7 +487,7 @@ func (k *Knowledge) Reextract() (KnowledgeReextract, error) {
 				if len(page.Entries) == 0 {
 					break
 				}
-				entries, err := decodeRecords(sess.Format, sess.Header, sess.Path, page.Entries)
+				entries, err := ingest.DecodeRecords(sess.Format, sess.Header, sess.Path, page.Entries)
 				if err != nil {
 					return rep, fmt.Errorf("app: re-extracting session %s: %w", sess.ID, err)
 				}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/knowledge"
 	"rhizome/store"
 )
@@ -252,7 +253,7 @@ func TestEditedExtractedItemSurvivesReimport(t *testing.T) {
 	}
 	// The file is rewritten (a byte changed in its last line): a replace.
 	os.WriteFile(live, append(full[:len(full)-2:len(full)-2], ' ', '\n'), 0o644)
-	if st := l.importPaths(t, live).Files[0].Status; st == statusUnchanged {
+	if st := l.importPaths(t, live).Files[0].Status; st == ingest.StatusUnchanged {
 		t.Fatalf("status %s after a rewrite", st)
 	}
 	got, err := l.Knowledge.Get(f.ID)

@@ -6,10 +6,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/link"
 	"rhizome/backend/pisession"
 	"rhizome/backend/project"
 	"rhizome/backend/segment"
+	"rhizome/backend/sessionformat"
 	"rhizome/backend/summary"
 	"rhizome/store"
 )
@@ -94,7 +96,7 @@ func (l *Library) Sessions(project string) ([]SessionSummary, error) {
 
 // sessionSummary is a stored session as the sidebar lists it, named name.
 func sessionSummary(s *store.Session, name string) SessionSummary {
-	var meta sessionMeta
+	var meta ingest.SessionMeta
 	if len(s.Meta) > 0 {
 		_ = json.Unmarshal(s.Meta, &meta) // what cannot be read says nothing
 	}
@@ -176,7 +178,7 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 	if len(records) == 0 {
 		return out, nil
 	}
-	entries, err := decodeRecords(sess.Format, sess.Header, sess.Path, records)
+	entries, err := ingest.DecodeRecords(sess.Format, sess.Header, sess.Path, records)
 	if err != nil {
 		return EntryPage{}, fmt.Errorf("app: session %s: %w", sess.ID, err)
 	}
@@ -185,7 +187,7 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 		byTarget[lb.TargetID] = lb.Label
 	}
 	var outputs map[int][]store.ToolOutput
-	if sess.Format == formatClaudeCode {
+	if sess.Format == sessionformat.ClaudeCode {
 		if outputs, err = l.c.store.ToolOutputsOf(ctx, sess.PK, records[0].Seq, records[len(records)-1].Seq); err != nil {
 			return EntryPage{}, err
 		}

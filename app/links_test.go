@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/link"
 	"rhizome/store"
 )
@@ -200,7 +201,7 @@ func TestLinksSurviveReimport(t *testing.T) {
 	a.create(t, LinkInput{Source: a.root(), Target: nodeURI(a.nodes[0])})
 	a.create(t, LinkInput{Source: a.root(), Target: aEntry})
 	os.WriteFile(a.live, l.full, 0o644)
-	if fr := a.importPaths(t, a.live).Files[0]; fr.Status != statusAppended {
+	if fr := a.importPaths(t, a.live).Files[0]; fr.Status != ingest.StatusAppended {
 		t.Fatalf("append import: %+v", fr)
 	}
 	if out := a.of(t, a.root()); len(out.Outgoing) != 2 || out.Outgoing[0].Broken || out.Outgoing[1].Broken {
@@ -216,7 +217,7 @@ func TestLinksSurviveReimport(t *testing.T) {
 		b.Write(ln)
 	}
 	os.WriteFile(l.live, b.Bytes(), 0o644)
-	if fr := l.importPaths(t, l.live).Files[0]; fr.Status != statusImported {
+	if fr := l.importPaths(t, l.live).Files[0]; fr.Status != ingest.StatusImported {
 		t.Fatalf("rewrite import: %+v", fr)
 	}
 	if got := sessionNodes(t, l.testLib, l.session); !slices.Equal(got, l.nodes) {

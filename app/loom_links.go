@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/link"
 	"rhizome/backend/pisession"
 	"rhizome/store"
@@ -83,7 +84,7 @@ func (l *Loom) entryText(it link.Item) (string, error) {
 		return "", fmt.Errorf("app: item: %s was not found where the library places it", it)
 	}
 	r := page.Entries[0]
-	entries, err := decodeRecords(sess.Format, sess.Header, sess.Path, []store.EntryRecord{r})
+	entries, err := ingest.DecodeRecords(sess.Format, sess.Header, sess.Path, []store.EntryRecord{r})
 	if err != nil {
 		return "", fmt.Errorf("app: session %s: %w", sess.ID, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/link"
 	"rhizome/backend/loom"
 	"rhizome/store"
@@ -180,7 +181,7 @@ func (l *Loom) importPaths(paths []string, asCopy bool) ([]LoomImportResult, err
 }
 
 func readLoomFile(path string) ([]byte, error) {
-	f, err := openRegularFile(path)
+	f, err := ingest.OpenRegularFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("loom: unable to import %s: %w", path, err)
 	}

@@ -8,12 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/link"
 	"rhizome/backend/loom"
 	"rhizome/backend/memobrain"
@@ -21,95 +21,12 @@ import (
 	"rhizome/store"
 )
 
-// Importing MemoBrain files: the import's entry points (Import.run) hand
-// every file to takeReasoning first, which keeps the MemoBrain snapshots
-// and conversations, detected by content, and leaves the rest to the
-// session import. A snapshot becomes a reasoning graph, in one transaction;
+// Importing MemoBrain files: the import engine sniffs every file first and
+// keeps the MemoBrain snapshots and conversations, detected by content, for
+// the app (ingest.Report.Reasoning), which imports them here once the
+// sessions are written (Import.runWith). A snapshot becomes a reasoning graph, in one transaction;
 // a conversation (a JSON list of messages) goes with the snapshot it was
 // dropped with.
-
-// MaxReasoningFileBytes is the largest MemoBrain file an import reads: the
-// whole file is read into memory (a snapshot of 10,000 nodes is a few MB).
-const MaxReasoningFileBytes = 256 << 20
-
-// reasoningFile is a MemoBrain file of an import.
-type reasoningFile struct {
-	src  source
-	data []byte // the whole file
-	// conversation: a JSON list of messages (else a snapshot).
-	conversation bool
-	err          error // reading it failed
-}
-
-// takeReasoning reads the head of each source once (sniffSources) and
-// takes out the MemoBrain snapshots (sessionformat.Detect, or for a JSON
-// document it cannot place from the first 64 KB, such as a run result whose
-// conversation comes before "memory", memobrain.LooksLikeSnapshot over the
-// whole file) and conversations (a JSON list of {role, content} messages).
-// The other sources are returned in order, with what their heads told
-// (source.sniff).
-func takeReasoning(ctx context.Context, srcs []source) (rest []source, files []reasoningFile) {
-	sniffs := sniffSources(ctx, srcs)
-	for i, s := range srcs {
-		if sn := &sniffs[i]; sn.isReasoning {
-			files = append(files, sn.reasoning)
-			continue
-		} else if s.err == nil {
-			s.sniff = sn
-		}
-		rest = append(rest, s)
-	}
-	return rest, files
-}
-
-// sniffReasoning tells from the head of source s (its first bytes, head,
-// which sessionformat.Detect names format for why; f is the file, open and
-// read past them) whether it is a MemoBrain file, and if so reads it whole.
-func sniffReasoning(s source, f io.Reader, head []byte, format, why string) (reasoningFile, bool) {
-	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
-	var candidate, conversation bool
-	switch {
-	case format == sessionformat.MemoBrain:
-		candidate = true
-	case format != sessionformat.Unknown || len(trimmed) == 0:
-		return reasoningFile{}, false
-	case trimmed[0] == '[':
-		candidate, conversation = true, true
-	case trimmed[0] == '{' && strings.HasPrefix(why, "JSON document"):
-		candidate = true // a document longer than the head: look at all of it
-	}
-	if !candidate {
-		return reasoningFile{}, false
-	}
-	if s.size > MaxReasoningFileBytes {
-		if format == sessionformat.MemoBrain {
-			return reasoningFile{src: s, err: fmt.Errorf("a MemoBrain snapshot of %d MB: the largest Rhizome reads is %d MB", s.size>>20, MaxReasoningFileBytes>>20)}, true
-		}
-		return reasoningFile{}, false
-	}
-	var buf bytes.Buffer
-	buf.Write(head)
-	if _, err := io.Copy(&buf, io.LimitReader(f, MaxReasoningFileBytes+1-int64(len(head)))); err != nil {
-		if format == sessionformat.MemoBrain {
-			return reasoningFile{src: s, err: err}, true
-		}
-		return reasoningFile{}, false
-	}
-	data := buf.Bytes()
-	switch {
-	case format == sessionformat.MemoBrain:
-		return reasoningFile{src: s, data: data}, true
-	case conversation:
-		if msgs, err := memobrain.ReadMessages(data); err == nil && len(msgs) > 0 && bytes.HasPrefix(bytes.TrimSpace(trimBOM(data)), []byte("[")) {
-			return reasoningFile{src: s, data: data, conversation: true}, true
-		}
-	case memobrain.LooksLikeSnapshot(data):
-		return reasoningFile{src: s, data: data}, true
-	}
-	return reasoningFile{}, false
-}
-
-func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}) }
 
 // importReasoning imports the MemoBrain files of an import, appending their
 // reports to rep; it reports whether the library changed. Conversations go
@@ -117,13 +34,13 @@ func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0x
 // without a "messages" or "conversation" word (example_messages.json goes
 // with example_snapshot.json or example.json), else the only snapshot when
 // there is one. A conversation left alone fails, saying so.
-func (im *Import) importReasoning(ctx context.Context, files []reasoningFile, rep *ImportReport) bool {
+func (im *Import) importReasoning(ctx context.Context, files []ingest.ReasoningFile, rep *ImportReport) bool {
 	if len(files) == 0 {
 		return false
 	}
 	var snaps, convs []int
 	for i, f := range files {
-		if f.conversation {
+		if f.Conversation {
 			convs = append(convs, i)
 		} else {
 			snaps = append(snaps, i)
@@ -132,9 +49,9 @@ func (im *Import) importReasoning(ctx context.Context, files []reasoningFile, re
 	pairOf := map[int]int{} // snapshot index -> conversation index
 	convDone := map[int]string{}
 	for _, c := range convs {
-		stem := fileStem(files[c].src.path)
+		stem := fileStem(files[c].Path)
 		for _, s := range snaps {
-			if _, taken := pairOf[s]; !taken && fileStem(files[s].src.path) == stem {
+			if _, taken := pairOf[s]; !taken && fileStem(files[s].Path) == stem {
 				pairOf[s] = c
 				break
 			}
@@ -162,19 +79,17 @@ func (im *Import) importReasoning(ctx context.Context, files []reasoningFile, re
 		if conv >= 0 {
 			convDone[conv] = fr.Status
 			if fr.Reasoning != nil {
-				cr := newReasoningReport(files[conv].src.path)
+				cr := newReasoningReport(files[conv].Path)
 				cr.Status, cr.Error = fr.Status, ""
 				r := *fr.Reasoning
 				r.MessagesFile = ""
 				cr.Reasoning = &r
-				if fr.Status == statusFailed {
-					cr.Error = files[conv].src.path + ": not imported: its snapshot " + files[s].src.path + " failed"
+				if fr.Status == ingest.StatusFailed {
+					cr.Error = files[conv].Path + ": not imported: its snapshot " + files[s].Path + " failed"
 				}
 				reports[conv] = cr
 			} else {
-				reports[conv] = failed(newReasoningReport(files[conv].src.path), files[conv].src.path,
-					fmt.Errorf("not imported: its snapshot %s failed", files[s].src.path))
-				reports[conv].Format = sessionformat.MemoBrain
+				reports[conv] = reasoningFailed(files[conv].Path, fmt.Errorf("not imported: its snapshot %s failed", files[s].Path))
 			}
 		}
 	}
@@ -182,19 +97,17 @@ func (im *Import) importReasoning(ctx context.Context, files []reasoningFile, re
 		if _, ok := convDone[c]; ok {
 			continue
 		}
-		fr := failed(newReasoningReport(files[c].src.path), files[c].src.path, errors.New(
+		reports[c] = reasoningFailed(files[c].Path, errors.New(
 			"a MemoBrain conversation (a list of messages) without its snapshot: import it together with the snapshot it belongs to, or attach it to the graph in the Reasoning view"))
-		fr.Format = sessionformat.MemoBrain
-		reports[c] = fr
 	}
 	for _, fr := range reports {
 		rep.Files = append(rep.Files, fr)
 		t := &rep.Totals
 		t.Files++
 		switch fr.Status {
-		case statusImported:
+		case ingest.StatusImported:
 			t.Imported++
-		case statusUnchanged:
+		case ingest.StatusUnchanged:
 			t.Unchanged++
 		default:
 			t.Failed++
@@ -203,10 +116,18 @@ func (im *Import) importReasoning(ctx context.Context, files []reasoningFile, re
 	return changed
 }
 
+// newReasoningReport is the empty report of the MemoBrain file at p.
 func newReasoningReport(p string) FileReport {
-	fr := newFileReport(p)
+	fr := fileReport(ingest.NewFileReport(p))
 	fr.Format = sessionformat.MemoBrain
 	return fr
+}
+
+// reasoningFailed is the report of the MemoBrain file at p, failed for err.
+func reasoningFailed(p string, err error) FileReport {
+	fr := ingest.NewFileReport(p)
+	fr.Format = sessionformat.MemoBrain
+	return fileReport(ingest.Failed(fr, p, err))
 }
 
 // fileStem is a file's base name without its extension and without a last
@@ -227,32 +148,30 @@ func fileStem(p string) string {
 
 // importSnapshot imports one snapshot with the conversation files[conv]
 // (conv -1: none); it reports whether the library changed.
-func (im *Import) importSnapshot(ctx context.Context, f reasoningFile, conv int, files []reasoningFile) (FileReport, bool) {
-	p := f.src.path
+func (im *Import) importSnapshot(ctx context.Context, f ingest.ReasoningFile, conv int, files []ingest.ReasoningFile) (FileReport, bool) {
+	p := f.Path
 	fr := newReasoningReport(p)
 	fail := func(err error) (FileReport, bool) {
-		out := failed(fr, p, err)
-		out.Format = sessionformat.MemoBrain
-		return out, false
+		return reasoningFailed(p, err), false
 	}
-	if f.err != nil {
-		return fail(f.err)
+	if f.Err != nil {
+		return fail(f.Err)
 	}
-	snap, err := memobrain.ReadSnapshot(f.data)
+	snap, err := memobrain.ReadSnapshot(f.Data)
 	if err != nil {
 		return fail(err)
 	}
 	var msgs []memobrain.Message
 	msgsFile := ""
 	if conv >= 0 {
-		if msgs, err = memobrain.ReadMessages(files[conv].data); err != nil {
-			return fail(fmt.Errorf("its conversation %s: %w", files[conv].src.path, err))
+		if msgs, err = memobrain.ReadMessages(files[conv].Data); err != nil {
+			return fail(fmt.Errorf("its conversation %s: %w", files[conv].Path, err))
 		}
-		msgsFile = files[conv].src.path
+		msgsFile = files[conv].Path
 	} else if msgs, err = snap.Messages(); err != nil {
 		return fail(err)
 	}
-	sum := sha256.Sum256(f.data)
+	sum := sha256.Sum256(f.Data)
 	sha := hex.EncodeToString(sum[:])
 	g := snap.Graph
 	counts := g.Counts()
@@ -273,12 +192,12 @@ func (im *Import) importSnapshot(ctx context.Context, f reasoningFile, conv int,
 		// The same file again: nothing changes, but a conversation the
 		// graph lacks is given to it.
 		ri.GraphID, ri.URI, ri.Title = have.ID, link.Reasoning(have.ID).String(), have.Title
-		fr.Status, fr.Reasoning = statusUnchanged, ri
+		fr.Status, fr.Reasoning = ingest.StatusUnchanged, ri
 		if msgs != nil && have.Messages != len(msgs) {
 			if err := st.SetReasoningMessages(ctx, have.ID, messagesList(msgs)); err != nil {
 				return fail(err)
 			}
-			fr.Status = statusImported
+			fr.Status = ingest.StatusImported
 			im.c.emitEvent("reasoning:changed", ReasoningChanged{GraphID: have.ID})
 			return fr, true
 		}
@@ -293,21 +212,21 @@ func (im *Import) importSnapshot(ctx context.Context, f reasoningFile, conv int,
 	cb, _ := json.Marshal(counts)
 	now := time.Now().UTC()
 	rec := &store.ReasoningGraph{ID: loom.NewID(now), Title: graphTitle(g, p), SourceName: path.Base(filepath.ToSlash(p)),
-		SourceSHA256: sha, Snapshot: f.data, Base: base, Counts: cb, CreatedAt: now}
+		SourceSHA256: sha, Snapshot: f.Data, Base: base, Counts: cb, CreatedAt: now}
 	// The snapshot is kept as the file has it when writing it back gives the
 	// same bytes (a file save_memory wrote), else as WriteSnapshot writes it:
 	// equal to the file as JSON either way.
-	if out, err := memobrain.WriteSnapshot(snap); err == nil && !bytes.Equal(out, f.data) {
+	if out, err := memobrain.WriteSnapshot(snap); err == nil && !bytes.Equal(out, f.Data) {
 		rec.Snapshot = out
 	}
 	if msgs != nil {
 		rec.Messages = messagesList(msgs)
 	}
 	if err := st.CreateReasoningGraph(ctx, rec, nil, nil); err != nil {
-		return fail(cancelled(ctx, err, true))
+		return fail(ingest.Cancelled(ctx, err, true))
 	}
 	ri.GraphID, ri.URI, ri.Title = rec.ID, link.Reasoning(rec.ID).String(), rec.Title
-	fr.Status, fr.Reasoning = statusImported, ri
+	fr.Status, fr.Reasoning = ingest.StatusImported, ri
 	im.c.emitEvent("reasoning:changed", ReasoningChanged{GraphID: rec.ID})
 	return fr, true
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/llm"
 	"rhizome/backend/loom"
 	"rhizome/backend/memobrain"
@@ -195,7 +196,7 @@ func (r *Reasoning) sessionConversation(ctx context.Context, sess *store.Session
 		if len(recs) == 0 {
 			break
 		}
-		entries, err := decodeRecords(sess.Format, sess.Header, sess.Path, recs)
+		entries, err := ingest.DecodeRecords(sess.Format, sess.Header, sess.Path, recs)
 		if err != nil {
 			return memobrain.Conversation{}, fmt.Errorf("reasoning: session %s: %w", sess.ID, err)
 		}

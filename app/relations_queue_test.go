@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"rhizome/app/ingest"
 )
 
 // offlineEdges lists the stored relations across sessions, every column a
@@ -75,7 +77,7 @@ func TestAppendRelationsDerivedAfterTheAppend(t *testing.T) {
 
 	os.WriteFile(live, full, 0o644)
 	rep := l.importPaths(t, live)
-	if rep.Files[0].Status != statusAppended || rep.Relations != nil {
+	if rep.Files[0].Status != ingest.StatusAppended || rep.Relations != nil {
 		t.Fatalf("append: %s, relations %+v; want appended, relations left to the queue", rep.Files[0].Status, rep.Relations)
 	}
 	if err := l.WaitBackground(context.Background()); err != nil {
@@ -116,7 +118,7 @@ func TestRelationsPendingOutliveTheWindow(t *testing.T) {
 	}
 	l.DeferRelations()
 	os.WriteFile(live, full, 0o644)
-	if rep := l.importPaths(t, live); rep.Files[0].Status != statusAppended || rep.Relations != nil {
+	if rep := l.importPaths(t, live); rep.Files[0].Status != ingest.StatusAppended || rep.Relations != nil {
 		t.Fatalf("append: %+v", rep.Files[0])
 	}
 	if err := l.WaitBackground(ctx); err != nil {
@@ -171,7 +173,7 @@ func TestRelationsQueueFailureIsReportedAndRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(live, full, 0o644)
-	if rep := l.importPaths(t, live); rep.Files[0].Status != statusAppended {
+	if rep := l.importPaths(t, live); rep.Files[0].Status != ingest.StatusAppended {
 		t.Fatalf("append: %+v", rep.Files[0])
 	}
 	err := l.WaitBackground(ctx)

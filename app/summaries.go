@@ -60,17 +60,11 @@ func itemKey(uri string) (store.SummaryKey, summary.Kind, error) {
 }
 
 // Keys of the items of each kind.
-func sessionKey(id string) store.SummaryKey {
-	return store.SummaryKey{Item: link.Session(id).String(), Kind: string(summary.KindSession), Subject: id}
-}
+func sessionKey(id string) store.SummaryKey { return store.SessionSummaryKey(id) }
 
-func nodeKey(nodeID string) store.SummaryKey {
-	return store.SummaryKey{Item: link.Node(nodeID).String(), Kind: string(summary.KindSegment), Subject: nodeID}
-}
+func nodeKey(nodeID string) store.SummaryKey { return store.NodeSummaryKey(nodeID) }
 
-func projectKey(path string) store.SummaryKey {
-	return store.SummaryKey{Item: link.Project(path).String(), Kind: string(summary.KindProject), Subject: path}
-}
+func projectKey(path string) store.SummaryKey { return store.ProjectSummaryKey(path) }
 
 func loomTreeKey(treeID string) store.SummaryKey {
 	return store.SummaryKey{Item: link.LoomTree(treeID).String(), Kind: string(summary.KindLoomTree), Subject: treeID}

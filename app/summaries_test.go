@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/analyze"
 	"rhizome/backend/llm/llmtest"
 	"rhizome/backend/pisession/pitest"
@@ -201,7 +202,7 @@ func TestSummaryStaleAfterAppend(t *testing.T) {
 
 	writeLines(t, "large-session.jsonl", path, -1)
 	rep := l.importPaths(t, path)
-	if rep.Files[0].Status != statusAppended {
+	if rep.Files[0].Status != ingest.StatusAppended {
 		t.Fatalf("status %s", rep.Files[0].Status)
 	}
 	stale := l.get(t, item)

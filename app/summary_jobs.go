@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/analyze"
 	"rhizome/backend/link"
 	"rhizome/backend/llm"
@@ -58,7 +59,7 @@ func (s *summarizer) sessionPass(ctx context.Context, sess *store.Session) ([]st
 	pass := summary.NewPass(sess.ID, sess.Cwd, now)
 	var made []summary.Made
 	err := s.c.store.EachEntry(ctx, sess.PK, 0, -1, 512, func(recs []store.EntryRecord) error {
-		es, err := decodeRecords(sess.Format, sess.Header, sess.Path, recs)
+		es, err := ingest.DecodeRecords(sess.Format, sess.Header, sess.Path, recs)
 		if err != nil {
 			return fmt.Errorf("app: session %s: %w", sess.ID, err)
 		}
@@ -152,7 +153,7 @@ func (s *summarizer) segmentJob(ctx context.Context, j store.SummaryRow, prov ll
 	seg := segs[i].Segment
 	acc := summary.NewAccumulator()
 	err = s.c.store.EachEntry(ctx, sess.PK, seg.StartSeq, seg.EndSeq+1, 512, func(recs []store.EntryRecord) error {
-		es, err := decodeRecords(sess.Format, sess.Header, sess.Path, recs)
+		es, err := ingest.DecodeRecords(sess.Format, sess.Header, sess.Path, recs)
 		if err != nil {
 			return fmt.Errorf("app: session %s: %w", sess.ID, err)
 		}

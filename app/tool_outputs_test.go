@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"rhizome/app/ingest"
 	"rhizome/backend/link"
 	"rhizome/store"
 )
@@ -120,7 +121,7 @@ func TestClaudeCodeToolOutputsKept(t *testing.T) {
 		os.WriteFile(main, full[:cut], 0o644)
 		w.importPaths(t, main)
 		os.WriteFile(main, full, 0o644)
-		if fr := w.importPaths(t, main).Files[0]; fr.Status != statusAppended {
+		if fr := w.importPaths(t, main).Files[0]; fr.Status != ingest.StatusAppended {
 			t.Fatalf("cut at %d: %+v", cut, fr)
 		}
 		if n := w.texts(t, `SELECT name FROM tool_outputs`); len(n) != 1 || n[0] != name {
@@ -137,7 +138,7 @@ func TestClaudeCodeToolOutputsKept(t *testing.T) {
 	rw.importPaths(t, main)
 	changed := bytes.Replace(full, []byte(`"isSidechain":false`), []byte(`"isSidechain":false `), 1)
 	os.WriteFile(main, changed, 0o644)
-	if fr := rw.importPaths(t, main).Files[0]; fr.Status != statusImported {
+	if fr := rw.importPaths(t, main).Files[0]; fr.Status != ingest.StatusImported {
 		t.Fatalf("rewritten: %+v", fr)
 	}
 	if n := rw.texts(t, `SELECT name FROM tool_outputs`); len(n) != 1 || n[0] != name {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"rhizome/app/ingest"
 )
 
 // spool holds uploaded session files (files dropped in a browser, sent to
@@ -121,16 +123,9 @@ func (sp *spool) remove() { os.RemoveAll(sp.dir) }
 // ImportFiles imports files sent whole: the path stored is the name the file
 // was sent under (its base name).
 func (im *Import) importSpool(sp *spool) (ImportReport, error) {
-	srcs := make([]source, 0, len(sp.files))
+	srcs := make([]ingest.Source, 0, len(sp.files))
 	for _, f := range sp.files {
-		p := f.path
-		srcs = append(srcs, source{path: f.name, size: f.size, open: func() (sessionFile, error) {
-			f, err := os.Open(p)
-			if err != nil {
-				return nil, err
-			}
-			return f, nil
-		}})
+		srcs = append(srcs, ingest.FileAs(f.name, f.path, f.size))
 	}
 	return im.run(srcs)
 }

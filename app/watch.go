@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"rhizome/app/ingest"
 	"rhizome/store"
 )
 
@@ -390,7 +393,7 @@ func (wt *watcher) run() {
 			wt.w.noteError(err)
 		case <-tick:
 			timer, tick = nil, nil
-			paths := sortedKeys(wt.pending)
+			paths := slices.Sorted(maps.Keys(wt.pending))
 			wt.pending = map[string]bool{}
 			removed := wt.removed
 			wt.removed = nil
@@ -416,7 +419,7 @@ func (wt *watcher) note(ev fsnotify.Event) bool {
 		}
 		fallthrough
 	case ev.Has(fsnotify.Write):
-		if isSessionFile(p) {
+		if ingest.IsSessionFile(p) {
 			wt.pending[p] = true
 			return true
 		}
@@ -424,7 +427,7 @@ func (wt *watcher) note(ev fsnotify.Event) bool {
 		if wt.dirs[p] {
 			delete(wt.dirs, p)
 		}
-		if isSessionFile(p) {
+		if ingest.IsSessionFile(p) {
 			if wt.removed == nil {
 				wt.removed = map[string]bool{}
 			}
@@ -433,13 +436,6 @@ func (wt *watcher) note(ev fsnotify.Event) bool {
 		}
 	}
 	return false
-}
-
-// isSessionFile reports whether path names a session file (*.jsonl; a
-// Codex session_index.jsonl or history.jsonl is not one).
-func isSessionFile(p string) bool {
-	base := filepath.Base(p)
-	return strings.EqualFold(filepath.Ext(base), ".jsonl") && base != "session_index.jsonl" && base != "history.jsonl"
 }
 
 // markRemoved marks the sessions of files that are gone as "source
@@ -468,14 +464,14 @@ func (wt *watcher) markRemoved(paths map[string]bool) {
 func (wt *watcher) importNow(paths []string, sweep bool) {
 	var files []string
 	for _, p := range paths {
-		if info, err := os.Stat(p); err == nil && (info.IsDir() || isSessionFile(p)) {
+		if info, err := os.Stat(p); err == nil && (info.IsDir() || ingest.IsSessionFile(p)) {
 			files = append(files, p)
 		}
 	}
 	host, _ := os.Hostname()
-	var srcs []source
-	for _, s := range collectPaths(files, host) {
-		if isSessionFile(s.path) {
+	var srcs []ingest.Source
+	for _, s := range ingest.Collect(files, host) {
+		if ingest.IsSessionFile(s.Path()) {
 			srcs = append(srcs, s)
 		}
 	}
@@ -500,7 +496,7 @@ func (wt *watcher) importNow(paths []string, sweep bool) {
 		// Stopped (Ctrl-C, the window closed): the files the import did not
 		// reach are not failures to report, one line each; the next start
 		// imports them.
-		if fr.Status == statusImported || fr.Status == statusAppended || (fr.Status == statusFailed && !stopped) {
+		if fr.Status == ingest.StatusImported || fr.Status == ingest.StatusAppended || (fr.Status == ingest.StatusFailed && !stopped) {
 			out.Files = append(out.Files, fr)
 		}
 	}

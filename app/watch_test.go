@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"rhizome/app/ingest"
+	"rhizome/backend/sessionformat"
 )
 
 // watchLib is a test library whose events are kept with their payloads.
@@ -131,7 +134,7 @@ func TestWatcherImportsAppendsWithinASecond(t *testing.T) {
 	}
 	defer l.Watch.Stop()
 	ev, fr, _ := l.waitEvent(t, start, claudeMain+".jsonl", 5*time.Second)
-	if fr.Status != statusImported || fr.Entries != 10 || !ev.Initial {
+	if fr.Status != ingest.StatusImported || fr.Entries != 10 || !ev.Initial {
 		// Initial: what the folders held at the start is not live.
 		t.Fatalf("first import %+v (initial %v)", fr, ev.Initial)
 	}
@@ -165,7 +168,7 @@ func TestWatcherImportsAppendsWithinASecond(t *testing.T) {
 			f.Write(line)
 		}
 		ev, fr, at := l.waitEvent(t, wrote, claudeMain+".jsonl", 2*time.Second)
-		if fr.Status != statusAppended || fr.Entries < k+1 || ev.Initial {
+		if fr.Status != ingest.StatusAppended || fr.Entries < k+1 || ev.Initial {
 			// A held entry may still wait for its settling line.
 			t.Fatalf("line %d: %+v", k+1, fr)
 		}
@@ -191,7 +194,7 @@ func TestWatcherImportsAppendsWithinASecond(t *testing.T) {
 	b, _ := os.ReadFile(codexHome + "/archived_sessions/" + rollout)
 	time.Sleep(50 * time.Millisecond) // the watcher has the folder
 	os.WriteFile(filepath.Join(day, rollout), b, 0o644)
-	if fr, _ := l.waitImported(t, wrote, rollout, 2*time.Second); fr.Status != statusImported || fr.Format != formatCodex {
+	if fr, _ := l.waitImported(t, wrote, rollout, 2*time.Second); fr.Status != ingest.StatusImported || fr.Format != sessionformat.Codex {
 		t.Fatalf("rollout in a new folder: %+v", fr)
 	}
 

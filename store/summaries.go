@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"rhizome/backend/link"
+	"rhizome/backend/summary"
 )
 
 // Summaries (schema migrations/0020_summaries.sql): every summary made for
@@ -40,6 +43,21 @@ type SummaryKey struct {
 	Item    string // rhizome: URI
 	Kind    string // summary.Kind
 	Subject string // session id, node id, tree id, loom node id, project path
+}
+
+// SessionSummaryKey is the key of session id's summary.
+func SessionSummaryKey(id string) SummaryKey {
+	return SummaryKey{Item: link.Session(id).String(), Kind: string(summary.KindSession), Subject: id}
+}
+
+// NodeSummaryKey is the key of the summary of the segment whose node is nodeID.
+func NodeSummaryKey(nodeID string) SummaryKey {
+	return SummaryKey{Item: link.Node(nodeID).String(), Kind: string(summary.KindSegment), Subject: nodeID}
+}
+
+// ProjectSummaryKey is the key of the summary of the project at path.
+func ProjectSummaryKey(path string) SummaryKey {
+	return SummaryKey{Item: link.Project(path).String(), Kind: string(summary.KindProject), Subject: path}
 }
 
 // SummaryRow is an item's summary state: the summary it shows, its current

@@ -43,7 +43,7 @@ func sessionFiles(t *testing.T) []string {
 	return files
 }
 
-// extractFile reads a session the way the importer does (app/import.go): a
+// extractFile reads a session the way the importer does (app/ingest/read.go): a
 // streaming reader, a segment.Builder, and one Extractor fed each
 // segment's entries, asked for its items when the segment closes.
 func extractFile(t *testing.T, path string) []Item {

@@ -11,7 +11,7 @@ import (
 	"rhizome/backend/summary"
 )
 
-// The importer's loop (app/import.go) with summaries: one accumulator per
+// The importer's loop (app/ingest/read.go) with summaries: one accumulator per
 // segment, told the entry that opens the next segment before it summarises,
 // and one for the whole session. Memory stays bounded whatever the file's
 // size.

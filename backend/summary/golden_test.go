@@ -68,7 +68,7 @@ func goldenPath(path string) string {
 // kept once, with backend/segment's test data.
 const v3Dir = "../segment/testdata/v3/sessions/"
 
-// summarizeFile reads a session file the way the importer does (app/import_read.go):
+// summarizeFile reads a session file the way the importer does (app/ingest/read.go):
 // a streaming reader, a segment.Builder and a Pass beside it. It returns
 // what the golden files show and the summaries, the session's first, then
 // the segments' in order (their offline ones).

@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"context"
@@ -20,11 +20,6 @@ import (
 // savepoint of the file's (fileWrite), all of them or none, and the file's
 // report is read back from what the library holds.
 
-// failImport, when set (by tests), is called by the writer after each entry
-// it stores with the number stored so far in the file; an error it returns
-// fails the file as a storage error would.
-var failImport func(entries int) error
-
 // fileWrite is the writer's state for one job.
 type fileWrite struct {
 	ctx context.Context
@@ -38,7 +33,7 @@ type fileWrite struct {
 	written int    // entries written
 	added   int    // entries written that the library did not hold (an append rewrites unsettled ones)
 	now     time.Time
-	sums    []summary.Made // offline summaries made while reading (import_summary.go)
+	sums    []summary.Made // offline summaries made while reading (summary.go)
 }
 
 // run writes the job into the batch's transaction, inside a savepoint of
@@ -67,8 +62,8 @@ func (w *fileWrite) run() error {
 	if !sameStored(stored, j.stored) {
 		return errors.New("the library changed while the file was read: import it again")
 	}
-	if j.status == statusUnchanged {
-		w.rep.Status = statusUnchanged
+	if j.status == StatusUnchanged {
+		w.rep.Status = StatusUnchanged
 		if stored.Path != j.src.path || stored.SourceDeletedAt != "" {
 			// The same file found at another path (moved, archived), or
 			// back where it was.
@@ -101,8 +96,8 @@ func (w *fileWrite) run() error {
 		return err
 	}
 	status := j.status
-	if status == statusAppended && w.added == 0 && len(j.read.problems) == 0 {
-		status = statusUnchanged // only a pending tail changed: bookkeeping
+	if status == StatusAppended && w.added == 0 && len(j.read.problems) == 0 {
+		status = StatusUnchanged // only a pending tail changed: bookkeeping
 	}
 	w.rep.Status = status
 	return w.report(w.sess, w.added)
@@ -151,7 +146,7 @@ func (w *fileWrite) begin() error {
 		}
 		sess.IsNewProject = !other
 		return tx.PutSession(sess)
-	case j.status == statusAppended:
+	case j.status == StatusAppended:
 		sess.PK, sess.IsNewProject = j.stored.PK, j.stored.IsNewProject
 		sess.ParentSession, sess.ParentFileName, sess.ParentUUID = j.stored.ParentSession, j.stored.ParentFileName, j.stored.ParentUUID
 		for k, v := range j.stored.EntriesByType {
@@ -204,7 +199,7 @@ func (w *fileWrite) readUnreadToolOutputs(stored *store.Session) error {
 		return err
 	}
 	for _, r := range recs {
-		es, err := decodeRecords(j.format, stored.Header, j.src.path, []store.EntryRecord{r})
+		es, err := DecodeRecords(j.format, stored.Header, j.src.path, []store.EntryRecord{r})
 		if err != nil || len(es) != 1 || es[0].DuplicateOf != "" {
 			continue // what cannot be read names nothing; a copy's outputs are its original's
 		}
@@ -253,11 +248,11 @@ func (w *fileWrite) apply(o *op) error {
 			}
 		}
 		w.written++
-		if w.j.stored == nil || w.j.status != statusAppended || o.entry.Seq >= w.j.stored.Entries {
+		if w.j.stored == nil || w.j.status != StatusAppended || o.entry.Seq >= w.j.stored.Entries {
 			w.added++
 		}
-		if failImport != nil {
-			return failImport(w.written)
+		if stored := w.j.hooks.Stored; stored != nil {
+			return stored(w.written)
 		}
 		return nil
 	}
@@ -294,7 +289,7 @@ func (w *fileWrite) finish() error {
 	}
 	for _, l := range res.links {
 		from, okFrom := res.segStart[l.From]
-		if !okFrom && j.status == statusAppended {
+		if !okFrom && j.status == StatusAppended {
 			// A link from a segment an earlier import stored.
 			seg, err := tx.SegmentAt(sess.PK, l.From)
 			if err == nil {
@@ -365,7 +360,7 @@ func (w *fileWrite) finish() error {
 	if err := flagReverts(tx, sess, res.meta); err != nil {
 		return err
 	}
-	if j.status == statusAppended {
+	if j.status == StatusAppended {
 		if err := w.readUnreadToolOutputs(j.stored); err != nil {
 			return err
 		}
@@ -375,13 +370,13 @@ func (w *fileWrite) finish() error {
 }
 
 // writeSummaries saves the summaries made while reading, and queues what
-// the import could not make (import_summary.go).
+// the import could not make (summary.go).
 func (w *fileWrite) writeSummaries() error {
 	res, sess := w.j.read, w.sess
 	current := summary.SessionHash(summary.SessionInputs{SessionID: sess.ID, Entries: res.entries,
 		LastEntryID: res.lastEntryID, Name: res.meta.Title})
-	ws := summaryWrites(sess.ID, sess.Cwd, w.sums, res.session, current, w.j.modelSummaries)
-	return w.tx.WriteSummaries(ws, showSummary, w.now)
+	ws := summaryWrites(sess.ID, sess.Cwd, w.sums, res.session, current, w.j.hooks.ModelSummaries)
+	return w.tx.WriteSummaries(ws, w.j.hooks.ShowSummary, w.now)
 }
 
 // report fills the file report from what the library now holds for sess.
@@ -413,4 +408,10 @@ func (w *fileWrite) report(sess *store.Session, written int) error {
 		fr.MalformedLines = append(fr.MalformedLines, LineProblem{Line: p.Line, Offset: p.Offset, Reason: p.Reason})
 	}
 	return nil
+}
+
+// isoMillis is t as the library stores times: ISO 8601 UTC with
+// milliseconds.
+func isoMillis(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
 }

@@ -1,9 +1,10 @@
-package app
+package ingest
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"golang.org/x/sync/semaphore"
 
@@ -16,8 +17,8 @@ import (
 )
 
 // The driver: an import runs as two goroutines, a reader (readJobs:
-// import_read.go) a few files ahead of the writer (writeJob:
-// import_write.go), joined by a job per file whose ops flow through a
+// read.go) a few files ahead of the writer (writeJob:
+// write.go), joined by a job per file whose ops flow through a
 // channel in batches.
 
 // How far the reader goes ahead of the writer: files whose sizes add up to
@@ -33,148 +34,12 @@ const (
 	readAheadFiles = 8
 )
 
-// run imports the sources in order, each all or nothing (in batches of
-// files, each file between a savepoint and its release: import_batch.go).
-// Two goroutines share the work: a reader decodes, segments and analyzes
-// the files (at most one file ahead of the writer) and hands the results to
-// the writer, the caller's goroutine, which owns the transaction.
-func (im *Import) run(srcs []source) (ImportReport, error) {
-	return im.runWith(im.c.context(), srcs, false, nil)
-}
-
-// runQuiet is run for the watcher: under ctx, without import:progress and
-// import:done events (library:changed still goes out); what would have gone
-// out as import:progress goes to onProgress when it is not nil.
-func (im *Import) runQuiet(ctx context.Context, srcs []source, onProgress func(ImportProgress)) (ImportReport, error) {
-	return im.runWith(ctx, srcs, true, onProgress)
-}
-
-func (im *Import) runWith(parent context.Context, srcs []source, quiet bool, onProgress func(ImportProgress)) (ImportReport, error) {
-	im.mu.Lock()
-	defer im.mu.Unlock()
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	rep := emptyReport()
-	srcs, reasoning := takeReasoning(ctx, srcs) // MemoBrain files: reasoning_import.go
-	emit := im.c.emitEvent
-	if quiet {
-		emit = func(name string, data any) {
-			if p, ok := data.(ImportProgress); ok && onProgress != nil && name == "import:progress" {
-				onProgress(p)
-			}
-		}
-	}
-	prog := &progress{emit: emit, fileCount: len(srcs)}
-	for _, s := range srcs {
-		prog.bytesTotal += s.size
-	}
-
-	jobs := make(chan *job, readAheadFiles)
-	waiting := make(chan *job)
-	go readJobs(ctx, im.c.store, orderSources(srcs), prog, jobs, waiting)
-	changed := false
-	modelSummaries := im.c.summaries.modelOn()
-	var changedSessions []string
-	appendsOnly := true // every session the import changed was appended to
-	b := &writeBatch{st: im.c.store}
-	for {
-		var j *job
-		var ok bool
-		select {
-		case j, ok = <-jobs:
-		case p := <-waiting:
-			// The reader waits for file p to be committed.
-			b.await(p, &rep)
-			continue
-		case <-b.expiry():
-			// The reader is slow to the next file (hashing a long one
-			// to compare it with the library): other writers' turn.
-			b.commit(&rep)
-			continue
-		}
-		if !ok {
-			break
-		}
-		j.modelSummaries = modelSummaries
-		fr, kept, err := writeJob(ctx, b, j)
-		rep.Files = append(rep.Files, fr)
-		if err != nil {
-			b.jobs = append(b.jobs, j)
-			b.abandon(&rep, err)
-		} else {
-			b.add(j, &rep, len(rep.Files)-1, kept)
-		}
-	}
-	b.commit(&rep)
-	for _, fr := range rep.Files {
-		t := &rep.Totals
-		t.Files++
-		switch fr.Status {
-		case statusImported:
-			t.Imported++
-			changed = true
-			changedSessions = append(changedSessions, fr.SessionID)
-			appendsOnly = false
-		case statusAppended:
-			t.Appended++
-			changed = true
-			changedSessions = append(changedSessions, fr.SessionID)
-		case statusUnchanged:
-			t.Unchanged++
-		case statusFailed:
-			t.Failed++
-		}
-		t.Entries += fr.Entries
-		t.Segments += fr.Segments
-		t.Malformed += fr.MalformedCount
-	}
-	// Cancelled: the files the reader did not get to.
-	for _, s := range srcs[len(rep.Files):] {
-		rep.Files = append(rep.Files, failed(newFileReport(s.path), s.path, cancelled(ctx, ctx.Err(), false)))
-		rep.Totals.Files++
-		rep.Totals.Failed++
-	}
-	if im.importReasoning(ctx, reasoning, &rep) {
-		changed = true
-	}
-	im.c.mu.RLock()
-	bg, deferRel := im.c.background, im.c.deferRel
-	im.c.mu.RUnlock()
-	if len(changedSessions) > 0 {
-		// Appends in a running app (the window, serve, a watcher) leave
-		// the relations to the queue: deriving them costs as much as the
-		// project (relations_queue.go). Rep.Relations stays nil.
-		deferred := appendsOnly && (deferRel || quiet)
-		rel, err := im.relateSessions(ctx, changedSessions, deferred)
-		if !deferred {
-			rep.Relations = &rel
-		}
-		if err != nil {
-			rep.RelationsError = err.Error()
-		}
-	}
-	prog.done()
-	emit("import:done", rep)
-	if changed {
-		im.c.emitEvent("library:changed", nil)
-		if bg {
-			im.c.vectors.Kick()
-		}
-		if bg || deferRel {
-			// What the import wrote into the full-text indexes is merged
-			// after it, off the next append's path (index_merge.go).
-			im.c.merger.kick()
-		}
-	}
-	return rep, nil
-}
-
 // job is one file on its way through an import. The reader fills everything
 // above ops before sending the job, and what follows ops before closing it;
 // the writer reads the latter only once ops is closed.
 type job struct {
 	index int
-	src   source
+	src   Source
 
 	hdr    *pisession.Header
 	format string         // pi, claude-code or codex (detected from the content)
@@ -201,9 +66,8 @@ type job struct {
 	reader    sessionReader   // past the header
 	counter   *countingReader // under reader: the bytes it has read
 
-	// modelSummaries: summaries are made with a model; the writer queues
-	// the items it summarised offline for it.
-	modelSummaries bool
+	// hooks are the import's (Run): set by the writer.
+	hooks *Hooks
 
 	// Set by the reader before it closes ops.
 	err    error          // reading failed: nothing of the file is written
@@ -230,7 +94,7 @@ type op struct {
 	// it is written only if its node changed.
 	last bool
 
-	sums []summary.Made // offline summaries made (import_summary.go)
+	sums []summary.Made // offline summaries made (summary.go)
 
 	// lookup asks the writer which entries of the library, as its
 	// transaction holds it, the keys are copies of (stream.findCopies).
@@ -275,7 +139,7 @@ const opBatch = 128
 
 // readJobs prepares the sources one by one and sends them to the writer,
 // closing jobs after the last one.
-func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progress, jobs chan<- *job, waiting chan<- *job) {
+func readJobs(ctx context.Context, st *store.Store, srcs []Source, prog *progress, jobs chan<- *job, waiting chan<- *job) {
 	defer close(jobs)
 	var inflight []*job
 	titles, keys := &codexTitles{}, &importKeys{}
@@ -283,7 +147,7 @@ func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progres
 	for i, src := range srcs {
 		weight := min(max(src.size, 1), readAheadBytes)
 		if err := ahead.Acquire(ctx, weight); err != nil {
-			return // cancelled: runWith reports the files not read
+			return // cancelled: Run reports the files not read
 		}
 		j := &job{index: i, src: src, lastIdx: -1, titles: titles, keys: keys, ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{}),
 			ahead: ahead, aheadWeight: weight}
@@ -307,7 +171,7 @@ func readJobs(ctx context.Context, st *store.Store, srcs []source, prog *progres
 			}
 			return
 		}
-		if j.prepErr == nil && j.status != statusUnchanged {
+		if j.prepErr == nil && j.status != StatusUnchanged {
 			j.err = streamJob(ctx, st, j, prog.reading)
 		}
 		prog.readFile(i, src)
@@ -347,7 +211,7 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 	stored, err := st.ImportedSession(ctx, hdr.ID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		j.status = statusImported
+		j.status = StatusImported
 		return nil
 	case err != nil && ctx.Err() != nil:
 		return ctx.Err() // the query was interrupted: the import is cancelled
@@ -357,7 +221,7 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 	j.stored = stored
 	var rs *resumeState
 	j.status, rs, err = decide(j.file, j.src.size, stored, j.format)
-	if err != nil || j.status != statusAppended {
+	if err != nil || j.status != StatusAppended {
 		return err
 	}
 	return j.resumeAt(rs)
@@ -369,7 +233,7 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 // transaction can no longer be trusted (the rollback to the savepoint
 // failed): the caller abandons it. j.done is the batch's to close.
 func writeJob(ctx context.Context, b *writeBatch, j *job) (fr FileReport, kept bool, err error) {
-	fr = newFileReport(j.src.path)
+	fr = NewFileReport(j.src.path)
 	defer j.finishWrite()
 	if j.hdr != nil {
 		fr.Version, fr.SessionID = j.hdr.Version, j.hdr.ID
@@ -379,13 +243,13 @@ func writeJob(ctx context.Context, b *writeBatch, j *job) (fr FileReport, kept b
 	}
 	if j.prepErr != nil {
 		if errors.Is(j.prepErr, context.Canceled) {
-			return failed(fr, j.src.path, cancelled(ctx, j.prepErr, false)), false, nil
+			return Failed(fr, j.src.path, Cancelled(ctx, j.prepErr, false)), false, nil
 		}
-		return failed(fr, j.src.path, j.prepErr), false, nil
+		return Failed(fr, j.src.path, j.prepErr), false, nil
 	}
 	w := &fileWrite{ctx: ctx, b: b, j: j, rep: &fr}
 	if err := w.run(); err != nil {
-		fr = failed(fr, j.src.path, cancelled(ctx, err, w.tx != nil))
+		fr = Failed(fr, j.src.path, Cancelled(ctx, err, w.tx != nil))
 		if w.tx != nil {
 			if rerr := w.tx.RollbackTo(); rerr != nil {
 				return fr, false, rerr
@@ -394,9 +258,57 @@ func writeJob(ctx context.Context, b *writeBatch, j *job) (fr FileReport, kept b
 		return fr, false, nil
 	}
 	if err := w.tx.Release(); err != nil {
-		return failed(fr, j.src.path, err), false, err
+		return Failed(fr, j.src.path, err), false, err
 	}
 	return fr, true, nil
+}
+
+// FileReport statuses.
+const (
+	StatusImported  = "imported"
+	StatusUnchanged = "unchanged"
+	StatusAppended  = "appended"
+	StatusFailed    = "failed"
+)
+
+// NewFileReport is the empty report of the file at p: no status yet, every
+// count zero, its lists and maps empty (not nil).
+func NewFileReport(p string) FileReport {
+	return FileReport{
+		Path:             p,
+		EntriesByType:    map[string]int{},
+		MalformedLines:   []LineProblem{},
+		BoundariesByType: map[string]int{},
+		EdgesByType:      map[string]int{},
+	}
+}
+
+// Failed turns fr into the report of a failed file: what was read is kept
+// (format, version, session id), counts are zeroed as nothing was stored.
+// Its Error is err's message, prefixed with the path p unless it names it.
+func Failed(fr FileReport, p string, err error) FileReport {
+	out := NewFileReport(fr.Path)
+	out.Version, out.SessionID, out.Format = fr.Version, fr.SessionID, fr.Format
+	out.Status = StatusFailed
+	msg := err.Error()
+	if !strings.Contains(msg, p) {
+		msg = p + ": " + msg
+	}
+	out.Error = msg
+	return out
+}
+
+// Cancelled is err, or when ctx ended (the import was cancelled: Ctrl-C, the
+// window closed) what that meant for the file: its transaction began and
+// was rolled back (during), or never began.
+func Cancelled(ctx context.Context, err error, during bool) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	if during {
+		return fmt.Errorf("nothing of this file was written: the import was cancelled (%v) while it was imported", context.Cause(ctx))
+	}
+	return fmt.Errorf("not imported: the import was cancelled (%v) before this file", context.Cause(ctx))
 }
 
 // finishWrite stops the reader of j if it is still at it, waits for it, and
@@ -424,27 +336,3 @@ func (j *job) finishWrite() {
 }
 
 var errAborted = errors.New("import of the file abandoned")
-
-// relateSessions derives again the relations across sessions of the
-// projects of the sessions an import changed, now or, deferred, on the
-// relations queue.
-func (im *Import) relateSessions(ctx context.Context, sessionIDs []string, deferred bool) (RelationsReport, error) {
-	var projects []string
-	for _, id := range sessionIDs {
-		// The session's own row: SessionByID sums its segments and nodes.
-		sess, err := im.c.store.ImportedSession(ctx, id)
-		if err != nil {
-			return RelationsReport{ByType: map[string]int{}}, fmt.Errorf("app: unable to derive relations: %w", err)
-		}
-		projects = append(projects, sess.Cwd)
-	}
-	if deferred {
-		im.c.relations.add(projects)
-		return RelationsReport{ByType: map[string]int{}}, nil
-	}
-	rep, err := im.c.relations.derive(ctx, projects)
-	if err != nil {
-		return rep, fmt.Errorf("app: unable to derive relations: %w", err)
-	}
-	return rep, nil
-}

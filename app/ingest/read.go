@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 )
 
 // Reading: a file is streamed once through the session reader of its
-// format (import_formats.go) into ops for the writer, cut into segments by
+// format (formats.go) into ops for the writer, cut into segments by
 // the segment builder and analysed by the analyzer's accumulator as it
 // goes; the bytes between entries are kept (gapScanner) so that the library
 // gives the file back byte for byte. An append goes on from the state the
@@ -52,7 +52,7 @@ type resumeState struct {
 	// Malformed counts the malformed lines before Offset.
 	Malformed int `json:"malformed"`
 	// Meta is what the metadata lines before Offset said.
-	Meta sessionMeta `json:"meta"`
+	Meta SessionMeta `json:"meta"`
 }
 
 // resumeVersion is resumeState's layout version.
@@ -73,7 +73,7 @@ type readResult struct {
 	probe          string
 	entries        int // entries in the file
 	resume         *resumeState
-	meta           sessionMeta
+	meta           SessionMeta
 	// spawns maps the sub-agents the file's tool calls spawned to the seq
 	// of the entry that names them.
 	spawns map[string]int
@@ -284,7 +284,7 @@ func (s *stream) run() error {
 	}
 	rs := &resumeState{Version: resumeVersion, Reader: readerState, Seq: s.seq, Offset: res.consumed, Line: res.lines,
 		Builder: s.builder.State(), Hash: s.scan.hashState(), Implicit: s.scan.implicit, Malformed: base + committedMalformed,
-		Meta: sessionMeta{Duplicates: res.meta.Duplicates, Unpriced: sortedKeys(s.unpriced)}}
+		Meta: SessionMeta{Duplicates: res.meta.Duplicates, Unpriced: sortedKeys(s.unpriced)}}
 	if rs.Builder.Open != nil {
 		if rs.Acc, err = s.acc.MarshalJSON(); err != nil {
 			return err
@@ -665,7 +665,7 @@ func (s *stream) refeedOpen(open *segment.Segment, upTo int) error {
 	}
 	step := segment.Step{Segment: open.Index}
 	return s.st.EachEntry(s.ctx, j.stored.PK, open.StartSeq, upTo-1, 0, func(recs []store.EntryRecord) error {
-		es, err := decodeRecords(j.format, j.stored.Header, j.src.path, recs)
+		es, err := DecodeRecords(j.format, j.stored.Header, j.src.path, recs)
 		if err != nil {
 			return err
 		}

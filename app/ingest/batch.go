@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"context"
@@ -73,7 +73,7 @@ func (b *writeBatch) expiry() <-chan time.Time {
 // add records job j, written into the batch (its report rep.Files[i] kept
 // when kept is true), and commits the batch when it is full or when the
 // reader waits for j.
-func (b *writeBatch) add(j *job, rep *ImportReport, i int, kept bool) {
+func (b *writeBatch) add(j *job, rep *Report, i int, kept bool) {
 	b.jobs = append(b.jobs, j)
 	if kept {
 		b.files = append(b.files, i)
@@ -89,7 +89,7 @@ func (b *writeBatch) add(j *job, rep *ImportReport, i int, kept bool) {
 // when p has not reached the writer yet (it is still in the jobs channel,
 // sent before the reader asked), the batch is committed right after p is
 // written, not when batchTime runs out.
-func (b *writeBatch) await(p *job, rep *ImportReport) {
+func (b *writeBatch) await(p *job, rep *Report) {
 	select {
 	case <-p.done:
 		return // committed already
@@ -104,7 +104,7 @@ func (b *writeBatch) await(p *job, rep *ImportReport) {
 
 // commit commits the batch, if one is open. When the commit fails, nothing
 // of the batch was written: its files' reports say so.
-func (b *writeBatch) commit(rep *ImportReport) {
+func (b *writeBatch) commit(rep *Report) {
 	if b.tx != nil {
 		if err := b.tx.Commit(); err != nil {
 			b.fail(rep, err)
@@ -116,7 +116,7 @@ func (b *writeBatch) commit(rep *ImportReport) {
 
 // abandon rolls the whole batch back (its transaction can no longer be
 // trusted: a savepoint could not be rolled back) and fails its files.
-func (b *writeBatch) abandon(rep *ImportReport, err error) {
+func (b *writeBatch) abandon(rep *Report, err error) {
 	if b.tx != nil {
 		b.tx.Rollback()
 		b.tx = nil
@@ -126,10 +126,10 @@ func (b *writeBatch) abandon(rep *ImportReport, err error) {
 }
 
 // fail turns the reports of the files kept in the batch into failures.
-func (b *writeBatch) fail(rep *ImportReport, err error) {
+func (b *writeBatch) fail(rep *Report, err error) {
 	for _, i := range b.files {
 		fr := rep.Files[i]
-		rep.Files[i] = failed(fr, fr.Path, fmt.Errorf("nothing of this file was written: the transaction it was written in failed: %w", err))
+		rep.Files[i] = Failed(fr, fr.Path, fmt.Errorf("nothing of this file was written: the transaction it was written in failed: %w", err))
 	}
 }
 

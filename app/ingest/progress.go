@@ -1,19 +1,33 @@
-package app
+package ingest
 
 import (
 	"sync"
 	"time"
 )
 
-// Progress: the "import:progress" events.
+// Progress: how far an import is, sent to Hooks.Progress (the window's
+// "import:progress" events).
 
-// progress sends "import:progress" events as the reader goes, so that they
+// Progress is how far an import is. Bytes are file bytes, over all files;
+// FileIndex is 0-based; Entries counts the entries read so far in the file;
+// Phase is "reading", "writing" or "done".
+type Progress struct {
+	File       string
+	FileIndex  int
+	FileCount  int
+	BytesDone  int64
+	BytesTotal int64
+	Entries    int
+	Phase      string
+}
+
+// progress sends Progress to emit (when not nil) as the reader goes, so that they
 // only move forward: at each file's start and while it is read ("reading",
 // one per 256 KB or 100 ms, whichever comes first), when it is read and goes
 // to the writer ("writing"), and once at the end ("done"). Bytes count what
 // the reader has read, over all files.
 type progress struct {
-	emit       func(string, any)
+	emit       func(Progress)
 	fileCount  int
 	bytesTotal int64
 
@@ -30,7 +44,7 @@ const (
 	progressInterval = 100 * time.Millisecond
 )
 
-func (p *progress) startFile(index int, src source) {
+func (p *progress) startFile(index int, src Source) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.index, p.file, p.lastBytes = index, src.path, 0
@@ -47,7 +61,7 @@ func (p *progress) reading(fileBytes int64, entries int) {
 	p.send(p.index, p.file, p.bytesRead+fileBytes, entries, "reading")
 }
 
-func (p *progress) readFile(index int, src source) {
+func (p *progress) readFile(index int, src Source) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.bytesRead += src.size
@@ -67,7 +81,10 @@ func (p *progress) done() {
 
 func (p *progress) send(index int, file string, done int64, entries int, phase string) {
 	p.lastTime = time.Now()
-	p.emit("import:progress", ImportProgress{
+	if p.emit == nil {
+		return
+	}
+	p.emit(Progress{
 		File: file, FileIndex: index, FileCount: p.fileCount,
 		BytesDone: min(done, p.bytesTotal), BytesTotal: p.bytesTotal,
 		Entries: entries, Phase: phase,

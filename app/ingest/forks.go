@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"encoding/json"
@@ -143,7 +143,7 @@ func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 		// Codex 0.169 records where in the parent's file the fork's
 		// history ends (history_base: a fork of the thread, a window of it
 		// after a revert).
-		var m sessionMeta
+		var m SessionMeta
 		if json.Unmarshal(child.Meta, &m) == nil && m.HistoryThread == parent.ID && m.HistoryEnd > 0 {
 			seq, err := tx.EntryBeforeOffset(parent.PK, m.HistoryEnd)
 			switch {
@@ -194,7 +194,7 @@ func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 // ends (session_meta.history_base of a <thread>_<window> file) on. sess is
 // the session just written: a window (its thread's entries are flagged) or
 // a thread (by its stored windows). See codex.Superseded.
-func flagReverts(tx *store.Tx, sess *store.Session, meta sessionMeta) error {
+func flagReverts(tx *store.Tx, sess *store.Session, meta SessionMeta) error {
 	if sess.Format != formatCodex {
 		return nil
 	}
@@ -206,7 +206,7 @@ func flagReverts(tx *store.Tx, sess *store.Session, meta sessionMeta) error {
 		return err
 	}
 	for i := range windows {
-		var m sessionMeta
+		var m SessionMeta
 		if json.Unmarshal(windows[i].Meta, &m) == nil && isHistoryWindow(windows[i].ID, m) && m.HistoryThread == sess.ID {
 			if err := tx.FlagRevertedFrom(sess.ID, m.HistoryEnd); err != nil {
 				return err
@@ -219,6 +219,6 @@ func flagReverts(tx *store.Tx, sess *store.Session, meta sessionMeta) error {
 // isHistoryWindow reports whether the Codex session id, with meta, is a
 // history window of the thread its history comes from: its id is the
 // thread's and a window's (a fork has an id of its own).
-func isHistoryWindow(id string, meta sessionMeta) bool {
+func isHistoryWindow(id string, meta SessionMeta) bool {
 	return meta.HistoryThread != "" && meta.HistoryEnd > 0 && strings.HasPrefix(id, meta.HistoryThread+"_")
 }

@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"bytes"
@@ -22,8 +22,8 @@ import (
 // before or after it, a first line longer than 64 KiB).
 func TestSniffOnceAsBefore(t *testing.T) {
 	var paths []string
-	for _, dir := range []string{pitest.SamplesDir(), "../backend/claudecode/testdata", "../backend/codex/testdata",
-		"../backend/memobrain/testdata", "../backend/loom/testdata"} {
+	for _, dir := range []string{pitest.SamplesDir(), "../../backend/claudecode/testdata", "../../backend/codex/testdata",
+		"../../backend/memobrain/testdata", "../../backend/loom/testdata"} {
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) {
 				paths = append(paths, p)
@@ -117,19 +117,19 @@ func errString(err error) string {
 // back in their order, each with its own answer.
 func TestSniffSourcesKeepsOrder(t *testing.T) {
 	short := []byte(`{"type":"user","sessionId":"s","uuid":"u","timestamp":"2026-01-02T03:04:0`)
-	var srcs []source
+	var srcs []Source
 	for i := range 40 {
 		b := append(append([]byte{}, short...), []byte(string(rune('0'+i%10))+`Z","message":{"role":"user","content":"hi"}}`+"\n")...)
 		if i%3 == 0 {
 			b = bytes.ReplaceAll(b, []byte(`"sessionId"`), []byte(`"other"`))
 		}
-		srcs = append(srcs, memorySource("m", b))
+		srcs = append(srcs, InMemory("m", b))
 	}
 	got := sniffSources(t.Context(), srcs)
 	for i, s := range srcs {
 		ts, ok := claudeStart(s)
 		if got[i].isClaude != ok || got[i].claudeStart != ts {
-			t.Fatalf("source %d: sniffed %q %v, claudeStart %q %v", i, got[i].claudeStart, got[i].isClaude, ts, ok)
+			t.Fatalf("Source %d: sniffed %q %v, claudeStart %q %v", i, got[i].claudeStart, got[i].isClaude, ts, ok)
 		}
 	}
 }

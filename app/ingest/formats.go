@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"bytes"
@@ -56,12 +56,12 @@ type sessionReader interface {
 	// before that point.
 	State() (json.RawMessage, int, error)
 	// Meta returns what the format's metadata lines said (title, models).
-	Meta() sessionMeta
+	Meta() SessionMeta
 }
 
-// sessionMeta is what a session's metadata lines say, kept with the session
+// SessionMeta is what a session's metadata lines say, kept with the session
 // (store.Session.Meta).
-type sessionMeta struct {
+type SessionMeta struct {
 	// Title: Claude Code custom-title, ai-title or summary; Codex
 	// session_index.jsonl's thread name; pi's session_info name.
 	Title string `json:"title,omitempty"`
@@ -165,7 +165,7 @@ func (p *piReader) State() (json.RawMessage, int, error) {
 	return b, p.seq, err
 }
 
-func (p *piReader) Meta() sessionMeta { return sessionMeta{Title: p.name} }
+func (p *piReader) Meta() SessionMeta { return SessionMeta{Title: p.name} }
 
 // claudeReader is a Claude Code session's reader.
 type claudeReader struct {
@@ -179,9 +179,9 @@ func (c *claudeReader) State() (json.RawMessage, int, error) {
 	return b, st.Seq, err
 }
 
-func (c *claudeReader) Meta() sessionMeta {
+func (c *claudeReader) Meta() SessionMeta {
 	m := c.Metadata()
-	return sessionMeta{Title: m.Title, Models: m.Models, Rewinds: m.Rewinds}
+	return SessionMeta{Title: m.Title, Models: m.Models, Rewinds: m.Rewinds}
 }
 
 // codexReader is a Codex rollout's reader.
@@ -196,9 +196,9 @@ func (c *codexReader) State() (json.RawMessage, int, error) {
 	return b, st.Seq, err
 }
 
-func (c *codexReader) Meta() sessionMeta {
+func (c *codexReader) Meta() SessionMeta {
 	m := c.Metadata()
-	out := sessionMeta{Models: m.Models, RolledBackTurns: m.RolledBackTurns}
+	out := SessionMeta{Models: m.Models, RolledBackTurns: m.RolledBackTurns}
 	if hb := m.HistoryBase; hb != nil {
 		out.HistoryThread, out.HistoryEnd = hb.ThreadID, hb.EndByteOffset
 	}
@@ -326,7 +326,7 @@ func shorten(v any) any {
 // carry tokens, not dollars): input (uncached), cached input and output at
 // the model's rates. It reports false, leaving the cost zero, when the
 // table has no price for the model: the session's cost is then unknown for
-// it (sessionMeta.Unpriced).
+// it (SessionMeta.Unpriced).
 func priceUsage(model string, u *pisession.Usage) bool {
 	p, ok := analyze.DefaultPrices.Lookup("openai", model, "")
 	if !ok || p.Provider != "openai" {
@@ -407,13 +407,13 @@ func isSubagentFile(h *pisession.Header) bool {
 	return h.AgentID != "" && strings.HasPrefix(h.ID, "agent-")
 }
 
-// decodeStored decodes entries stored from a file of format, as its reader
+// DecodeStored decodes entries stored from a file of format, as its reader
 // read them at import (see pisession.DecodeStored): header is the stored
 // header (pi's header line; the header a Claude Code or Codex reader made),
 // the first of raws the entry with Seq firstSeq. What the reader derived
 // from other lines (a result's tool name, a rewind, a copy) is not in the
 // objects: the import stored it beside them (entryMeta; see entryView).
-func decodeStored(format string, header []byte, file string, firstSeq int, raws [][]byte) ([]*pisession.Entry, error) {
+func DecodeStored(format string, header []byte, file string, firstSeq int, raws [][]byte) ([]*pisession.Entry, error) {
 	if format == formatPi || format == "" {
 		return pisession.DecodeStored(header, file, firstSeq, raws)
 	}
@@ -449,14 +449,14 @@ func decodeStored(format string, header []byte, file string, firstSeq int, raws 
 	return out, nil
 }
 
-// decodeRecords decodes stored entries of a file of format as decodeStored
+// DecodeRecords decodes stored entries of a file of format as DecodeStored
 // does (recs in file order, one after the other), with what the import kept
 // beside each (storedMeta): a copy's DuplicateOf, a replayed, rolled-back
 // or rewind entry, a tool result's tool name. The entries read as the
 // import read them, for the use cases that read a session back (the node
 // panel's entries, summaries, knowledge, a reasoning run, an append's open
 // segment).
-func decodeRecords(format string, header []byte, file string, recs []store.EntryRecord) ([]*pisession.Entry, error) {
+func DecodeRecords(format string, header []byte, file string, recs []store.EntryRecord) ([]*pisession.Entry, error) {
 	if len(recs) == 0 {
 		return nil, nil
 	}
@@ -464,7 +464,7 @@ func decodeRecords(format string, header []byte, file string, recs []store.Entry
 	for i, r := range recs {
 		raws[i] = r.Raw
 	}
-	es, err := decodeStored(format, header, file, recs[0].Seq, raws)
+	es, err := DecodeStored(format, header, file, recs[0].Seq, raws)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"time"
@@ -83,13 +83,13 @@ func summaryWrites(sessionID, cwd string, made []summary.Made, sess *summary.Sum
 	for _, m := range made {
 		v := versionOf(m.Summary)
 		h := m.Summary.InputHash
-		w := store.SummaryWrite{Key: nodeKey(analyze.NodeID(sessionID, m.StartSeq)), InputHash: &h, Add: &v}
+		w := store.SummaryWrite{Key: store.NodeSummaryKey(analyze.NodeID(sessionID, m.StartSeq)), InputHash: &h, Add: &v}
 		if model && m.Summary.Source != summary.SourcePi {
 			w.Queue = store.QueueModel
 		}
 		ws = append(ws, w)
 	}
-	w := store.SummaryWrite{Key: sessionKey(sessionID), InputHash: &current, Queue: store.QueueOffline}
+	w := store.SummaryWrite{Key: store.SessionSummaryKey(sessionID), InputHash: &current, Queue: store.QueueOffline}
 	if sess != nil {
 		v := versionOf(*sess)
 		w.Add, w.InputHash, w.Queue = &v, &sess.InputHash, ""
@@ -101,5 +101,10 @@ func summaryWrites(sessionID, cwd string, made []summary.Made, sess *summary.Sum
 	if cwd == "" {
 		return ws // a session that names no project (a Codex rollout of the bare era)
 	}
-	return append(ws, store.SummaryWrite{Key: projectKey(cwd), Queue: store.QueueOffline})
+	return append(ws, store.SummaryWrite{Key: store.ProjectSummaryKey(cwd), Queue: store.QueueOffline})
+}
+
+// versionOf is the stored version of summary s.
+func versionOf(s summary.Summary) store.SummaryVersion {
+	return store.SummaryVersion{Title: s.Title, Text: s.Text, Label: s.Label, Source: s.Source, InputHash: s.InputHash, MadeAt: s.MadeAt}
 }

@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"encoding/json"
@@ -104,14 +104,14 @@ func linkSubagent(tx *store.Tx, parentPK int64, seq int, child *store.Session, n
 
 // linkBySidecar makes the subagent edges from sess into its stored
 // sub-agents that no edge joins yet, whose sidecar names the tool call of
-// sess that spawned them (sessionMeta.SpawnedBy).
+// sess that spawned them (SessionMeta.SpawnedBy).
 func linkBySidecar(tx *store.Tx, sess *store.Session, now time.Time) error {
 	children, err := tx.UnlinkedSubagents(sess.ID)
 	if err != nil || len(children) == 0 {
 		return err
 	}
 	for i := range children {
-		var m sessionMeta
+		var m SessionMeta
 		if json.Unmarshal(children[i].Meta, &m) != nil || m.SpawnedBy == "" {
 			continue
 		}

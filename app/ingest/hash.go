@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"crypto/sha256"
@@ -35,35 +35,35 @@ func decide(f io.ReaderAt, size int64, s *store.Session, format string) (string,
 				return "", nil, err
 			}
 			if sum == s.FileSHA256 {
-				return statusUnchanged, nil, nil
+				return StatusUnchanged, nil, nil
 			}
 		}
-		return statusImported, nil, nil
+		return StatusImported, nil, nil
 	}
 	if size < s.ImportedBytes {
-		return statusImported, nil, nil
+		return StatusImported, nil, nil
 	}
 	probe, err := fileProbe(f, s.ImportedBytes)
 	if err != nil {
 		return "", nil, err
 	}
 	if probe != s.ImportedProbe {
-		return statusImported, nil, nil
+		return StatusImported, nil, nil
 	}
 	if size == s.FileBytes {
 		h := sha256.New()
 		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(rs.Hash); err != nil {
-			return statusImported, nil, nil
+			return StatusImported, nil, nil
 		}
 		n, err := io.Copy(h, io.NewSectionReader(f, s.ImportedBytes, size-s.ImportedBytes))
 		if err != nil {
 			return "", nil, fmt.Errorf("read: %w", err)
 		}
 		if n == size-s.ImportedBytes && hex.EncodeToString(h.Sum(nil)) == s.FileSHA256 {
-			return statusUnchanged, nil, nil
+			return StatusUnchanged, nil, nil
 		}
 	}
-	return statusAppended, &rs, nil
+	return StatusAppended, &rs, nil
 }
 
 // hashPrefix is the hex SHA-256 of the first n bytes of f.
@@ -84,9 +84,9 @@ func hashPrefix(f io.ReaderAt, n int64) (string, error) {
 // held: a resumed or forked copy is then imported after its original, and
 // its copied lines are the ones marked as copies (claude-code-codex-formats.md
 // §1.4: keep the earliest). Other files keep their places.
-func orderSources(srcs []source) []source {
+func orderSources(srcs []Source) []Source {
 	type cc struct {
-		src source
+		src Source
 		ts  string
 	}
 	var idx []int
@@ -110,7 +110,7 @@ func orderSources(srcs []source) []source {
 		return srcs
 	}
 	sort.SliceStable(ccs, func(a, b int) bool { return ccs[a].ts < ccs[b].ts })
-	out := append([]source(nil), srcs...)
+	out := append([]Source(nil), srcs...)
 	for k, i := range idx {
 		out[i] = ccs[k].src
 	}
@@ -119,7 +119,7 @@ func orderSources(srcs []source) []source {
 
 // claudeStart returns the header time of a Claude Code file, ok false for
 // another format or a file that cannot be read.
-func claudeStart(s source) (string, bool) {
+func claudeStart(s Source) (string, bool) {
 	f, err := s.open()
 	if err != nil {
 		return "", false

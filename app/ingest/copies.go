@@ -1,4 +1,4 @@
-package app
+package ingest
 
 import (
 	"hash/maphash"
