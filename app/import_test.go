@@ -20,6 +20,7 @@ import (
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
 	"rhizome/store"
+	"rhizome/store/storetest"
 )
 
 // The real sessions in app/samples and their entry counts (header excluded).
@@ -51,7 +52,7 @@ type testLib struct {
 
 func newTestLib(t *testing.T) *testLib {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "sub", "library.db")
+	p := storetest.Path(t) // migrated once per test binary, not per test
 	st, err := store.Open(p)
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ import (
 	"rhizome/app"
 	"rhizome/backend/llm/llmtest"
 	"rhizome/store"
+	"rhizome/store/storetest"
 )
 
 // samplePath is a real pi session of app/samples.
@@ -38,7 +39,7 @@ type testLib struct {
 
 func newTestLib(t *testing.T) *testLib {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "sub", "library.db")
+	p := storetest.Path(t) // migrated once per test binary, not per test
 	st, err := store.Open(p)
 	if err != nil {
 		t.Fatal(err)
