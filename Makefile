@@ -46,9 +46,11 @@ generate: setup
 contract: setup
 	go run -tags bindings ./build/contract -check
 
+# -timeout: a bound for a package that hangs, not a speed check; a loaded
+# two-core machine took more than go test's default 10 minutes for app once.
 go-test: setup
 	go vet ./...
-	go test ./...
+	go test -timeout 30m ./...
 
 frontend-test: setup
 	cd frontend && npm test
@@ -76,13 +78,15 @@ window-test: $(BIN)
 # item among 100,000 links against a scan of every link
 # (store/links_bench_test.go), and a 10,000-node reasoning graph opened and
 # walked through its history by the use cases against a bare decode of its
-# snapshot (app, Reasoning*), in the same run.
+# snapshot (app, Reasoning*), and the frontend's lane layout of 10,000 nodes
+# against a sort of them (frontend/src/**/*.bench.ts), in the same run.
 bench: build
 	go run ./build/bench --bin $(BIN) --mb $${BENCH_MB:-300}
 	go test -run '^$$' -bench . -benchmem ./backend/...
 	go test -run '^$$' -bench 'KeywordSearch|HybridSearch|Backlinks|ItemSearch' -benchtime 1x -timeout 60m -v ./store
 	go test -run '^$$' -bench 'Reasoning' -benchmem ./app/
 	go test -run '^$$' -bench 'DeriveRelationsStored10k|BaselineReadRelationSegments10k' -benchtime 1x -v ./app
+	cd frontend && npx vitest bench --run
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html

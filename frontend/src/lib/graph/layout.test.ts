@@ -58,13 +58,13 @@ describe('laneLayout', () => {
     for (const n of g.nodes!) expect(b.positions.get(n.id)).toEqual(a.positions.get(n.id));
   });
 
-  it('lays out 10,000 nodes quickly', () => {
+  // How fast is for `make bench` (layout.bench.ts, against a sort of the
+  // same nodes in the same run), not for a test on a loaded machine.
+  it('lays out 10,000 nodes, each at a place of its own', () => {
     const g = syntheticGraph(10_000);
-    const t = performance.now();
     const { positions } = laneLayout(g.nodes!);
-    const ms = performance.now() - t;
     expect(positions.size).toBe(10_000);
-    expect(ms).toBeLessThan(500);
+    expect(new Set([...positions.values()].map((p) => `${p.x},${p.y}`)).size).toBe(10_000);
   });
 });
 
