@@ -108,6 +108,22 @@ export class PathWalk {
     this.focus = pos;
   }
 
+  /**
+   * What the element drawing a step of the path carries, in either mode (a
+   * Segment of the buffer, a Turn of the dialogue): a click focuses it, and
+   * the hooks the tests find it by.
+   */
+  stepHooks(step: LoomPathStep) {
+    const pos = positionOf(step);
+    return {
+      onclick: () => this.setFocus(pos),
+      'data-testid': 'loom-step',
+      'data-node-id': step.node.id,
+      'data-position': pos,
+      'data-focused': this.focus === pos,
+    };
+  }
+
   /** Walks the step at index i (default: the focus) to its sibling sib, and down the branch last visited there. */
   switchSibling(sib: string, i = this.focusIndex) {
     if (!this.steps[i]) return;

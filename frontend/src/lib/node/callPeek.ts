@@ -71,3 +71,9 @@ export function callPeek(name: string | undefined, args: string | undefined, max
   const first = raw.split('\n').find((l) => l.trim()) ?? '';
   return oneLine(first, max);
 }
+
+/** The one line a collapsed text shows (thinking, a tool's output, injected text): its first line that is not blank, cut to max characters. */
+export function firstLine(s: string | undefined, max = 90): string {
+  const line = (s ?? '').split('\n').find((l) => l.trim()) ?? '';
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
