@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 const sess = "7f1c2d3e-0000-4000-8000-00000000b001"
@@ -97,7 +97,7 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("ids %v, want %v", ids, tc.ids)
 			}
 			checkProblems(t, tc.input, "malformed", r.Malformed(), tc.problems)
-			var pend []pisession.Problem
+			var pend []session.Problem
 			if p := r.Pending(); p != nil {
 				pend = append(pend, *p)
 			}
@@ -117,7 +117,7 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-func checkProblems(t *testing.T, input, what string, got []pisession.Problem, want []wantProblem) {
+func checkProblems(t *testing.T, input, what string, got []session.Problem, want []wantProblem) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%s %v, want %d", what, got, len(want))
@@ -157,7 +157,7 @@ func TestHugeLine(t *testing.T) {
 	}
 	// The same line within the default limit is read whole.
 	s, err := Read(strings.NewReader(in), "x.jsonl")
-	if err != nil || len(s.Entries) != 3 || len(pisession.EntryText(&s.Entries[1])) != 3*limit {
+	if err != nil || len(s.Entries) != 3 || len(session.EntryText(&s.Entries[1])) != 3*limit {
 		t.Errorf("default limit: %v", err)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionlog/sessionlogtest"
 )
 
@@ -87,7 +87,7 @@ func loadExpected(t testing.TB) *expected {
 	return &x
 }
 
-func readAll(t testing.TB, r *Reader) []pisession.Entry {
+func readAll(t testing.TB, r *Reader) []session.Entry {
 	t.Helper()
 	return sessionlogtest.Entries(t, r.Reader)
 }
@@ -163,7 +163,7 @@ func TestUsageAgainstTheServer(t *testing.T) {
 		counted := map[string]int{}
 		seen := map[string]bool{}
 		for _, e := range s.Entries {
-			if e.Type != pisession.TypeMessage || e.Message.Role != pisession.RoleAssistant {
+			if e.Type != session.TypeMessage || e.Message.Role != session.RoleAssistant {
 				continue
 			}
 			var raw struct {
@@ -268,7 +268,7 @@ type goldenEntry struct {
 // section they check, then every entry.
 type golden struct {
 	File       string              `json:"file"`
-	Header     pisession.Header    `json:"spec 1.1 header: synthesised from the first lines"`
+	Header     session.Header      `json:"spec 1.1 header: synthesised from the first lines"`
 	Metadata   Metadata            `json:"spec 1.2 metadata: last one wins"`
 	ByType     map[string]int      `json:"spec 1.2 entries by type and role"`
 	Tree       map[string][]string `json:"spec 1.4 tree: roots; rewinds; duplicates; compactions"`
@@ -291,7 +291,7 @@ func summarize(t *testing.T, path string, s *Session) golden {
 	b, _ := json.Marshal(s.State)
 	g.StateBytes = len(b)
 	ids := map[string]bool{}
-	var total pisession.Usage
+	var total session.Usage
 	var cost float64
 	responses := 0
 	for i := range s.Entries {
@@ -341,12 +341,12 @@ func summarize(t *testing.T, path string, s *Session) golden {
 				}
 			}
 		}
-		if txt := pisession.EntryText(e); txt != "" {
+		if txt := session.EntryText(e); txt != "" {
 			ge.TextSHA256 = sha(txt)
 		}
 		g.ByType[k]++
 		switch {
-		case e.Type == pisession.TypeCompaction:
+		case e.Type == session.TypeCompaction:
 			g.Tree["compactions"] = append(g.Tree["compactions"], fmt.Sprintf("line %d %s joined to %s", e.Line, short(e.ID), short(e.ParentID)))
 		case e.ParentID == "" && e.Message != nil:
 			g.Tree["roots"] = append(g.Tree["roots"], fmt.Sprintf("line %d %s", e.Line, short(e.ID)))

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 const meta = `{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"0198a1b0-0000-7000-8000-000000000001","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w","cli_version":"0.50.0"}}`
@@ -85,7 +85,7 @@ func TestBadInput(t *testing.T) {
 			if strings.Join(ids, ",") != strings.Join(tc.ids, ",") {
 				t.Errorf("ids %v, want %v", ids, tc.ids)
 			}
-			check := func(what string, got []pisession.Problem, want []wantProblem) {
+			check := func(what string, got []session.Problem, want []wantProblem) {
 				if len(got) != len(want) {
 					t.Errorf("%s %v, want %d", what, got, len(want))
 					return
@@ -102,7 +102,7 @@ func TestBadInput(t *testing.T) {
 				}
 			}
 			check("malformed", r.Malformed(), tc.problems)
-			var pend []pisession.Problem
+			var pend []session.Problem
 			if p := r.Pending(); p != nil {
 				pend = append(pend, *p)
 			}
@@ -145,7 +145,7 @@ func TestHugeLine(t *testing.T) {
 		t.Errorf("ids %v problems %v", ids, ps)
 	}
 	s, err := Read(strings.NewReader(in), "x.jsonl")
-	if err != nil || len(s.Entries) != 3 || s.Entries[1].Type != pisession.TypeCompaction {
+	if err != nil || len(s.Entries) != 3 || s.Entries[1].Type != session.TypeCompaction {
 		t.Errorf("default limit: %v", err)
 	}
 }

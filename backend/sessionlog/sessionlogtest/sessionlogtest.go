@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionlog"
 )
 
@@ -105,7 +105,7 @@ func CheckReader[S any](t *testing.T, data []byte, open Open[S], resume Resume[S
 // stored is st written as the library stores it (JSON) and read back, and
 // how many entries of head, a read up to st, come before its commit point:
 // the others come again from a read resumed at st.
-func stored[S any](t *testing.T, st sessionlog.State[S], head []pisession.Entry) (sessionlog.State[S], int) {
+func stored[S any](t *testing.T, st sessionlog.State[S], head []session.Entry) (sessionlog.State[S], int) {
 	t.Helper()
 	b, err := json.Marshal(st)
 	if err != nil {
@@ -124,15 +124,15 @@ func stored[S any](t *testing.T, st sessionlog.State[S], head []pisession.Entry)
 
 // read reads r to its end, checking each entry against data (the input
 // from byte base of the file on).
-func read[S any](t *testing.T, r *sessionlog.Reader[S], data []byte, base int64) ([]pisession.Entry, error) {
+func read[S any](t *testing.T, r *sessionlog.Reader[S], data []byte, base int64) ([]session.Entry, error) {
 	t.Helper()
 	if _, err := r.Header(); err != nil {
-		if !errors.Is(err, pisession.ErrNoHeader) {
+		if !errors.Is(err, session.ErrNoHeader) {
 			t.Fatalf("header error %v does not match ErrNoHeader", err)
 		}
 		return nil, err
 	}
-	var es []pisession.Entry
+	var es []session.Entry
 	lastLine, lastOff := 0, base-1
 	for {
 		e, err := r.Next()
@@ -147,7 +147,7 @@ func read[S any](t *testing.T, r *sessionlog.Reader[S], data []byte, base int64)
 			!bytes.Equal(data[rel:rel+int64(len(e.Raw))], e.Raw) {
 			t.Fatalf("entry %d: type %q id %q line %d offset %d: bad position or Raw", len(es), e.Type, e.ID, e.Line, e.Offset)
 		}
-		_ = pisession.EntryText(e)
+		_ = session.EntryText(e)
 		lastLine, lastOff = e.Line, e.Offset
 		es = append(es, *e)
 	}
@@ -196,7 +196,7 @@ func BenchReader[S any](b *testing.B, corpus []byte, lines int, open Open[S], te
 				b.Fatal(err)
 			}
 			if text {
-				_ = pisession.EntryText(e)
+				_ = session.EntryText(e)
 			}
 			n++
 		}
@@ -262,9 +262,9 @@ func BenchResumeAppend[S any](b *testing.B, corpus, appended []byte, open Open[S
 }
 
 // Entries reads r to its end and returns its entries.
-func Entries[S any](t testing.TB, r *sessionlog.Reader[S]) []pisession.Entry {
+func Entries[S any](t testing.TB, r *sessionlog.Reader[S]) []session.Entry {
 	t.Helper()
-	var es []pisession.Entry
+	var es []session.Entry
 	for {
 		e, err := r.Next()
 		if err == io.EOF {

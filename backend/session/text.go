@@ -1,6 +1,10 @@
-package pisession
+package session
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
 
 // EntryText returns the searchable plain text of an entry, its parts joined
 // by newlines: message text blocks, thinking (unless redacted), tool call
@@ -74,4 +78,71 @@ func (t *textParts) blocks(blocks []Block) {
 			appendScalars(b.Arguments, t.add)
 		}
 	}
+}
+
+// appendScalars adds the scalar values of the JSON document raw, in document
+// order: strings unquoted (as encoding/json does), numbers and booleans as
+// written; keys and null are left out. Invalid JSON adds nothing (a reader's
+// arguments are always valid: they were parsed to be stored).
+func appendScalars(raw []byte, add func(string)) {
+	if !json.Valid(raw) {
+		return
+	}
+	for i := 0; i < len(raw); {
+		switch c := raw[i]; c {
+		case ' ', '\t', '\r', '\n', ',', ':', '[', ']', '{', '}':
+			i++
+		case '"':
+			end, esc := stringEnd(raw, i)
+			if !isKey(raw, end) {
+				add(unquote(raw[i:end], esc))
+			}
+			i = end
+		default: // a number, true, false or null
+			start := i
+			for i < len(raw) && !strings.ContainsRune(" \t\r\n,]}", rune(raw[i])) {
+				i++
+			}
+			if c != 'n' {
+				add(string(raw[start:i]))
+			}
+		}
+	}
+}
+
+// stringEnd returns the index just past the closing quote of the valid JSON
+// string starting at raw[i], and whether it holds escapes.
+func stringEnd(raw []byte, i int) (end int, esc bool) {
+	for i++; raw[i] != '"'; i++ {
+		if raw[i] == '\\' {
+			esc = true
+			i++
+		}
+	}
+	return i + 1, esc
+}
+
+// isKey reports whether the string ending before raw[end] is an object key:
+// a ':' follows it.
+func isKey(raw []byte, end int) bool {
+	for ; end < len(raw); end++ {
+		switch raw[end] {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return raw[end] == ':'
+		}
+	}
+	return false
+}
+
+// unquote turns a valid JSON string, quotes included, into a Go string as
+// encoding/json does (invalid UTF-8 and lone surrogates become U+FFFD).
+func unquote(quoted []byte, esc bool) string {
+	body := quoted[1 : len(quoted)-1]
+	if !esc && utf8.Valid(body) {
+		return string(body)
+	}
+	var s string
+	_ = json.Unmarshal(quoted, &s)
+	return s
 }
