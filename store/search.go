@@ -68,30 +68,7 @@ func MatchQuery(q string) string {
 		}
 		parts = append(parts, p)
 	}
-	rest := q
-	for {
-		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
-		if rest == "" {
-			break
-		}
-		if rest[0] == '"' {
-			if end := strings.IndexByte(rest[1:], '"'); end >= 0 {
-				addPhrase(rest[1:1+end], false)
-				rest = rest[end+2:]
-				continue
-			}
-			rest = rest[1:] // an unclosed quote: the words after it
-			continue
-		}
-		end := strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == '"' })
-		if end < 0 {
-			end = len(rest)
-		}
-		word := rest[:end]
-		rest = rest[end:]
-		last := strings.TrimSpace(rest) == "" && !strings.HasSuffix(q, " ")
-		addPhrase(word, last)
-	}
+	search.Lex(q, addPhrase)
 	return strings.Join(parts, " ")
 }
 
