@@ -33,7 +33,7 @@ func writeZebraSession(t *testing.T, dir, id string, n int, text string) string 
 // The search box leaves out archived nodes and their entries in the query
 // itself: with more archived matches ranked above the live ones than the
 // 2*limit+20 hits it used to ask for and filter, it still returns limit
-// live hits (it returned none).
+// live hits (it returned none). The hybrid search too.
 func TestSearchQueryLeavesArchivedOutInSQL(t *testing.T) {
 	l := newTestLib(t)
 	dir := t.TempDir()
@@ -56,6 +56,19 @@ func TestSearchQueryLeavesArchivedOutInSQL(t *testing.T) {
 	for _, h := range hits {
 		if h.SessionID != "bbbbbbbb-0000-7000-8000-000000000002" {
 			t.Errorf("hit %s %s of session %s: archived", h.Kind, h.NodeID, h.SessionID)
+		}
+	}
+
+	res, err := l.Search.Hybrid(HybridQuery{Query: "zebra", Limit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != limit {
+		t.Fatalf("hybrid: %d hits, want %d live ones", len(res.Hits), limit)
+	}
+	for _, h := range res.Hits {
+		if h.SessionID != "bbbbbbbb-0000-7000-8000-000000000002" {
+			t.Errorf("hybrid hit %s of session %s: archived", h.NodeID, h.SessionID)
 		}
 	}
 }
