@@ -593,7 +593,7 @@ func (f format) content(raw json.RawMessage, at sessionlog.Pos, em *sessionlog.E
 		}
 		return out, false
 	}
-	em.Warn(at, fmt.Sprintf("field %q: JSON %s where a string or an array of blocks is expected; left empty", field, sessionlog.Kind(raw[0])))
+	em.Warn(at, fmt.Sprintf("field %q: %s where a string or an array of blocks is expected; left empty", field, sessionlog.Kind(raw[0])))
 	return nil, false
 }
 

@@ -75,7 +75,7 @@ func TestBadInput(t *testing.T) {
 		{
 			name:      "header with a field of the wrong type",
 			input:     `{"type":"session","version":"3","id":"s"}` + "\n",
-			headerErr: `line 1: session header: field "version": JSON string`,
+			headerErr: `line 1: session header: field "version": a string`,
 		},
 		{
 			name:      "header still being written",
@@ -207,7 +207,7 @@ func TestBadInput(t *testing.T) {
 			input: hdr + "\n" + `{"type":"message","id":"m","message":{"role":"assistant","content":[],"usage":{"input":"many","output":3}}}` + "\n" +
 				`{"type":"compaction","id":"c","tokensBefore":"lots","summary":"s"}` + "\n",
 			ids:       []string{"m", "c"},
-			warnings:  []string{`field "message.usage.input": JSON string where int64 is expected`, `field "tokensBefore"`},
+			warnings:  []string{`field "message.usage.input": a string where int64 is expected`, `field "tokensBefore"`},
 			consumed:  -1,
 			lineCount: 3,
 		},
@@ -215,7 +215,7 @@ func TestBadInput(t *testing.T) {
 			name:      "content of the wrong type",
 			input:     hdr + "\n" + `{"type":"message","id":"m","message":{"role":"user","content":17}}` + "\n",
 			ids:       []string{"m"},
-			warnings:  []string{`field "message.content": JSON number where string or array of content blocks is expected`},
+			warnings:  []string{`field "message.content": a number where string or array of content blocks is expected`},
 			consumed:  -1,
 			lineCount: 2,
 		},

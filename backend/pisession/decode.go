@@ -40,21 +40,6 @@ func parseTimestamp(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// jsonKind names the kind of JSON value starting with byte c.
-func jsonKind(c byte) string {
-	switch {
-	case c == '[':
-		return "an array"
-	case c == '"':
-		return "a string"
-	case c == 't' || c == 'f':
-		return "a boolean"
-	case c == 'n':
-		return "null"
-	}
-	return "a number"
-}
-
 // setHeader records the header and the migration it calls for.
 func (r *Reader) setHeader(h *session.Header) {
 	r.hdr = h

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"rhizome/backend/session"
+
+	"rhizome/backend/sessionlog"
 )
 
 // This file is a validating JSON parser specialised for session objects. It
@@ -89,24 +91,7 @@ func (p *parser) unexpected(context string) error {
 }
 
 func (p *parser) mismatch(field string, start int, want string) {
-	p.warnings = append(p.warnings, fmt.Sprintf("field %q: JSON %s where %s is expected; field left empty", field, jsonKindWord(p.data[start]), want))
-}
-
-// jsonKindWord names the kind of JSON value starting with c, for warnings.
-func jsonKindWord(c byte) string {
-	switch {
-	case c == '{':
-		return "object"
-	case c == '[':
-		return "array"
-	case c == '"':
-		return "string"
-	case c == 't' || c == 'f':
-		return "boolean"
-	case c == 'n':
-		return "null"
-	}
-	return "number"
+	p.warnings = append(p.warnings, fmt.Sprintf("field %q: %s where %s is expected; field left empty", field, sessionlog.Kind(p.data[start]), want))
 }
 
 // scanString reads the string at p.pos (a '"') and returns its raw content,

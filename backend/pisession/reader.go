@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"rhizome/backend/session"
+
+	"rhizome/backend/sessionlog"
 )
 
 // CurrentVersion is the newest session format version this package reads.
@@ -417,7 +419,7 @@ func (r *Reader) parseLine(line []byte, lineNo int, start int64) {
 				r.syntaxProblem(lineNo, off, vstart > first, err)
 				return
 			}
-			r.malformed(lineNo, off, fmt.Sprintf("JSON value is %s, not an object", jsonKind(line[vstart])))
+			r.malformed(lineNo, off, fmt.Sprintf("JSON value is %s, not an object", sessionlog.Kind(line[vstart])))
 			continue
 		}
 		p.warnings = p.warnings[:0]
