@@ -142,7 +142,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 		if errors.As(err, &se) {
 			return false
 		}
-		em.Warn(at, fieldWarning(err))
+		em.Warn(at, sessionlog.FieldWarning(err))
 	}
 	if !st.Seen {
 		st.Seen = true
@@ -228,7 +228,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 			if a.Type == SubtypeQueued && len(a.Prompt) > 0 {
 				// A prompt typed while the agent worked: a user message.
 				e.Type = session.TypeMessage
-				m := &session.Message{Role: session.RoleUser, Timestamp: unixMilli(e.Timestamp)}
+				m := &session.Message{Role: session.RoleUser, Timestamp: session.UnixMilli(e.Timestamp)}
 				m.Content, m.ContentIsString = f.content(a.Prompt, at, em, "attachment.prompt")
 				e.Message = m
 			}
@@ -356,7 +356,7 @@ func isPrompt(e *session.Entry) bool {
 // message the harness wrote (isMeta, slash commands and their output).
 func (f format) user(st *parseState, ln *wireLine, e *session.Entry, at sessionlog.Pos, em *sessionlog.Emitter) {
 	e.Type = session.TypeMessage
-	m := &session.Message{Role: session.RoleUser, Timestamp: unixMilli(e.Timestamp)}
+	m := &session.Message{Role: session.RoleUser, Timestamp: session.UnixMilli(e.Timestamp)}
 	e.Message = m
 	if ln.Message == nil {
 		em.Warn(at, `field "message": missing on a user line; entry kept without content`)
@@ -366,7 +366,7 @@ func (f format) user(st *parseState, ln *wireLine, e *session.Entry, at sessionl
 	if len(raw) > 0 && raw[0] == '[' {
 		var blocks []wireBlock
 		if err := json.Unmarshal(raw, &blocks); err != nil {
-			em.Warn(at, "field \"message.content\": "+fieldWarning(err))
+			em.Warn(at, "field \"message.content\": "+sessionlog.FieldWarning(err))
 		}
 		if hasToolResult(blocks) {
 			f.toolResults(st, ln, e, m, blocks, at, em)
@@ -377,7 +377,7 @@ func (f format) user(st *parseState, ln *wireLine, e *session.Entry, at sessionl
 	text := firstText(m.Content)
 	switch {
 	case ln.IsCompactSummary:
-		m.Role, m.Summary, m.TokensBefore = session.RoleCompactionSummary, joinText(m.Content), st.PreTokens
+		m.Role, m.Summary, m.TokensBefore = session.RoleCompactionSummary, session.JoinText(m.Content), st.PreTokens
 		m.Content, m.ContentIsString = nil, false
 	case ln.IsMeta:
 		m.Role, m.CustomType = session.RoleCustom, CustomMeta
@@ -442,7 +442,7 @@ func (f format) toolResults(st *parseState, ln *wireLine, e *session.Entry, m *s
 // Code 2.x, usage counted once per response (§1.5, §1.6.1-2).
 func (f format) assistant(st *parseState, ln *wireLine, e *session.Entry, at sessionlog.Pos, em *sessionlog.Emitter) {
 	e.Type = session.TypeMessage
-	m := &session.Message{Role: session.RoleAssistant, Timestamp: unixMilli(e.Timestamp),
+	m := &session.Message{Role: session.RoleAssistant, Timestamp: session.UnixMilli(e.Timestamp),
 		API: "anthropic-messages", Provider: "anthropic"}
 	e.Message = m
 	wm := ln.Message
@@ -454,7 +454,7 @@ func (f format) assistant(st *parseState, ln *wireLine, e *session.Entry, at ses
 	if len(wm.Content) > 0 && wm.Content[0] == '[' {
 		var blocks []wireBlock
 		if err := json.Unmarshal(wm.Content, &blocks); err != nil {
-			em.Warn(at, "field \"message.content\": "+fieldWarning(err))
+			em.Warn(at, "field \"message.content\": "+sessionlog.FieldWarning(err))
 		}
 		m.Content = []session.Block{}
 		for i := range blocks {
@@ -470,7 +470,7 @@ func (f format) assistant(st *parseState, ln *wireLine, e *session.Entry, at ses
 		m.StopReason = stopReason(*wm.StopReason)
 	}
 	if ln.IsAPIErrorMessage {
-		m.StopReason, m.ErrorMessage = "error", joinText(m.Content)
+		m.StopReason, m.ErrorMessage = "error", session.JoinText(m.Content)
 	}
 	if wm.Model == Synthetic || wm.Usage == nil {
 		return // written by Claude Code itself: never billed (§1.5)
@@ -585,7 +585,7 @@ func (f format) content(raw json.RawMessage, at sessionlog.Pos, em *sessionlog.E
 	case '[':
 		var blocks []wireBlock
 		if err := json.Unmarshal(raw, &blocks); err != nil {
-			em.Warn(at, fmt.Sprintf("field %q: %s", field, fieldWarning(err)))
+			em.Warn(at, fmt.Sprintf("field %q: %s", field, sessionlog.FieldWarning(err)))
 		}
 		out := []session.Block{}
 		for i := range blocks {
@@ -650,23 +650,6 @@ func firstText(bs []session.Block) string {
 	return ""
 }
 
-func joinText(bs []session.Block) string {
-	var parts []string
-	for _, b := range bs {
-		if b.Type == session.BlockText && b.Text != "" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-func unixMilli(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
 // rawField returns the raw JSON of a top-level key of obj, or nil.
 func rawField(obj []byte, key string) json.RawMessage {
 	var m map[string]json.RawMessage
@@ -677,15 +660,6 @@ func rawField(obj []byte, key string) json.RawMessage {
 		return v
 	}
 	return nil
-}
-
-// fieldWarning words a decoding error of a known field.
-func fieldWarning(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("field %q: JSON %s where %s is expected; left empty", te.Field, te.Value, te.Type)
-	}
-	return err.Error()
 }
 
 // notClaude checks the first object: nil when it can start a Claude Code

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"regexp"
@@ -373,7 +372,7 @@ func (f format) ownTurn(st *parseState, turn string) {
 
 // responseItem maps a model-visible item (§2.3).
 func (f format) responseItem(st *parseState, p *wirePayload, e *session.Entry, at sessionlog.Pos, em *sessionlog.Emitter) {
-	m := &session.Message{Timestamp: unixMilli(e.Timestamp)}
+	m := &session.Message{Timestamp: session.UnixMilli(e.Timestamp)}
 	assistant := func() {
 		m.Role, m.API, m.Provider, m.Model = session.RoleAssistant, "openai-responses", st.Provider, st.Model
 	}
@@ -568,7 +567,7 @@ func echoKeys(e *session.Entry, p *wirePayload) (idKey, txtKey string, isEvent b
 		case m.Role == session.RoleAssistant && p.Type == "reasoning":
 			return keyOf("rs", p.ID), "", false
 		case m.Role == session.RoleAssistant && (p.Type == "message" || p.Type == "agent_message"):
-			return keyOf("msg", p.ID), textKey("assistant", joinText(m.Content)), false
+			return keyOf("msg", p.ID), textKey("assistant", session.JoinText(m.Content)), false
 		}
 		return "", "", false
 	}
@@ -664,7 +663,7 @@ func (format) content(raw json.RawMessage, at sessionlog.Pos, em *sessionlog.Emi
 	}
 	var items []contentItem
 	if err := json.Unmarshal(raw, &items); err != nil {
-		em.Warn(at, "field \"payload.content\": "+fieldWarning(err))
+		em.Warn(at, "field \"payload.content\": "+sessionlog.FieldWarning(err))
 	}
 	out := []session.Block{}
 	for _, c := range items {
@@ -904,31 +903,6 @@ func uuidv7Millis(id string) int64 {
 		return 0
 	}
 	return ms
-}
-
-func joinText(bs []session.Block) string {
-	var parts []string
-	for _, b := range bs {
-		if b.Type == session.BlockText && b.Text != "" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-func unixMilli(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-func fieldWarning(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("field %q: JSON %s where %s is expected; left empty", te.Field, te.Value, te.Type)
-	}
-	return err.Error()
 }
 
 // notCodex checks the first object: nil when it can start a rollout, else

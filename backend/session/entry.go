@@ -238,6 +238,15 @@ type Message struct {
 	TokensBefore int64  `json:"tokensBefore,omitempty"` // compactionSummary, in tokens
 }
 
+// UnixMilli returns t as a Message.Timestamp: Unix milliseconds, 0 for the
+// zero time (a line without a time).
+func UnixMilli(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
 // Block types of message content.
 const (
 	BlockText     = "text"

@@ -52,6 +52,18 @@ func EntryText(e *Entry) string {
 	return strings.Join(t.parts, "\n")
 }
 
+// JoinText returns the text of the text blocks of bs, joined by newlines
+// (empty ones left out); "" when there is none.
+func JoinText(bs []Block) string {
+	var parts []string
+	for _, b := range bs {
+		if b.Type == BlockText && b.Text != "" {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
 // textParts collects the non-empty parts of an entry's text.
 type textParts struct{ parts []string }
 

@@ -2,12 +2,25 @@ package sessionlog
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
 
 	"rhizome/backend/session"
 )
+
+// FieldWarning words the error of decoding a line's known field for a
+// warning: a type mismatch as 'field "x": JSON string where int64 is
+// expected; left empty', any other error as it is.
+func FieldWarning(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("field %q: JSON %s where %s is expected; left empty", te.Field, te.Value, te.Type)
+	}
+	return err.Error()
+}
 
 // MaxHeld bounds the entries a Format may hold back (see Emitter.Hold): past
 // it the held entries are released as they are.
