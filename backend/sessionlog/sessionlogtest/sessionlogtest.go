@@ -388,3 +388,103 @@ func CheckLinesAccountedFor[S any](t *testing.T, files []string, open Open[S]) {
 		}
 	}
 }
+
+// BadCase is one case of malformed or foreign input for CheckBadInput: the
+// input (read as "x.jsonl"), and either the error Header returns (a part of
+// its text; it must match session.ErrNoHeader) or the ids of the entries
+// that come out, the malformed lines, the half-written last line and the
+// bytes consumed (-1: the whole input).
+type BadCase struct {
+	Name      string
+	Input     string
+	IDs       []string
+	Problems  []Problem
+	Pending   *Problem
+	Consumed  int
+	HeaderErr string
+}
+
+// Problem is a problem CheckBadInput wants: its line, a marker whose first
+// occurrence in the input is the problem's offset (a pending line's: its
+// last occurrence) and a part of its reason.
+type Problem struct {
+	Line   int
+	Marker string
+	Reason string
+}
+
+// CheckBadInput reads each case with open and checks the header error, or
+// the entries (each one's Raw the input at its Offset), the problems and
+// Consumed.
+func CheckBadInput[S any](t *testing.T, cases []BadCase, open Open[S]) {
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			r := open(strings.NewReader(tc.Input), "x.jsonl")
+			_, err := r.Header()
+			if tc.HeaderErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.HeaderErr) || !errors.Is(err, session.ErrNoHeader) {
+					t.Fatalf("Header error %v, want one containing %q matching ErrNoHeader", err, tc.HeaderErr)
+				}
+				if _, err2 := r.Next(); err2 == nil {
+					t.Errorf("Next after a header error: nil error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for {
+				e, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.Input[e.Offset:e.Offset+int64(len(e.Raw))] != string(e.Raw) {
+					t.Errorf("entry %s: Raw is not the input at %d", e.ID, e.Offset)
+				}
+				ids = append(ids, e.ID)
+			}
+			if strings.Join(ids, ",") != strings.Join(tc.IDs, ",") {
+				t.Errorf("ids %v, want %v", ids, tc.IDs)
+			}
+			checkProblems(t, tc.Input, "malformed", r.Malformed(), tc.Problems)
+			var pend []session.Problem
+			if p := r.Pending(); p != nil {
+				pend = append(pend, *p)
+			}
+			var wantPend []Problem
+			if tc.Pending != nil {
+				wantPend = append(wantPend, *tc.Pending)
+			}
+			checkProblems(t, tc.Input, "pending", pend, wantPend)
+			want := int64(tc.Consumed)
+			if tc.Consumed == -1 {
+				want = int64(len(tc.Input))
+			}
+			if r.Consumed() != want {
+				t.Errorf("Consumed %d, want %d", r.Consumed(), want)
+			}
+		})
+	}
+}
+
+func checkProblems(t *testing.T, input, what string, got []session.Problem, want []Problem) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s %v, want %d", what, got, len(want))
+		return
+	}
+	for i, w := range want {
+		p := got[i]
+		off := strings.Index(input, w.Marker)
+		if what == "pending" {
+			off = strings.LastIndex(input, w.Marker) // the last line
+		}
+		if p.File != "x.jsonl" || p.Line != w.Line || p.Offset != int64(off) || !strings.Contains(p.Reason, w.Reason) {
+			t.Errorf("%s %d = %v, want line %d offset %d reason ~%q", what, i, p, w.Line, off, w.Reason)
+		}
+	}
+}
