@@ -488,3 +488,36 @@ func checkProblems(t *testing.T, input, what string, got []session.Problem, want
 		}
 	}
 }
+
+// CheckLossless checks a whole read s of data (the file at path) against
+// the bytes: entries numbered from 0 in file order, each one's Raw the file
+// at its Offset, nothing malformed, warned about or pending, every byte
+// consumed and every line counted.
+func CheckLossless[M, S any](t *testing.T, path string, data []byte, s *sessionlog.Session[M, S]) {
+	t.Helper()
+	for i, e := range s.Entries {
+		end := e.Offset + int64(len(e.Raw))
+		if e.Seq != i || end > int64(len(data)) || !bytes.Equal(data[e.Offset:end], e.Raw) {
+			t.Fatalf("%s: entry %d (line %d, offset %d): bad Seq, Raw or position", path, i, e.Line, e.Offset)
+		}
+	}
+	if len(s.Malformed) != 0 || len(s.Warnings) != 0 || s.Pending != nil || s.Consumed != int64(len(data)) ||
+		s.Lines != bytes.Count(data, []byte("\n")) {
+		t.Errorf("%s: malformed %v warnings %v pending %v consumed %d of %d lines %d", path, s.Malformed, s.Warnings, s.Pending, s.Consumed, len(data), s.Lines)
+	}
+}
+
+// ReadJSON decodes the JSON file at path (a test's expected values) into a
+// new T.
+func ReadJSON[T any](tb testing.TB, path string) *T {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var x T
+	if err := json.Unmarshal(b, &x); err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return &x
+}
