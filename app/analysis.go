@@ -15,8 +15,8 @@ import (
 	"rhizome/backend/graph"
 	"rhizome/backend/link"
 	"rhizome/backend/llm"
-	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 	"rhizome/store"
 )
 
@@ -341,7 +341,7 @@ func (a *Analysis) estimateIDs(ctx context.Context, ids []string, provider, mode
 }
 
 // segmentEntries loads node id's session, segment and decoded entries.
-func (a *Analysis) segmentEntries(ctx context.Context, id string) (*store.Session, *store.SegmentRecord, []pisession.Entry, error) {
+func (a *Analysis) segmentEntries(ctx context.Context, id string) (*store.Session, *store.SegmentRecord, []session.Entry, error) {
 	sess, seg, raws, err := a.c.store.SegmentOf(ctx, id)
 	if err != nil {
 		return nil, nil, nil, err
@@ -353,7 +353,7 @@ func (a *Analysis) segmentEntries(ctx context.Context, id string) (*store.Sessio
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("app: session %s: %w", sess.ID, err)
 	}
-	entries := make([]pisession.Entry, len(ptrs))
+	entries := make([]session.Entry, len(ptrs))
 	for i, p := range ptrs {
 		entries[i] = *p
 	}
@@ -593,7 +593,7 @@ func (a *Analysis) analyseOne(ctx context.Context, item store.QueuedAnalysis, r 
 		out.Result, out.Error = "deferred", err.Error()
 		return out, err
 	}
-	var hdr pisession.Header
+	var hdr session.Header
 	if err := json.Unmarshal(sess.Header, &hdr); err != nil {
 		out.Result, out.Error = "deferred", err.Error()
 		return out, fmt.Errorf("app: session %s: header: %w", sess.ID, err)

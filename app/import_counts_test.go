@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"rhizome/app/ingest"
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // More malformed lines than the reader keeps: the report, its totals and
@@ -17,7 +17,7 @@ import (
 func TestMalformedLinesCountedPastTheSample(t *testing.T) {
 	full, _ := os.ReadFile(filepath.Join("samples", "session-with-compaction.jsonl"))
 	lines := bytes.SplitAfter(full, []byte("\n"))
-	const bad = pisession.MaxStoredProblems + 250
+	const bad = session.MaxStoredProblems + 250
 	var b bytes.Buffer
 	b.Write(lines[0]) // the header
 	for i := 0; i < bad; i++ {
@@ -38,16 +38,16 @@ func TestMalformedLinesCountedPastTheSample(t *testing.T) {
 	if fr.MalformedCount != bad || rep.Totals.Malformed != bad {
 		t.Errorf("report says %d malformed lines (totals %d), want %d", fr.MalformedCount, rep.Totals.Malformed, bad)
 	}
-	if len(fr.MalformedLines) != pisession.MaxStoredProblems || fr.MalformedLines[0].Line != 2 {
+	if len(fr.MalformedLines) != session.MaxStoredProblems || fr.MalformedLines[0].Line != 2 {
 		t.Errorf("%d malformed lines listed, first at line %d; want the first %d, from line 2",
-			len(fr.MalformedLines), fr.MalformedLines[0].Line, pisession.MaxStoredProblems)
+			len(fr.MalformedLines), fr.MalformedLines[0].Line, session.MaxStoredProblems)
 	}
 	ss, _ := l.Library.Sessions("")
 	if len(ss) != 1 || ss[0].Malformed != bad {
 		t.Errorf("library says %d malformed lines, want %d", ss[0].Malformed, bad)
 	}
-	if n := l.tableCounts(t)["import_problems"]; n != pisession.MaxStoredProblems {
-		t.Errorf("%d problems stored, want the sample of %d", n, pisession.MaxStoredProblems)
+	if n := l.tableCounts(t)["import_problems"]; n != session.MaxStoredProblems {
+		t.Errorf("%d problems stored, want the sample of %d", n, session.MaxStoredProblems)
 	}
 
 	// pi goes on writing: 3 more malformed lines among new entries.

@@ -16,9 +16,9 @@ import (
 	"rhizome/app/ingest"
 	"rhizome/backend/claudecode"
 	"rhizome/backend/codex"
-	"rhizome/backend/pisession"
 	"rhizome/backend/search"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionformat"
 	"rhizome/store"
 )
@@ -59,7 +59,7 @@ func otherFiles(t *testing.T) map[string][]string {
 }
 
 // readOther reads a Claude Code or Codex file with its own reader.
-func readOther(t *testing.T, format, path string) ([]pisession.Entry, pisession.Header) {
+func readOther(t *testing.T, format, path string) ([]session.Entry, session.Header) {
 	t.Helper()
 	if format == sessionformat.ClaudeCode {
 		s, err := claudecode.ReadFile(path)
@@ -168,7 +168,7 @@ func TestImportClaudeCodeAndCodex(t *testing.T) {
 	spawnSeq := func(format, path, agent string) int {
 		entries, _ := readOther(t, format, path)
 		for _, e := range entries {
-			if e.SubagentID == agent && e.Type == pisession.TypeMessage {
+			if e.SubagentID == agent && e.Type == session.TypeMessage {
 				return e.Seq
 			}
 		}
@@ -470,8 +470,8 @@ func TestStoredClaudeAndCodexSessionsReadBack(t *testing.T) {
 		}
 		var users []string
 		for _, e := range entries {
-			if e.Message != nil && e.Message.Role == pisession.RoleUser {
-				users = append(users, pisession.EntryText(&e))
+			if e.Message != nil && e.Message.Role == session.RoleUser {
+				users = append(users, session.EntryText(&e))
 			}
 		}
 		if len(users) == 0 || !strings.Contains(strings.Join(users, "\n"), tc.request) {
@@ -545,7 +545,7 @@ func TestSearchFacetsOfClaudeAndCodexEntries(t *testing.T) {
 			if d.Kind != search.KindEntry || !slices.Contains(d.Tools, tc.tool) {
 				continue
 			}
-			if d.Role == pisession.RoleToolResult {
+			if d.Role == session.RoleToolResult {
 				results++
 			} else {
 				calls++

@@ -8,9 +8,9 @@ import (
 
 	"rhizome/app/ingest"
 	"rhizome/backend/link"
-	"rhizome/backend/pisession"
 	"rhizome/backend/project"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionformat"
 	"rhizome/backend/summary"
 	"rhizome/store"
@@ -194,7 +194,7 @@ func (l *Library) SegmentEntries(nodeID string, offset, limit int) (EntryPage, e
 	}
 	for i, r := range records {
 		e := entries[i]
-		v := entryView(pisession.ViewEntry(e))
+		v := entryView(session.ViewEntry(e))
 		v.Seq, v.Line, v.ID, v.ParentID, v.Type, v.Timestamp = r.Seq, r.Line, r.ID, r.ParentID, r.Type, r.Timestamp
 		v.Label = byTarget[r.ID]
 		v.Subtype, v.Sidechain, v.SubagentID = e.Subtype, e.Sidechain, e.SubagentID
@@ -261,8 +261,8 @@ func (l *Library) subagentNode(parentID, agentID string) string {
 	return id
 }
 
-// entryView maps an entry's view (pisession.ViewEntry) to its DTO.
-func entryView(pv pisession.View) EntryView {
+// entryView maps an entry's view (session.ViewEntry) to its DTO.
+func entryView(pv session.View) EntryView {
 	v := EntryView{Role: pv.Role, Model: pv.Model, ToolName: pv.ToolName, IsError: pv.IsError, Summary: pv.Summary,
 		Blocks: make([]BlockView, 0, len(pv.Blocks)), ToolOutputs: []ToolOutputInfo{}}
 	for _, b := range pv.Blocks {

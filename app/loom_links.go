@@ -7,7 +7,7 @@ import (
 
 	"rhizome/app/ingest"
 	"rhizome/backend/link"
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/store"
 )
 
@@ -88,7 +88,7 @@ func (l *Loom) entryText(it link.Item) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("app: session %s: %w", sess.ID, err)
 	}
-	v := pisession.ViewEntry(entries[0])
+	v := session.ViewEntry(entries[0])
 	var parts []string
 	for _, b := range v.Blocks {
 		if b.Type == "text" && strings.TrimSpace(b.Text) != "" {

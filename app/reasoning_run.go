@@ -12,7 +12,7 @@ import (
 	"rhizome/backend/llm"
 	"rhizome/backend/loom"
 	"rhizome/backend/memobrain"
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/store"
 )
 
@@ -177,7 +177,7 @@ func ask(ctx context.Context, p llm.Provider, prompt memobrain.Prompt) (string, 
 // sessionConversation reads session sess's entries, page by page, as
 // MemoBrain's conversation.
 func (r *Reasoning) sessionConversation(ctx context.Context, sess *store.Session) (memobrain.Conversation, error) {
-	var hdr pisession.Header
+	var hdr session.Header
 	if err := json.Unmarshal(sess.Header, &hdr); err != nil {
 		return memobrain.Conversation{}, fmt.Errorf("reasoning: session %s: the stored header does not read: %w", sess.ID, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"rhizome/backend/memobrain"
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/session"
 )
 
 // runSessionLines is how much of a real session the run tests read: its
@@ -38,7 +39,7 @@ func runSession(t *testing.T, l *testLib) (string, memobrain.Conversation) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := make([]*pisession.Entry, len(s.Entries))
+	entries := make([]*session.Entry, len(s.Entries))
 	for i := range s.Entries {
 		entries[i] = &s.Entries[i]
 	}

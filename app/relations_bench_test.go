@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"rhizome/backend/graph"
-	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 	"rhizome/store"
 )
 
@@ -63,8 +63,8 @@ func benchLibrary(b *testing.B, n int) (*store.Store, []string) {
 			if r.IntN(33) == 0 {
 				text += fmt.Sprintf(" https://github.com/acme/project-%02d/issues/%d", p, issueZipf.Uint64()+1)
 			}
-			e := &pisession.Entry{Seq: j, Line: j + 2, Type: pisession.TypeMessage, ID: seg.StartEntryID, Timestamp: start,
-				Message: &pisession.Message{Role: "user"}, Raw: []byte(`{}`)}
+			e := &session.Entry{Seq: j, Line: j + 2, Type: session.TypeMessage, ID: seg.StartEntryID, Timestamp: start,
+				Message: &session.Message{Role: "user"}, Raw: []byte(`{}`)}
 			if err := tx.InsertEntry(sess.PK, e, text, store.EntryExtra{}); err != nil {
 				b.Fatal(err)
 			}

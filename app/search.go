@@ -52,20 +52,9 @@ func (s *Search) Query(q string, limit int) ([]SearchHit, error) {
 	if err != nil {
 		return nil, err
 	}
-	ask := limit
-	if len(archived) > 0 {
-		ask = min(2*limit+20, 2*maxSearchLimit)
-	}
-	all, err := s.c.store.Search(ctx, q, ask)
+	hits, err := s.c.store.SearchWith(ctx, q, store.SearchFilter{ExcludeArchived: len(archived) > 0}, limit)
 	if err != nil {
 		return nil, err
-	}
-	hits := all[:0:0]
-	for _, h := range all {
-		if h.NodeID != "" && archived[h.NodeID] {
-			continue
-		}
-		hits = append(hits, h)
 	}
 	var found []store.SummaryRow
 	if match := store.MatchQuery(q); match != "" {

@@ -170,18 +170,17 @@ func (s *Search) Hybrid(q HybridQuery) (HybridResult, error) {
 	if note := s.c.vectors.note(); note != "" {
 		res.VectorNote = note
 	}
-	var archived map[string]bool
-	ask := limit
 	if !q.Filter.Archived {
-		archived, err = s.c.store.ArchivedNodeIDs(ctx)
+		// Left out by the source's queries and the engine's filter, so
+		// that limit live hits come back; when nothing is archived the
+		// queries stay the unfiltered (faster) ones.
+		archived, err := s.c.store.ArchivedNodeIDs(ctx)
 		if err != nil {
 			return HybridResult{}, err
 		}
-		if len(archived) > 0 {
-			ask = min(limit*2+20, maxHybridLimit*2)
-		}
+		f.ExcludeArchived = len(archived) > 0
 	}
-	resp, err := eng.Search(ctx, search.Request{Query: q.Query, Filter: f, Limit: ask})
+	resp, err := eng.Search(ctx, search.Request{Query: q.Query, Filter: f, Limit: limit})
 	if err != nil {
 		return HybridResult{}, fmt.Errorf("app: %w", err)
 	}
@@ -201,12 +200,6 @@ func (s *Search) Hybrid(q HybridQuery) (HybridResult, error) {
 	words := search.Terms(resp.Keyword)
 	var seeds []search.Hit
 	for _, r := range resp.Results {
-		if archived[r.Doc.NodeID] {
-			continue
-		}
-		if len(res.Hits) == limit {
-			break
-		}
 		res.Hits = append(res.Hits, hybridHit(r, words))
 		if r.Doc.NodeID != "" {
 			seeds = append(seeds, search.Hit{Item: store.NodeItem(r.Doc.NodeID), Score: r.Score})

@@ -8,7 +8,7 @@ package app
 // FileReport is the result of importing one session file. Status is one of
 // "imported", "unchanged", "appended", "failed". MalformedCount is the number
 // of malformed lines in the file as the library holds it; MalformedLines
-// lists the first of them, at most pisession.MaxStoredProblems (10,000):
+// lists the first of them, at most session.MaxStoredProblems (10,000):
 // a sample when MalformedCount is larger.
 type FileReport struct {
 	Path             string         `json:"path"`

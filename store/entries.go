@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // How much of an entry's searchable text (bytes) goes into the full-text
@@ -29,7 +29,7 @@ const (
 
 // searchText is the part of an entry's text that is indexed.
 func searchText(role, text string) string {
-	if role != pisession.RoleToolResult && role != pisession.RoleBashExecution {
+	if role != session.RoleToolResult && role != session.RoleBashExecution {
 		return capText(text, MaxSearchText)
 	}
 	if len(text) <= MaxToolOutputText {
@@ -107,7 +107,7 @@ type EntryExtra struct {
 // and added to the full-text index by chunks; Commit writes and indexes the
 // rest. e.Raw and extra.Meta are read when the batch is written: they must
 // not change until then.
-func (t *Tx) InsertEntry(sessionPK int64, e *pisession.Entry, text string, extra EntryExtra) error {
+func (t *Tx) InsertEntry(sessionPK int64, e *session.Entry, text string, extra EntryExtra) error {
 	if t.entries == nil {
 		w, err := newEntryWriter(t)
 		if err != nil {
@@ -118,7 +118,7 @@ func (t *Tx) InsertEntry(sessionPK int64, e *pisession.Entry, text string, extra
 	return t.entries.add(sessionPK, e, text, extra)
 }
 
-func (w *entryWriter) add(sessionPK int64, e *pisession.Entry, text string, extra EntryExtra) error {
+func (w *entryWriter) add(sessionPK int64, e *session.Entry, text string, extra EntryExtra) error {
 	var role string
 	if e.Message != nil {
 		role = e.Message.Role
@@ -366,14 +366,14 @@ func (t *Tx) EntrySeqs(sessionPK int64, ids []string) (map[string]int, error) {
 // ParentID and Type set, in chunks of at most chunk entries from the end of
 // the file to its start (each chunk in file order), until fn returns true:
 // enough to find a fork point without holding a long session in memory.
-func (t *Tx) EntryChainBackward(sessionPK int64, chunk int, fn func(entries []pisession.Entry) bool) error {
+func (t *Tx) EntryChainBackward(sessionPK int64, chunk int, fn func(entries []session.Entry) bool) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
 	if chunk <= 0 {
 		chunk = 1024
 	}
-	buf := make([]pisession.Entry, 0, chunk)
+	buf := make([]session.Entry, 0, chunk)
 	before := int64(1) << 62
 	for {
 		rows, err := t.query(`SELECT seq, entry_id, parent_id, type FROM entries
@@ -383,7 +383,7 @@ func (t *Tx) EntryChainBackward(sessionPK int64, chunk int, fn func(entries []pi
 		}
 		buf = buf[:0]
 		for rows.Next() {
-			var e pisession.Entry
+			var e session.Entry
 			if err := rows.Scan(&e.Seq, &e.ID, &e.ParentID, &e.Type); err != nil {
 				rows.Close()
 				return fmt.Errorf("store: unable to read an entry of session %d: %w", sessionPK, err)

@@ -68,30 +68,7 @@ func MatchQuery(q string) string {
 		}
 		parts = append(parts, p)
 	}
-	rest := q
-	for {
-		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
-		if rest == "" {
-			break
-		}
-		if rest[0] == '"' {
-			if end := strings.IndexByte(rest[1:], '"'); end >= 0 {
-				addPhrase(rest[1:1+end], false)
-				rest = rest[end+2:]
-				continue
-			}
-			rest = rest[1:] // an unclosed quote: the words after it
-			continue
-		}
-		end := strings.IndexFunc(rest, func(r rune) bool { return unicode.IsSpace(r) || r == '"' })
-		if end < 0 {
-			end = len(rest)
-		}
-		word := rest[:end]
-		rest = rest[end:]
-		last := strings.TrimSpace(rest) == "" && !strings.HasSuffix(q, " ")
-		addPhrase(word, last)
-	}
+	search.Lex(q, addPhrase)
 	return strings.Join(parts, " ")
 }
 
@@ -109,6 +86,10 @@ type SearchFilter struct {
 	// aside) by bm25, instead of those holding all of them: the retrieval a
 	// hybrid ranking starts from.
 	AnyWord bool
+	// ExcludeArchived leaves out the nodes consolidation archived
+	// (memory_state) and their entries, in the query itself: a search asks
+	// for limit hits and gets limit live ones.
+	ExcludeArchived bool
 }
 
 func (f SearchFilter) wants(kind string) bool {
@@ -127,11 +108,21 @@ func containsString(xs []string, x string) bool {
 // entrySQL returns the WHERE conditions (each starting with " AND") and
 // their arguments for entries e of sessions s; nodeSQL the same for nodes n.
 func (f SearchFilter) entrySQL() (string, []any) {
-	return f.whereSQL("s.cwd", "e.role", f.Roles, "e.timestamp")
+	cond, args := f.whereSQL("s.cwd", "e.role", f.Roles, "e.timestamp")
+	if f.ExcludeArchived {
+		cond += ` AND NOT EXISTS (SELECT 1 FROM segments g JOIN nodes n ON n.session_pk = g.session_pk AND n.segment_idx = g.idx
+			JOIN memory_state m ON m.item = 'rhizome:node/' || n.id AND m.archived = 1
+			WHERE g.session_pk = e.session_pk AND g.start_seq <= e.seq AND g.end_seq >= e.seq)`
+	}
+	return cond, args
 }
 
 func (f SearchFilter) nodeSQL() (string, []any) {
-	return f.whereSQL("n.project", "n.type", f.NodeTypes, "n.timestamp")
+	cond, args := f.whereSQL("n.project", "n.type", f.NodeTypes, "n.timestamp")
+	if f.ExcludeArchived {
+		cond += ` AND NOT EXISTS (SELECT 1 FROM memory_state m WHERE m.item = 'rhizome:node/' || n.id AND m.archived = 1)`
+	}
+	return cond, args
 }
 
 // whereSQL is the filter's conditions over the columns named: the project,
@@ -174,7 +165,7 @@ func (f SearchFilter) timeBounds() (from, to string) {
 }
 
 func (f SearchFilter) entryFiltered() bool {
-	return f.Project != "" || f.SessionID != "" || len(f.Roles) > 0 || f.From != "" || f.To != ""
+	return f.ExcludeArchived || f.Project != "" || f.SessionID != "" || len(f.Roles) > 0 || f.From != "" || f.To != ""
 }
 
 // Search runs the query q over nodes and entries and returns at most limit

@@ -16,6 +16,7 @@ import (
 	"rhizome/backend/pisession/pitest"
 	"rhizome/backend/search"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 )
 
 // searchBenchQueries are the query classes `make bench` times, as a person
@@ -241,8 +242,8 @@ func importForBench(s *Store, file string) error {
 				return err
 			}
 		}
-		text := pisession.EntryText(e)
-		if firstUser == "" && e.Message != nil && e.Message.Role == pisession.RoleUser {
+		text := session.EntryText(e)
+		if firstUser == "" && e.Message != nil && e.Message.Role == session.RoleUser {
 			firstUser = text
 		}
 		if err := tx.InsertEntry(sess.PK, e, text, EntryExtra{}); err != nil {
@@ -395,8 +396,8 @@ func sampleTexts(tb testing.TB) []string {
 			if err != nil {
 				tb.Fatal(err)
 			}
-			if e.Message != nil && (e.Message.Role == pisession.RoleUser || e.Message.Role == pisession.RoleAssistant) {
-				if t := pisession.EntryText(e); len(t) >= 20 {
+			if e.Message != nil && (e.Message.Role == session.RoleUser || e.Message.Role == session.RoleAssistant) {
+				if t := session.EntryText(e); len(t) >= 20 {
 					out = append(out, t)
 				}
 			}

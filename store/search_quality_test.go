@@ -16,6 +16,7 @@ import (
 	"rhizome/backend/pisession"
 	"rhizome/backend/search"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 )
 
 // importAnalyzed imports a session file as the app does: entries, segments,
@@ -76,7 +77,7 @@ func importAnalyzed(t testing.TB, s *Store, file string) {
 			links = append(links, *st.Link)
 		}
 		acc.Add(e)
-		if err := tx.InsertEntry(sess.PK, e, pisession.EntryText(e), EntryExtra{}); err != nil {
+		if err := tx.InsertEntry(sess.PK, e, session.EntryText(e), EntryExtra{}); err != nil {
 			t.Fatal(err)
 		}
 		sess.Entries++

@@ -28,7 +28,7 @@ func EntryItem(pk int64) string { return "entry:" + strconv.FormatInt(pk, 10) }
 func itemKind(item string) string { k, _, _ := strings.Cut(item, ":"); return k }
 
 func keywordFilter(f search.Filter) SearchFilter {
-	sf := SearchFilter{Kinds: f.Kinds, Project: f.Project, Roles: f.Roles, NodeTypes: f.NodeTypes}
+	sf := SearchFilter{Kinds: f.Kinds, Project: f.Project, Roles: f.Roles, NodeTypes: f.NodeTypes, ExcludeArchived: f.ExcludeArchived}
 	if !f.Range.From.IsZero() {
 		sf.From = isoTime(f.Range.From)
 	}
@@ -69,7 +69,7 @@ func (src *SearchSource) InRange(ctx context.Context, r search.TimeRange, f sear
 	if len(f.Kinds) > 0 && !containsString(f.Kinds, search.KindNode) {
 		return nil, nil
 	}
-	sf := keywordFilter(search.Filter{Project: f.Project, NodeTypes: f.NodeTypes, Range: r})
+	sf := keywordFilter(search.Filter{Project: f.Project, NodeTypes: f.NodeTypes, Range: r, ExcludeArchived: f.ExcludeArchived})
 	cond, args := sf.nodeSQL()
 	rows, err := src.s.db.QueryContext(ctx, `SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk
 		WHERE n.timestamp <> ''`+cond+` ORDER BY n.timestamp DESC LIMIT ?`, append(args, n)...)
@@ -132,6 +132,7 @@ func (src *SearchSource) Docs(ctx context.Context, items []string, f search.Filt
 	for _, d := range entries {
 		if n, ok := nodes[d.NodeID]; ok {
 			d.Tags, d.Relations, d.Degree, d.Importance, d.NodeType = n.Tags, n.Relations, n.Degree, n.Importance, n.NodeType
+			d.Archived = n.Archived
 			if len(d.Files) == 0 {
 				d.Files = n.Files
 			}
@@ -174,7 +175,8 @@ func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string
 	}
 	list, _ := json.Marshal(ids)
 	rows, err := src.s.db.QueryContext(ctx, `SELECT n.id, s.id, s.cwd, n.type, n.timestamp, n.summary, n.tags, n.topics, n.files,
-		coalesce(f.tools, ''), coalesce(f.models, ''), coalesce(f.importance, 0)
+		coalesce(f.tools, ''), coalesce(f.models, ''), coalesce(f.importance, 0),
+		EXISTS (SELECT 1 FROM memory_state m WHERE m.item = 'rhizome:node/' || n.id AND m.archived = 1)
 	FROM nodes n JOIN sessions s ON s.pk = n.session_pk LEFT JOIN search_node_facets f ON f.node_pk = n.pk
 	WHERE n.id IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
@@ -184,7 +186,7 @@ func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string
 	for rows.Next() {
 		d := search.Doc{Kind: search.KindNode}
 		var ts, summary, tags, topics, files, tools, models string
-		if err := rows.Scan(&d.NodeID, &d.SessionID, &d.Project, &d.NodeType, &ts, &summary, &tags, &topics, &files, &tools, &models, &d.Importance); err != nil {
+		if err := rows.Scan(&d.NodeID, &d.SessionID, &d.Project, &d.NodeType, &ts, &summary, &tags, &topics, &files, &tools, &models, &d.Importance, &d.Archived); err != nil {
 			return nil, fmt.Errorf("store: unable to read a node for search: %w", err)
 		}
 		d.Item, d.Time, d.Title = NodeItem(d.NodeID), parseISOTime(ts), summary

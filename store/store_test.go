@@ -14,6 +14,7 @@ import (
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 )
 
 // sampleDir is the one copy of the real sessions, app/samples.
@@ -138,7 +139,7 @@ func writeSession(t *testing.T, tx *Tx, file string) (*Session, error) {
 				return sess, err
 			}
 		}
-		if err := tx.InsertEntry(sess.PK, e, pisession.EntryText(e), EntryExtra{}); err != nil {
+		if err := tx.InsertEntry(sess.PK, e, session.EntryText(e), EntryExtra{}); err != nil {
 			return sess, err
 		}
 		sess.Entries++
@@ -301,17 +302,17 @@ func TestCapText(t *testing.T) {
 
 func TestSearchText(t *testing.T) {
 	long := strings.Repeat("a", 1500) + "MIDDLE" + strings.Repeat("b", 1500) + "END"
-	got := searchText(pisession.RoleToolResult, long)
+	got := searchText(session.RoleToolResult, long)
 	if len(got) > MaxToolOutputText+8 || !strings.HasPrefix(got, "aaa") || !strings.HasSuffix(got, "bbbEND") || strings.Contains(got, "MIDDLE") {
 		t.Errorf("tool output: %d bytes %q...", len(got), got[:20])
 	}
-	if got := searchText(pisession.RoleAssistant, long); got != long {
+	if got := searchText(session.RoleAssistant, long); got != long {
 		t.Error("a message under 8 KB was cut")
 	}
-	if got := searchText(pisession.RoleUser, strings.Repeat("x", 10000)); len(got) != MaxSearchText {
+	if got := searchText(session.RoleUser, strings.Repeat("x", 10000)); len(got) != MaxSearchText {
 		t.Errorf("%d bytes kept", len(got))
 	}
-	if got := searchText(pisession.RoleBashExecution, "short"); got != "short" {
+	if got := searchText(session.RoleBashExecution, "short"); got != "short" {
 		t.Error(got)
 	}
 }

@@ -10,8 +10,8 @@ import (
 
 	"rhizome/backend/graph"
 	"rhizome/backend/knowledge"
-	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 	"rhizome/backend/summary"
 	"rhizome/store"
 )
@@ -41,7 +41,7 @@ type job struct {
 	index int
 	src   Source
 
-	hdr    *pisession.Header
+	hdr    *session.Header
 	format string         // pi, claude-code or codex (detected from the content)
 	stored *store.Session // the stored session the reader decided on; nil if new
 	status string         // the reader's decision: imported, unchanged or appended
@@ -79,7 +79,7 @@ type job struct {
 // extra columns, bytes of the file between entries, or a complete segment
 // with its node.
 type op struct {
-	entry *pisession.Entry
+	entry *session.Entry
 	text  string
 	extra store.EntryExtra
 

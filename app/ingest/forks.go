@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"rhizome/backend/graph"
-	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 	"rhizome/store"
 )
 
@@ -112,7 +112,7 @@ func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 		// From the child's end backwards, a chunk at a time, its ids are
 		// looked up in the parent until one is there.
 		var lookErr error
-		if err := tx.EntryChainBackward(child.PK, 1024, func(chunk []pisession.Entry) bool {
+		if err := tx.EntryChainBackward(child.PK, 1024, func(chunk []session.Entry) bool {
 			ids := make([]string, 0, len(chunk))
 			for _, e := range chunk {
 				if e.ID != "" {

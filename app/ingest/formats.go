@@ -14,6 +14,7 @@ import (
 	"rhizome/backend/claudecode"
 	"rhizome/backend/codex"
 	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionformat"
 	"rhizome/store"
 )
@@ -37,15 +38,15 @@ const (
 // with what it found wrong: the import reads every file through one.
 type sessionReader interface {
 	// Header reads and returns the session header (ErrNoHeader when none).
-	Header() (*pisession.Header, error)
+	Header() (*session.Header, error)
 	// Next returns the next entry, io.EOF after the last one.
-	Next() (*pisession.Entry, error)
-	// Malformed returns the first pisession.MaxStoredProblems malformed lines.
-	Malformed() []pisession.Problem
+	Next() (*session.Entry, error)
+	// Malformed returns the first session.MaxStoredProblems malformed lines.
+	Malformed() []session.Problem
 	// MalformedCount counts every malformed line.
 	MalformedCount() int
 	// Pending returns the half-written last line, or nil.
-	Pending() *pisession.Problem
+	Pending() *session.Problem
 	// Consumed is the bytes up to the end of the last complete line whose
 	// entries have all been returned and settled (the commit point).
 	Consumed() int64
@@ -137,19 +138,19 @@ type piReader struct {
 
 // piState is where a pi read stopped.
 type piState struct {
-	Offset    int64            `json:"offset"`
-	Line      int              `json:"line"`
-	Seq       int              `json:"seq"`
-	Header    pisession.Header `json:"header"`
-	HeaderRaw json.RawMessage  `json:"headerRaw,omitempty"`
-	Name      string           `json:"name,omitempty"`
+	Offset    int64           `json:"offset"`
+	Line      int             `json:"line"`
+	Seq       int             `json:"seq"`
+	Header    session.Header  `json:"header"`
+	HeaderRaw json.RawMessage `json:"headerRaw,omitempty"`
+	Name      string          `json:"name,omitempty"`
 }
 
-func (p *piReader) Next() (*pisession.Entry, error) {
+func (p *piReader) Next() (*session.Entry, error) {
 	e, err := p.Reader.Next()
 	if err == nil {
 		p.seq++
-		if e.Type == pisession.TypeSessionInfo && e.Name != "" {
+		if e.Type == session.TypeSessionInfo && e.Name != "" {
 			p.name = e.Name
 		}
 	}
@@ -327,7 +328,7 @@ func shorten(v any) any {
 // the model's rates. It reports false, leaving the cost zero, when the
 // table has no price for the model: the session's cost is then unknown for
 // it (SessionMeta.Unpriced).
-func priceUsage(model string, u *pisession.Usage) bool {
+func priceUsage(model string, u *session.Usage) bool {
 	p, ok := analyze.DefaultPrices.Lookup("openai", model, "")
 	if !ok || p.Provider != "openai" {
 		return false
@@ -403,7 +404,7 @@ func sortedKeys(m map[string]bool) []string {
 
 // isSubagentFile reports whether a Claude Code file is a sub-agent
 // transcript by its header (the reader names it "agent-<agentId>").
-func isSubagentFile(h *pisession.Header) bool {
+func isSubagentFile(h *session.Header) bool {
 	return h.AgentID != "" && strings.HasPrefix(h.ID, "agent-")
 }
 
@@ -413,11 +414,11 @@ func isSubagentFile(h *pisession.Header) bool {
 // the first of raws the entry with Seq firstSeq. What the reader derived
 // from other lines (a result's tool name, a rewind, a copy) is not in the
 // objects: the import stored it beside them (entryMeta; see entryView).
-func DecodeStored(format string, header []byte, file string, firstSeq int, raws [][]byte) ([]*pisession.Entry, error) {
+func DecodeStored(format string, header []byte, file string, firstSeq int, raws [][]byte) ([]*session.Entry, error) {
 	if format == formatPi || format == "" {
 		return pisession.DecodeStored(header, file, firstSeq, raws)
 	}
-	var hdr pisession.Header
+	var hdr session.Header
 	if err := json.Unmarshal(header, &hdr); err != nil {
 		return nil, fmt.Errorf("the stored header of %s: %w", file, err)
 	}
@@ -432,7 +433,7 @@ func DecodeStored(format string, header []byte, file string, firstSeq int, raws 
 	} else {
 		rd = &codexReader{Reader: codex.NewReaderAt(&buf, file, codex.State{Header: hdr, Seq: firstSeq})}
 	}
-	out := make([]*pisession.Entry, 0, len(raws))
+	out := make([]*session.Entry, 0, len(raws))
 	for {
 		e, err := rd.Next()
 		if err == io.EOF {
@@ -456,7 +457,7 @@ func DecodeStored(format string, header []byte, file string, firstSeq int, raws 
 // import read them, for the use cases that read a session back (the node
 // panel's entries, summaries, knowledge, a reasoning run, an append's open
 // segment).
-func DecodeRecords(format string, header []byte, file string, recs []store.EntryRecord) ([]*pisession.Entry, error) {
+func DecodeRecords(format string, header []byte, file string, recs []store.EntryRecord) ([]*session.Entry, error) {
 	if len(recs) == 0 {
 		return nil, nil
 	}

@@ -11,7 +11,7 @@ import (
 	"io"
 	"sync"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // Keeping every byte: the library holds each entry's object exactly as in
@@ -78,7 +78,7 @@ func (g *gapScanner) release() {
 
 // entry walks over the gap before e and e's object, which must be the
 // file's bytes at e.Offset.
-func (g *gapScanner) entry(e *pisession.Entry) error {
+func (g *gapScanner) entry(e *session.Entry) error {
 	if e.Offset < g.pos {
 		return fmt.Errorf("line %d: entry at byte %d overlaps the bytes before %d: %w", e.Line, e.Offset, g.pos, errBytesDiffer)
 	}

@@ -37,7 +37,7 @@
 // A half-written last line (pending) is not imported; the next import of the
 // grown file picks it up as an append. Malformed lines are reported and
 // every other entry is imported: all of them are counted (the session's
-// Malformed, FileReport.MalformedCount), the first pisession.MaxStoredProblems
+// Malformed, FileReport.MalformedCount), the first session.MaxStoredProblems
 // of each file are stored with their reasons (FileReport.MalformedLines).
 //
 // FileReport counts describe the file as the library now holds it (for

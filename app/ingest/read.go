@@ -14,8 +14,8 @@ import (
 	"rhizome/backend/analyze"
 	"rhizome/backend/claudecode"
 	"rhizome/backend/knowledge"
-	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 	"rhizome/backend/summary"
 	"rhizome/store"
 )
@@ -60,10 +60,10 @@ const resumeVersion = 1
 
 // readResult is what the reader learned from a whole file.
 type readResult struct {
-	links          []segment.Link      // links into new segments
-	segStart       map[int]int         // segment index -> Seq of its first entry (segments closed by this import)
-	problems       []pisession.Problem // malformed lines not stored yet (of the reader's sample)
-	malformed      int                 // malformed lines in the whole file, past the sample too
+	links          []segment.Link    // links into new segments
+	segStart       map[int]int       // segment index -> Seq of its first entry (segments closed by this import)
+	problems       []session.Problem // malformed lines not stored yet (of the reader's sample)
+	malformed      int               // malformed lines in the whole file, past the sample too
 	pending        bool
 	consumed       int64 // bytes up to the commit point
 	lines          int
@@ -86,7 +86,7 @@ type readResult struct {
 }
 
 // open opens the file of j, finds its format and reads its header.
-func (j *job) open() (*pisession.Header, error) {
+func (j *job) open() (*session.Header, error) {
 	f, err := j.src.open()
 	if err != nil {
 		return nil, err
@@ -166,9 +166,9 @@ type stream struct {
 	fromSeq int // entries before this one are stored and kept
 	seq     int // entries processed so far (fromSeq included)
 
-	pending   []*pisession.Entry // returned, not settled (past the commit point)
-	ready     []*pisession.Entry // settled, waiting for their copies to be looked up
-	seen      map[string]bool    // dedupe keys of this file's entries
+	pending   []*session.Entry // returned, not settled (past the commit point)
+	ready     []*session.Entry // settled, waiting for their copies to be looked up
+	seen      map[string]bool  // dedupe keys of this file's entries
 	batch     []op
 	lookupErr error
 	unpriced  map[string]bool
@@ -416,7 +416,7 @@ func (s *stream) flushReady() error {
 // this one), holds (Claude Code's resumed and
 // forked copies keep the uuid, beyond the 64 lines its reader looks back):
 // the original is kept and counted, the copy kept and not counted.
-func (s *stream) findCopies(es []*pisession.Entry) error {
+func (s *stream) findCopies(es []*session.Entry) error {
 	var keys []string
 	for _, e := range es {
 		k := claudecode.DedupeKey(e)
@@ -523,7 +523,7 @@ func (s *stream) parentTurns(thread string) (map[string]bool, bool) {
 
 // process takes one settled entry through the gaps, the segment builder,
 // the accumulator and to the writer.
-func (s *stream) process(e *pisession.Entry) error {
+func (s *stream) process(e *session.Entry) error {
 	j := s.j
 	if err := s.scan.entry(e); err != nil {
 		return err
@@ -554,7 +554,7 @@ func (s *stream) process(e *pisession.Entry) error {
 	if e.DuplicateOf != "" {
 		s.res.meta.Duplicates++
 	}
-	if e.SubagentID != "" && e.Type == pisession.TypeMessage {
+	if e.SubagentID != "" && e.Type == session.TypeMessage {
 		if _, ok := s.res.spawns[e.SubagentID]; !ok {
 			s.res.spawns[e.SubagentID] = e.Seq
 		}
@@ -585,9 +585,9 @@ func (s *stream) process(e *pisession.Entry) error {
 // has nothing beside it; not for a copy of another session's line, whose
 // outputs are that session's), and returns them with the entry's
 // searchable text.
-func (s *stream) toolOutputs(e *pisession.Entry) ([]store.ToolOutput, string) {
+func (s *stream) toolOutputs(e *session.Entry) ([]store.ToolOutput, string) {
 	if s.j.format != formatClaudeCode || !s.j.src.onDisk || e.DuplicateOf != "" {
-		return nil, pisession.EntryText(e)
+		return nil, session.EntryText(e)
 	}
 	return toolOutputsOf(s.j.src.path, e)
 }
@@ -596,8 +596,8 @@ func (s *stream) toolOutputs(e *pisession.Entry) ([]store.ToolOutput, string) {
 // file at path keeps in files beside it (claudecode.PersistedOutputs), and
 // returns them with e's searchable text: the whole outputs' where they were
 // read, else the line's own (a preview).
-func toolOutputsOf(path string, e *pisession.Entry) ([]store.ToolOutput, string) {
-	text := pisession.EntryText(e)
+func toolOutputsOf(path string, e *session.Entry) ([]store.ToolOutput, string) {
+	text := session.EntryText(e)
 	pos := claudecode.PersistedOutputs(path, e)
 	if len(pos) == 0 {
 		return nil, text
@@ -682,7 +682,7 @@ func (s *stream) refeedOpen(open *segment.Segment, upTo int) error {
 // entryMeta is what an entry's reader derived from other lines, kept with
 // it (store.EntryExtra.Meta): a decode of its object alone cannot tell.
 // nil for pi entries and for entries with nothing to say.
-func entryMeta(format string, e *pisession.Entry) []byte {
+func entryMeta(format string, e *session.Entry) []byte {
 	if format == formatPi {
 		return nil
 	}
@@ -696,7 +696,7 @@ func entryMeta(format string, e *pisession.Entry) []byte {
 	}
 	m := meta{Rewind: e.Rewind, DuplicateOf: e.DuplicateOf, Replayed: e.Replayed, RolledBack: e.RolledBack,
 		RolledBackTurns: e.RolledBackTurns}
-	if e.Message != nil && e.Message.Role == pisession.RoleToolResult {
+	if e.Message != nil && e.Message.Role == session.RoleToolResult {
 		m.ToolName = e.Message.ToolName
 	}
 	if m.ToolName == "" && !m.Rewind && m.DuplicateOf == "" && !m.Replayed && !m.RolledBack && len(m.RolledBackTurns) == 0 {

@@ -5,8 +5,8 @@ import (
 
 	"rhizome/backend/analyze"
 	"rhizome/backend/graph"
-	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 	"rhizome/backend/summary"
 	"rhizome/store"
 )
@@ -28,13 +28,13 @@ type importSummaries struct {
 	lastEntryID string
 }
 
-func newImportSummaries(hdr *pisession.Header, now time.Time) *importSummaries {
+func newImportSummaries(hdr *session.Header, now time.Time) *importSummaries {
 	return &importSummaries{pass: summary.NewPass(hdr.ID, hdr.Cwd, now), text: map[int]string{}}
 }
 
 // add feeds entry e and the builder's step for it; feed is false for the
 // entries an append replays before the last stored segment.
-func (s *importSummaries) add(e *pisession.Entry, step segment.Step, segmentOf func(string) (int, bool), feed bool) {
+func (s *importSummaries) add(e *session.Entry, step segment.Step, segmentOf func(string) (int, bool), feed bool) {
 	s.lastEntryID = e.ID
 	if !feed {
 		return

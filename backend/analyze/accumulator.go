@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"rhizome/backend/graph"
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // Bounds on what an Accumulator keeps, whatever the segment's size.
@@ -151,7 +151,7 @@ func (a *Accumulator) Reset() {
 // Add feeds the next entry of the segment, in file order. A nil entry is
 // ignored. Add keeps no reference to e or its strings beyond small ones (ids,
 // tool and model names, paths); texts it keeps are copied and capped.
-func (a *Accumulator) Add(e *pisession.Entry) {
+func (a *Accumulator) Add(e *session.Entry) {
 	if e == nil {
 		return
 	}
@@ -167,21 +167,21 @@ func (a *Accumulator) Add(e *pisession.Entry) {
 		a.lastTime = e.Timestamp
 	}
 	switch e.Type {
-	case pisession.TypeMessage:
+	case session.TypeMessage:
 		if e.Message != nil {
 			a.addMessage(e.Message)
 		}
-	case pisession.TypeCompaction, pisession.TypeBranchSummary:
+	case session.TypeCompaction, session.TypeBranchSummary:
 		a.textBytes += int64(len(e.Summary))
 		if a.fallback == "" {
 			a.fallback = strings.Clone(capBytes(e.Summary, maxInspectBytes))
 		}
-	case pisession.TypeCustom:
+	case session.TypeCustom:
 		a.textBytes += int64(len(e.Data))
 		if strings.EqualFold(e.CustomType, "handoff") {
 			a.handoff = true
 		}
-	case pisession.TypeCustomMessage:
+	case session.TypeCustomMessage:
 		_, n := appendBlockText(nil, e.Content, 0)
 		a.textBytes += int64(n)
 		if strings.EqualFold(e.CustomType, "handoff") {
@@ -191,20 +191,20 @@ func (a *Accumulator) Add(e *pisession.Entry) {
 }
 
 // addMessage feeds a message entry's payload.
-func (a *Accumulator) addMessage(m *pisession.Message) {
+func (a *Accumulator) addMessage(m *session.Message) {
 	switch m.Role {
-	case pisession.RoleUser:
+	case session.RoleUser:
 		a.addUser(m)
-	case pisession.RoleAssistant:
+	case session.RoleAssistant:
 		a.addAssistant(m)
-	case pisession.RoleToolResult:
+	case session.RoleToolResult:
 		a.addToolResult(m)
-	case pisession.RoleBashExecution:
+	case session.RoleBashExecution:
 		// A command the user ran with "!": its files and kind count, but it
 		// is not a tool the model used.
 		a.textBytes += int64(len(m.Command) + len(m.Output))
 		inspectBash(&a.shell, m.Command, &a.bash, a.touchFile)
-	case pisession.RoleCustom, pisession.RoleHookMessage:
+	case session.RoleCustom, session.RoleHookMessage:
 		_, n := appendBlockText(nil, m.Content, 0)
 		a.textBytes += int64(n)
 		if strings.EqualFold(m.CustomType, "handoff") {
@@ -218,7 +218,7 @@ func (a *Accumulator) addMessage(m *pisession.Message) {
 
 // addUser feeds a user message: its text (capped) gives requests, words and
 // terms.
-func (a *Accumulator) addUser(m *pisession.Message) {
+func (a *Accumulator) addUser(m *session.Message) {
 	var n int
 	a.scratch, n = appendBlockText(a.scratch[:0], m.Content, maxInspectBytes)
 	a.textBytes += int64(n)
@@ -297,7 +297,7 @@ func (a *Accumulator) asked(c wordClass) bool {
 
 // addAssistant feeds an assistant message: usage, stop reason, text and tool
 // calls.
-func (a *Accumulator) addAssistant(m *pisession.Message) {
+func (a *Accumulator) addAssistant(m *session.Message) {
 	a.assistantMessages++
 	a.lastStop = m.StopReason
 	if u := m.Usage; u != nil {
@@ -322,7 +322,7 @@ func (a *Accumulator) addAssistant(m *pisession.Message) {
 	for i := range m.Content {
 		b := &m.Content[i]
 		switch b.Type {
-		case pisession.BlockText:
+		case session.BlockText:
 			a.textBytes += int64(len(b.Text))
 			textLen += len(b.Text)
 			if strings.TrimSpace(b.Text) != "" {
@@ -334,9 +334,9 @@ func (a *Accumulator) addAssistant(m *pisession.Message) {
 				}
 				a.reply = appendCapped(a.reply, b.Text, maxInspectBytes)
 			}
-		case pisession.BlockThinking:
+		case session.BlockThinking:
 			a.textBytes += int64(len(b.Thinking))
-		case pisession.BlockToolCall:
+		case session.BlockToolCall:
 			a.textBytes += int64(len(b.Arguments))
 			a.addToolCall(b)
 		}
@@ -384,7 +384,7 @@ var (
 
 // addToolCall feeds one tool call block: the tool, the files it names and,
 // for bash, what the command does.
-func (a *Accumulator) addToolCall(b *pisession.Block) {
+func (a *Accumulator) addToolCall(b *session.Block) {
 	name := b.Name
 	a.tools[name]++
 	var args toolArgs
@@ -491,7 +491,7 @@ func (a *Accumulator) scanFrameworks(s string) {
 // addToolResult feeds a tool result: an error is recorded, a success
 // resolves the earlier errors of the same tool (for bash and other shell
 // tools: of the same command, see bashKey).
-func (a *Accumulator) addToolResult(m *pisession.Message) {
+func (a *Accumulator) addToolResult(m *session.Message) {
 	var n int
 	if m.IsError || a.manifestIDs[m.ToolCallID] {
 		a.scratch, n = appendBlockText(a.scratch[:0], m.Content, maxInspectBytes)

@@ -30,8 +30,8 @@ import (
 	"time"
 
 	"rhizome/backend/graph"
-	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 )
 
 // Version is the analyzer version written to metadata.analyzerVersion. Bump it
@@ -43,7 +43,7 @@ const Version = "offline-1"
 type Input struct {
 	// Header is the session file's header: cwd (the project), id and
 	// parentSession are used.
-	Header pisession.Header
+	Header session.Header
 	// SessionFile is the absolute path of the session file.
 	SessionFile string
 	// Computer is the hostname of the machine the session was recorded on.
@@ -64,7 +64,7 @@ type Input struct {
 
 // Analyze builds the node of one segment from all its entries, in file order.
 // It is NewAccumulator, Add for every entry, then Node.
-func Analyze(in Input, entries []pisession.Entry, now time.Time) graph.Node {
+func Analyze(in Input, entries []session.Entry, now time.Time) graph.Node {
 	a := NewAccumulator()
 	for i := range entries {
 		a.Add(&entries[i])
@@ -73,7 +73,7 @@ func Analyze(in Input, entries []pisession.Entry, now time.Time) graph.Node {
 }
 
 // NodeID is the deterministic id of the node of the segment whose first
-// entry has 0-based file position startSeq (pisession.Entry.Seq) in session
+// entry has 0-based file position startSeq (session.Entry.Seq) in session
 // sessionID: the first 16 lowercase hex characters (64 bits) of
 // SHA-256("rhizome-node\x00" + sessionID + "\x00" + decimal startSeq).
 // Re-importing a session gives its segments the same ids; a re-analysis makes

@@ -14,32 +14,32 @@ import (
 	"unicode/utf8"
 
 	"rhizome/backend/graph"
-	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 )
 
 func TestClassify(t *testing.T) {
 	tests := []struct {
 		name  string
-		build func(s *session)
+		build func(s *sessionBuilder)
 		want  graph.NodeType
 	}{
-		{"code edits", func(s *session) {
+		{"code edits", func(s *sessionBuilder) {
 			s.user("add a --verbose flag to the import command").read("cmd/import.go").edit("cmd/import.go").say("Added.")
 		}, graph.TypeCoding},
-		{"fix with code edits", func(s *session) {
+		{"fix with code edits", func(s *sessionBuilder) {
 			s.user("fix the crash when the config file is empty").edit("config.go").say("Fixed the nil map.")
 		}, graph.TypeDebugging},
-		{"fix with only doc edits is documentation", func(s *session) {
+		{"fix with only doc edits is documentation", func(s *sessionBuilder) {
 			s.user("fix the typos in the readme please").edit("README.md").say("Fixed three typos.")
 		}, graph.TypeDocumentation},
-		{"refactor beats fix", func(s *session) {
+		{"refactor beats fix", func(s *sessionBuilder) {
 			s.user("refactor the parser and fix the bug in it").edit("parser.go").say("Done.")
 		}, graph.TypeRefactoring},
-		{"rename", func(s *session) {
+		{"rename", func(s *sessionBuilder) {
 			s.user("rename Foo to Bar everywhere").edit("a.go").edit("b.go").say("Renamed.")
 		}, graph.TypeRefactoring},
-		{"passing mention of fix in a long segment", func(s *session) {
+		{"passing mention of fix in a long segment", func(s *sessionBuilder) {
 			s.user("implement the export view with a table and filters").write("src/export.ts")
 			s.user("add sorting by date to the table").edit("src/export.ts")
 			s.user("and paging with 50 rows per page").edit("src/export.ts")
@@ -47,73 +47,73 @@ func TestClassify(t *testing.T) {
 			s.user("now add a csv download button to it").edit("src/export.ts")
 			s.say("Done.")
 		}, graph.TypeCoding},
-		{"tests edited only", func(s *session) {
+		{"tests edited only", func(s *sessionBuilder) {
 			s.user("add cases for empty input to the parser tests").edit("parser_test.go").edit("parser_test.go")
 		}, graph.TypeQA},
-		{"go test without edits", func(s *session) {
+		{"go test without edits", func(s *sessionBuilder) {
 			s.user("run the whole test suite and tell me what fails").bash("cd /x && go test ./...", "ok", false)
 		}, graph.TypeQA},
-		{"npm test without edits", func(s *session) {
+		{"npm test without edits", func(s *sessionBuilder) {
 			s.user("does everything pass?").bash("npm test", "ok", false)
 		}, graph.TypeQA},
-		{"review without edits", func(s *session) {
+		{"review without edits", func(s *sessionBuilder) {
 			s.user("review the changes in the last commit for problems").bash("git show HEAD", "diff", false)
 		}, graph.TypeQA},
-		{"reads only", func(s *session) {
+		{"reads only", func(s *sessionBuilder) {
 			s.user("how does the session reader handle v1 files?").read("reader.go").bash("grep -rn migrate .", "x", false)
 		}, graph.TypeResearch},
-		{"web fetch only", func(s *session) {
+		{"web fetch only", func(s *sessionBuilder) {
 			s.user("what is new in the latest svelte release?").tool("web_fetch", map[string]any{"url": "https://svelte.dev"}, "x", false)
 		}, graph.TypeResearch},
-		{"docs only", func(s *session) {
+		{"docs only", func(s *sessionBuilder) {
 			s.user("document the import command in the user guide").edit("docs/import.md").write("README.md")
 		}, graph.TypeDocumentation},
-		{"config files", func(s *session) {
+		{"config files", func(s *sessionBuilder) {
 			s.user("bump the node version used in ci to 22").edit(".github/workflows/ci.yml").edit("package.json")
 		}, graph.TypeConfiguration},
-		{"Makefile and Dockerfile", func(s *session) {
+		{"Makefile and Dockerfile", func(s *sessionBuilder) {
 			s.user("add a docker build target to the build").edit("Makefile").write("Dockerfile")
 		}, graph.TypeConfiguration},
-		{"sysadmin commands", func(s *session) {
+		{"sysadmin commands", func(s *sessionBuilder) {
 			s.user("install nginx on the box and restart it").bash("sudo apt-get install -y nginx && systemctl restart nginx", "ok", false)
 		}, graph.TypeSysadmin},
-		{"ssh", func(s *session) {
+		{"ssh", func(s *sessionBuilder) {
 			s.user("check disk space on the server").bash("ssh prod df -h", "ok", false)
 		}, graph.TypeSysadmin},
-		{"docker", func(s *session) {
+		{"docker", func(s *sessionBuilder) {
 			s.user("why is the container restarting all the time").bash("docker logs web", "x", false)
 		}, graph.TypeSysadmin},
-		{"plan without edits", func(s *session) {
+		{"plan without edits", func(s *sessionBuilder) {
 			s.user("let's plan the architecture of the sync engine before writing code").say("Here is a plan: ...")
 		}, graph.TypePlanning},
-		{"design with edits is not planning", func(s *session) {
+		{"design with edits is not planning", func(s *sessionBuilder) {
 			s.user("design and build the settings dialog").write("src/settings.svelte")
 		}, graph.TypeCoding},
-		{"brainstorm", func(s *session) {
+		{"brainstorm", func(s *sessionBuilder) {
 			s.user("brainstorm some ideas for naming the app").say("Rhizome, Mycel, ...")
 		}, graph.TypeBrainstorm},
-		{"handoff words", func(s *session) {
+		{"handoff words", func(s *sessionBuilder) {
 			s.user("write the notes and handoff to the next agent").write("HANDOFF.md")
 		}, graph.TypeHandoff},
-		{"handoff custom entry", func(s *session) {
-			s.user("wrap up").add(pisession.Entry{Type: pisession.TypeCustom, CustomType: "handoff"})
+		{"handoff custom entry", func(s *sessionBuilder) {
+			s.user("wrap up").add(session.Entry{Type: session.TypeCustom, CustomType: "handoff"})
 		}, graph.TypeHandoff},
-		{"csv analysis", func(s *session) {
+		{"csv analysis", func(s *sessionBuilder) {
 			s.user("summarise the sales numbers per region").read("data/sales.csv").bash("duckdb -c 'select 1'", "1", false)
 		}, graph.TypeData},
-		{"sql edits", func(s *session) {
+		{"sql edits", func(s *sessionBuilder) {
 			s.user("add an index on nodes.project").edit("store/migrations/002_index.sql")
 		}, graph.TypeData},
-		{"chat only", func(s *session) {
+		{"chat only", func(s *sessionBuilder) {
 			s.user("write me a little poem about graphs").say("Nodes and edges...")
 		}, graph.TypeOther},
-		{"slash command only", func(s *session) {
+		{"slash command only", func(s *sessionBuilder) {
 			s.user("/mode")
 		}, graph.TypeOther},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &session{}
+			s := &sessionBuilder{}
 			tt.build(s)
 			if got := s.node().Classification.Type; got != tt.want {
 				t.Errorf("type = %s, want %s", got, tt.want)
@@ -123,7 +123,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestClassifyHandoffBoundary(t *testing.T) {
-	s := (&session{}).user("continue with the plan").edit("a.go")
+	s := (&sessionBuilder{}).user("continue with the plan").edit("a.go")
 	in := Input{Header: testHeader, Segment: segment.Segment{StartEntryID: "e1", EndEntryID: "e3", EntryCount: 3,
 		Boundaries: []segment.Boundary{{Type: segment.Handoff, EntryID: "e1"}}}}
 	if got := Analyze(in, s.entries, t0).Classification.Type; got != graph.TypeHandoff {
@@ -134,38 +134,38 @@ func TestClassifyHandoffBoundary(t *testing.T) {
 func TestOutcome(t *testing.T) {
 	tests := []struct {
 		name      string
-		build     func(s *session)
+		build     func(s *sessionBuilder)
 		abandoned bool
 		want      graph.Outcome
 	}{
-		{"clean", func(s *session) { s.user("add x to the thing").edit("a.go").say("Added x.") }, false, graph.OutcomeSuccess},
-		{"abandoned by navigation", func(s *session) { s.user("add x to the thing").edit("a.go").say("Added.") }, true, graph.OutcomeAbandoned},
-		{"request never answered", func(s *session) { s.user("add x to the thing") }, false, graph.OutcomeAbandoned},
-		{"model error at the end", func(s *session) { s.user("add x to the thing").edit("a.go").assistant("error", nil, "") }, false, graph.OutcomeFailed},
-		{"aborted at the end", func(s *session) { s.user("add x to the thing").edit("a.go").assistant("aborted", nil, "") }, false, graph.OutcomeFailed},
-		{"model error then recovered", func(s *session) {
+		{"clean", func(s *sessionBuilder) { s.user("add x to the thing").edit("a.go").say("Added x.") }, false, graph.OutcomeSuccess},
+		{"abandoned by navigation", func(s *sessionBuilder) { s.user("add x to the thing").edit("a.go").say("Added.") }, true, graph.OutcomeAbandoned},
+		{"request never answered", func(s *sessionBuilder) { s.user("add x to the thing") }, false, graph.OutcomeAbandoned},
+		{"model error at the end", func(s *sessionBuilder) { s.user("add x to the thing").edit("a.go").assistant("error", nil, "") }, false, graph.OutcomeFailed},
+		{"aborted at the end", func(s *sessionBuilder) { s.user("add x to the thing").edit("a.go").assistant("aborted", nil, "") }, false, graph.OutcomeFailed},
+		{"model error then recovered", func(s *sessionBuilder) {
 			s.user("add x to the thing").assistant("error", nil, "").user("continue").edit("a.go").say("Added.")
 		}, false, graph.OutcomeSuccess},
-		{"last tool failed", func(s *session) {
+		{"last tool failed", func(s *sessionBuilder) {
 			s.user("add x to the thing").edit("a.go").bash("go build ./...", "a.go:3: undefined: y", true)
 		}, false, graph.OutcomeFailed},
-		{"error resolved by a retry", func(s *session) {
+		{"error resolved by a retry", func(s *sessionBuilder) {
 			s.user("add x to the thing").bash("go build ./...", "undefined: y", true).edit("a.go").
 				bash("go build ./...", "", false).say("Builds now.")
 		}, false, graph.OutcomeSuccess},
-		{"error unresolved but work went on", func(s *session) {
+		{"error unresolved but work went on", func(s *sessionBuilder) {
 			s.user("publish the release").bash("npm publish", "E403 forbidden", true).
 				bash("ls", "a b", false).say("Publishing failed: no rights.")
 		}, false, graph.OutcomePartial},
-		{"length stop", func(s *session) { s.user("write the whole guide").assistant("length", nil, "The guide ...") }, false, graph.OutcomePartial},
-		{"edit error resolved by a later edit", func(s *session) {
+		{"length stop", func(s *sessionBuilder) { s.user("write the whole guide").assistant("length", nil, "The guide ...") }, false, graph.OutcomePartial},
+		{"edit error resolved by a later edit", func(s *sessionBuilder) {
 			s.user("add x to the thing").tool("edit", map[string]any{"path": "a.go"}, "Could not find the exact text", true).
 				edit("a.go").say("Added.")
 		}, false, graph.OutcomeSuccess},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &session{}
+			s := &sessionBuilder{}
 			tt.build(s)
 			in := Input{Header: testHeader, Abandoned: tt.abandoned}
 			if got := Analyze(in, s.entries, t0).Content.Outcome; got != tt.want {
@@ -178,48 +178,48 @@ func TestOutcome(t *testing.T) {
 func TestFilesTouched(t *testing.T) {
 	tests := []struct {
 		name  string
-		build func(s *session)
+		build func(s *sessionBuilder)
 		want  []string
 	}{
-		{"read edit write path and file_path, made relative", func(s *session) {
+		{"read edit write path and file_path, made relative", func(s *sessionBuilder) {
 			s.read("/home/will/projects/demo/src/a.go").
 				tool("edit", map[string]any{"file_path": "src/b.go"}, "ok", false).
 				tool("Write", map[string]any{"file_path": "/home/will/projects/demo/README.md"}, "ok", false).
 				tool("NotebookEdit", map[string]any{"notebook_path": "nb/x.ipynb"}, "ok", false)
 		}, []string{"README.md", "nb/x.ipynb", "src/a.go", "src/b.go"}},
-		{"outside the project stays absolute; ./ and .. cleaned", func(s *session) {
+		{"outside the project stays absolute; ./ and .. cleaned", func(s *sessionBuilder) {
 			s.read("/etc/hosts.conf").read("./src/../src/a.go").read("../other/c.go")
 		}, []string{"../other/c.go", "/etc/hosts.conf", "src/a.go"}},
-		{"deduplicated across absolute and relative", func(s *session) {
+		{"deduplicated across absolute and relative", func(s *sessionBuilder) {
 			s.read("src/a.go").edit("/home/will/projects/demo/src/a.go").read("src/a.go")
 		}, []string{"src/a.go"}},
-		{"bash: files with extensions, not dirs, flags, globs or urls", func(s *session) {
+		{"bash: files with extensions, not dirs, flags, globs or urls", func(s *sessionBuilder) {
 			s.bash(`cd /home/will/projects/demo && npx tsx src/cli.ts --config=conf/app.yaml -v packages/ src/*.ts https://x.io/a.js 1.2.3`, "", false)
 		}, []string{"conf/app.yaml", "src/cli.ts"}},
-		{"bash: grep pattern and commit message are not files", func(s *session) {
+		{"bash: grep pattern and commit message are not files", func(s *sessionBuilder) {
 			s.bash(`grep -rn "theme.ts" src/lib.go && git commit -m "fix main.go" && echo done.txt`, "", false)
 		}, []string{"src/lib.go"}},
-		{"bash: grep -e pattern, then the path is a file", func(s *session) {
+		{"bash: grep -e pattern, then the path is a file", func(s *sessionBuilder) {
 			s.bash(`grep -e pattern.go src/x.go`, "", false)
 		}, []string{"src/x.go"}},
-		{"bash: redirection target, here-document body skipped", func(s *session) {
+		{"bash: redirection target, here-document body skipped", func(s *sessionBuilder) {
 			s.bash("cat > /tmp/fix.py << 'EOF'\nopen('inner.md').read()\nEOF\npython3 /tmp/fix.py", "", false)
 		}, []string{"/tmp/fix.py"}},
-		{"bash: sed script skipped, file kept; Makefile by name", func(s *session) {
+		{"bash: sed script skipped, file kept; Makefile by name", func(s *sessionBuilder) {
 			s.bash(`sed -i '' 's/a.go/b.go/g' pkg/c.go && make -f Makefile`, "", false)
 		}, []string{"Makefile", "pkg/c.go"}},
-		{"user bash execution", func(s *session) {
-			s.msg(pisession.Message{Role: pisession.RoleBashExecution, Command: "cat notes/todo.md"})
+		{"user bash execution", func(s *sessionBuilder) {
+			s.msg(session.Message{Role: session.RoleBashExecution, Command: "cat notes/todo.md"})
 		}, []string{"notes/todo.md"}},
-		{"search tool path only when a file", func(s *session) {
+		{"search tool path only when a file", func(s *sessionBuilder) {
 			s.tool("grep", map[string]any{"pattern": "x", "path": "src"}, "", false).
 				tool("grep", map[string]any{"pattern": "x", "path": "src/y.go"}, "", false)
 		}, []string{"src/y.go"}},
-		{"nothing", func(s *session) { s.user("hello there, how are you") }, []string{}},
+		{"nothing", func(s *sessionBuilder) { s.user("hello there, how are you") }, []string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &session{}
+			s := &sessionBuilder{}
 			tt.build(s)
 			got := s.node().Content.FilesTouched
 			if got == nil || !slices.Equal(got, tt.want) {
@@ -230,14 +230,14 @@ func TestFilesTouched(t *testing.T) {
 }
 
 func TestToolsUsed(t *testing.T) {
-	s := (&session{}).bash("ls", "", false).read("a.go").edit("a.go").bash("pwd", "", false).write("b.go")
+	s := (&sessionBuilder{}).bash("ls", "", false).read("a.go").edit("a.go").bash("pwd", "", false).write("b.go")
 	if got, want := s.node().Content.ToolsUsed, []string{"bash", "edit", "read", "write"}; !slices.Equal(got, want) {
 		t.Errorf("tools = %q, want %q", got, want)
 	}
 }
 
 func TestErrorsSeen(t *testing.T) {
-	s := &session{}
+	s := &sessionBuilder{}
 	s.user("build and publish it")
 	s.bash("go build ./...", "> banner\n./a.go:3:2: undefined: y\nmore", true) // resolved below
 	s.bash("npm publish", "npm ERR! 403 Forbidden", true)                      // never resolved: ls is not npm publish
@@ -261,7 +261,7 @@ func TestErrorsSeen(t *testing.T) {
 }
 
 func TestErrorsCapped(t *testing.T) {
-	s := &session{}
+	s := &sessionBuilder{}
 	for i := range 50 {
 		s.bash("false", fmt.Sprintf("error %d: %s", i, strings.Repeat("x", 500)), true)
 	}
@@ -277,8 +277,8 @@ func TestErrorsCapped(t *testing.T) {
 }
 
 // usage is an assistant usage with the given tokens and total cost.
-func usage(in, out, cr, cw int64, cost float64, total bool) *pisession.Usage {
-	u := &pisession.Usage{Input: in, Output: out, CacheRead: cr, CacheWrite: cw, Cost: pisession.Cost{Total: cost}}
+func usage(in, out, cr, cw int64, cost float64, total bool) *session.Usage {
+	u := &session.Usage{Input: in, Output: out, CacheRead: cr, CacheWrite: cw, Cost: session.Cost{Total: cost}}
 	if total {
 		u.TotalTokens = in + out + cr + cw
 	}
@@ -287,7 +287,7 @@ func usage(in, out, cr, cw int64, cost float64, total bool) *pisession.Usage {
 
 func TestModelsAndCost(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	s := &session{}
+	s := &sessionBuilder{}
 	s.user("do the work in many steps")
 	var want [3]float64 // independent float sums per model, in order
 	models := []struct{ provider, model string }{{"openai", "gpt-5"}, {"anthropic", "claude-opus-4-5"}, {"anthropic", "claude-haiku-4-5"}}
@@ -299,8 +299,8 @@ func TestModelsAndCost(t *testing.T) {
 		total := i%2 == 0
 		u := usage(int64(i), 2*int64(i), 10, 1, cost, total)
 		wantTokens += int64(i) + 2*int64(i) + 11
-		s.msg(pisession.Message{Role: pisession.RoleAssistant, Provider: models[k].provider, Model: models[k].model,
-			StopReason: "stop", Usage: u, Content: []pisession.Block{{Type: pisession.BlockText, Text: "step"}}})
+		s.msg(session.Message{Role: session.RoleAssistant, Provider: models[k].provider, Model: models[k].model,
+			StopReason: "stop", Usage: u, Content: []session.Block{{Type: session.BlockText, Text: "step"}}})
 	}
 	n := s.node()
 	got := n.Observations.ModelsUsed
@@ -331,7 +331,7 @@ func TestModelsAndCost(t *testing.T) {
 // sum is kept in integer 1e-12 USD.
 func TestCostSplitExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	s := &session{}
+	s := &sessionBuilder{}
 	var costs []float64
 	for range 500 {
 		c := math.Round(rng.Float64()*1e6) / 1e6 * 0.3 // prices like pi's: tokens/1e6 * $/Mtok
@@ -358,35 +358,35 @@ func pico(usd float64) int64 { return int64(math.Round(usd * 1e12)) }
 func TestSummary(t *testing.T) {
 	tests := []struct {
 		name  string
-		build func(s *session)
+		build func(s *sessionBuilder)
 		want  string
 	}{
-		{"slash commands and trivial requests skipped; filler dropped", func(s *session) {
+		{"slash commands and trivial requests skipped; filler dropped", func(s *sessionBuilder) {
 			s.user("/mode").user("ok").user("Add a dark theme to the settings page.").
 				say("Perfect! I added a dark theme toggle to the settings page.")
 		}, "User asked: Add a dark theme to the settings page. Final reply: I added a dark theme toggle to the settings page."},
-		{"first and last requests", func(s *session) {
+		{"first and last requests", func(s *sessionBuilder) {
 			s.user("  read   the importer\n\nand explain it").say("It reads files.").
 				user("continue").user("now make it stream instead of loading whole files").
 				say("## Done\n\n- The importer now **streams** entries.\n- Memory stays flat.\n```go\ncode()\n```")
 		}, "User asked: read the importer and explain it. Last request: now make it stream instead of loading whole files. Final reply: The importer now streams entries. Memory stays flat."},
-		{"final reply that says nothing gives way to the last detailed one", func(s *session) {
+		{"final reply that says nothing gives way to the last detailed one", func(s *sessionBuilder) {
 			s.user("rewrite the parser to handle concatenated objects").
 				say("I rewrote the parser: it now decodes the JSON objects one after another on a line.").
 				user("commit it and push it").say("Done.")
 		}, "User asked: rewrite the parser to handle concatenated objects. Last request: commit it and push it. Last detailed reply: I rewrote the parser: it now decodes the JSON objects one after another on a line."},
-		{"only assistant text", func(s *session) { s.say("Continuing: the build passes now.") }, "Final reply: Continuing: the build passes now."},
-		{"compaction only", func(s *session) {
-			s.add(pisession.Entry{Type: pisession.TypeCompaction, Summary: "# Checkpoint\n\nWorking on the importer."})
+		{"only assistant text", func(s *sessionBuilder) { s.say("Continuing: the build passes now.") }, "Final reply: Continuing: the build passes now."},
+		{"compaction only", func(s *sessionBuilder) {
+			s.add(session.Entry{Type: session.TypeCompaction, Summary: "# Checkpoint\n\nWorking on the importer."})
 		}, "Compaction summary: Checkpoint. Working on the importer."},
-		{"nothing", func(s *session) { s.user("/mode") }, ""},
-		{"pasted path is a request, not a slash command", func(s *session) {
+		{"nothing", func(s *sessionBuilder) { s.user("/mode") }, ""},
+		{"pasted path is a request, not a slash command", func(s *sessionBuilder) {
 			s.user("/var/folders/x/Screenshot.png why are the colors off here?")
 		}, "User asked: /var/folders/x/Screenshot.png why are the colors off here?"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := &session{}
+			s := &sessionBuilder{}
 			tt.build(s)
 			if got := s.node().Content.Summary; got != tt.want {
 				t.Errorf("summary\n got %q\nwant %q", got, tt.want)
@@ -397,7 +397,7 @@ func TestSummary(t *testing.T) {
 
 func TestSummaryLength(t *testing.T) {
 	long := strings.Repeat("The importer reads every file and keeps going. ", 40)
-	s := (&session{}).user(long).user("and then " + long).say(long)
+	s := (&sessionBuilder{}).user(long).user("and then " + long).say(long)
 	got := s.node().Content.Summary
 	if n := utf8.RuneCountInString(got); n > maxSummaryRunes || n < maxSummaryRunes/2 {
 		t.Errorf("summary of %d runes: %q", n, got)
@@ -448,7 +448,7 @@ func TestHadClearGoal(t *testing.T) {
 		{"make the footer dimmer", true},
 	}
 	for _, tt := range tests {
-		s := (&session{}).user("/model").user(tt.first).user("and also add tests for the whole thing")
+		s := (&sessionBuilder{}).user("/model").user(tt.first).user("and also add tests for the whole thing")
 		if got := s.node().Classification.HadClearGoal; got != tt.want {
 			t.Errorf("hadClearGoal(%q) = %v, want %v", tt.first, got, tt.want)
 		}
@@ -456,7 +456,7 @@ func TestHadClearGoal(t *testing.T) {
 }
 
 func TestLanguageAndFrameworks(t *testing.T) {
-	s := &session{}
+	s := &sessionBuilder{}
 	s.user("build the graph view")
 	s.read("src/lib/graph/Graph.svelte").edit("src/lib/graph/Graph.svelte").edit("src/lib/api.ts").edit("src/lib/api.ts").
 		read("main.go").read("package.json")
@@ -477,7 +477,7 @@ func TestLanguageAndFrameworks(t *testing.T) {
 }
 
 func TestTagsAndTopics(t *testing.T) {
-	s := &session{}
+	s := &sessionBuilder{}
 	s.user("store the nodes in sqlite and add a migration for the sqlite schema")
 	s.user("the jwt login must refresh the jwt token, fucking hell")
 	s.edit("store/sqlite_store.go").bash("go test ./store/...", "ok", false)
@@ -498,7 +498,7 @@ func TestTagsAndTopics(t *testing.T) {
 	if want := []string{"database", "authentication", "testing"}; !slices.Equal(n.Semantic.Topics, want) {
 		t.Errorf("topics %q, want %q", n.Semantic.Topics, want)
 	}
-	if got := (&session{}).user("write me a poem").node().Semantic.Topics; len(got) != 0 {
+	if got := (&sessionBuilder{}).user("write me a poem").node().Semantic.Topics; len(got) != 0 {
 		t.Errorf("topics without evidence: %q", got)
 	}
 }
@@ -523,8 +523,8 @@ func TestNodeID(t *testing.T) {
 }
 
 func TestNodeShape(t *testing.T) {
-	s := &session{}
-	s.add(pisession.Entry{Type: pisession.TypeModelChange, Provider: "anthropic", ModelID: "x",
+	s := &sessionBuilder{}
+	s.add(session.Entry{Type: session.TypeModelChange, Provider: "anthropic", ModelID: "x",
 		Timestamp: t0.Add(123 * time.Millisecond).In(time.FixedZone("CET", 3600))})
 	s.user("add x to y in the thing").edit("a.go").say("Added.")
 	in := Input{Header: testHeader, SessionFile: "/s.jsonl", Computer: "desk", IsNewProject: true}
@@ -567,7 +567,7 @@ func TestNodeShape(t *testing.T) {
 // TestSegmentWins checks that the segment's ids, count and times are used
 // over what the accumulator saw.
 func TestSegmentWins(t *testing.T) {
-	s := (&session{}).user("add x to y in the thing").say("Added.")
+	s := (&sessionBuilder{}).user("add x to y in the thing").say("Added.")
 	seg := segment.Segment{StartEntryID: "s1", EndEntryID: "s9", StartSeq: 7, EntryCount: 9,
 		StartTimestamp: t0, EndTimestamp: t0.Add(90 * time.Second)}
 	n := Analyze(Input{Header: testHeader, Segment: seg}, s.entries, t0)
@@ -606,13 +606,13 @@ func TestBounded(t *testing.T) {
 	}
 	var total int64
 	for i := range 2000 {
-		for _, m := range []pisession.Message{
-			{Role: pisession.RoleUser, Content: []pisession.Block{{Type: pisession.BlockText, Text: huge}}},
-			{Role: pisession.RoleAssistant, StopReason: "stop", Content: []pisession.Block{{Type: pisession.BlockText, Text: huge}}},
-			{Role: pisession.RoleToolResult, ToolName: "bash", IsError: true,
-				Content: []pisession.Block{{Type: pisession.BlockText, Text: failures[i%50]}}},
+		for _, m := range []session.Message{
+			{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: huge}}},
+			{Role: session.RoleAssistant, StopReason: "stop", Content: []session.Block{{Type: session.BlockText, Text: huge}}},
+			{Role: session.RoleToolResult, ToolName: "bash", IsError: true,
+				Content: []session.Block{{Type: session.BlockText, Text: failures[i%50]}}},
 		} {
-			a.Add(&pisession.Entry{Type: pisession.TypeMessage, ID: "x", Message: &m})
+			a.Add(&session.Entry{Type: session.TypeMessage, ID: "x", Message: &m})
 			total += int64(len(m.Content[0].Text))
 		}
 	}
@@ -637,12 +637,12 @@ func TestBounded(t *testing.T) {
 // TestResetAndIncremental checks that a reset accumulator gives the same node
 // as a fresh one, and that Node may be called between entries.
 func TestResetAndIncremental(t *testing.T) {
-	s := (&session{}).user("fix the crash in the reader").bash("go test ./...", "FAIL", true).
+	s := (&sessionBuilder{}).user("fix the crash in the reader").bash("go test ./...", "FAIL", true).
 		edit("reader.go").bash("go test ./...", "ok", false).say("Fixed.")
 	in := Input{Header: testHeader}
 	want, _ := json.Marshal(Analyze(in, s.entries, t0))
 
-	other := (&session{}).user("something else entirely").write("x.md").bash("npm publish", "no", true)
+	other := (&sessionBuilder{}).user("something else entirely").write("x.md").bash("npm publish", "no", true)
 	a := NewAccumulator()
 	for i := range other.entries {
 		a.Add(&other.entries[i])

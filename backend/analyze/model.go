@@ -9,7 +9,7 @@ import (
 
 	"rhizome/backend/graph"
 	"rhizome/backend/llm"
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // Defaults of a model analysis.
@@ -38,7 +38,7 @@ func ModelSource(provider, model string) string { return "model:" + provider + "
 type SegmentInput struct {
 	Input
 	// Entries are the segment's entries in file order.
-	Entries []pisession.Entry
+	Entries []session.Entry
 	// Offline is the segment's offline node; nil makes AnalyzeSegment
 	// compute it with Analyze.
 	Offline *graph.Node
@@ -347,7 +347,7 @@ type run struct {
 	now     func() time.Time
 	res     *Result
 	context string
-	entries []pisession.Entry
+	entries []session.Entry
 
 	decisions []graph.DaemonDecision
 }

@@ -33,7 +33,7 @@ func FuzzParseAnalysis(f *testing.F) {
 	for _, s := range []string{`{}`, `[]`, `null`, `1e999`, `"x"`, `{"classification":null}`, "\xff\xfe"} {
 		f.Add([]byte(s))
 	}
-	s := &session{}
+	s := &sessionBuilder{}
 	s.user("Add a SQLite store for the nodes, please").say("Done: added store/nodes.go.").bash("go test ./...", "FAIL: TestStore", true)
 	offline := s.node()
 	f.Fuzz(func(t *testing.T, raw []byte) {

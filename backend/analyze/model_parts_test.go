@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/session"
 	"strings"
 	"sync"
 	"testing"
@@ -357,13 +358,13 @@ func TestEstimateTokens(t *testing.T) {
 		var est, actual int64
 		for i := range s.Entries {
 			m := s.Entries[i].Message
-			if m == nil || m.Role != pisession.RoleAssistant || m.Usage == nil {
+			if m == nil || m.Role != session.RoleAssistant || m.Usage == nil {
 				continue
 			}
 			var text strings.Builder
 			thinking := false
 			for _, b := range m.Content {
-				thinking = thinking || b.Type == pisession.BlockThinking
+				thinking = thinking || b.Type == session.BlockThinking
 				text.WriteString(b.Text + b.Name + string(b.Arguments))
 			}
 			if thinking || text.Len() == 0 {

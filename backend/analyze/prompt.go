@@ -14,7 +14,7 @@ import (
 
 	"rhizome/backend/graph"
 	"rhizome/backend/link"
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // EstimateTokens is the token estimate of s used to plan prompts and costs:
@@ -116,7 +116,7 @@ type Candidate struct {
 // maxUserBytes and the others). Entries that carry nothing for an analysis
 // (thinking level changes, custom data, unknown types) render as nothing.
 // limit, when above 0, cuts the whole entry to that many bytes.
-func renderEntry(buf []byte, e *pisession.Entry, limit int) []byte {
+func renderEntry(buf []byte, e *session.Entry, limit int) []byte {
 	start := len(buf)
 	head := func(what string) {
 		buf = append(buf, "[#"...)
@@ -134,16 +134,16 @@ func renderEntry(buf []byte, e *pisession.Entry, limit int) []byte {
 		buf = append(buf, '\n')
 	}
 	switch e.Type {
-	case pisession.TypeMessage:
+	case session.TypeMessage:
 		m := e.Message
 		if m == nil {
 			return buf
 		}
 		switch m.Role {
-		case pisession.RoleUser:
+		case session.RoleUser:
 			head("user")
 			text(blocksText(m.Content), maxUserBytes)
-		case pisession.RoleAssistant:
+		case session.RoleAssistant:
 			who := "assistant"
 			if m.Model != "" {
 				who += " " + m.Provider + "/" + m.Model
@@ -152,16 +152,16 @@ func renderEntry(buf []byte, e *pisession.Entry, limit int) []byte {
 			for i := range m.Content {
 				b := &m.Content[i]
 				switch b.Type {
-				case pisession.BlockText:
+				case session.BlockText:
 					if strings.TrimSpace(b.Text) != "" {
 						text(b.Text, maxAssistantBytes)
 					}
-				case pisession.BlockThinking:
+				case session.BlockThinking:
 					if !b.Redacted && strings.TrimSpace(b.Thinking) != "" {
 						buf = append(buf, "(thinking) "...)
 						text(b.Thinking, maxThinkingBytes)
 					}
-				case pisession.BlockToolCall:
+				case session.BlockToolCall:
 					buf = append(buf, "→ "...)
 					buf = append(buf, b.Name...)
 					buf = append(buf, ' ')
@@ -176,7 +176,7 @@ func renderEntry(buf []byte, e *pisession.Entry, limit int) []byte {
 			case "length":
 				text("(cut off at the output limit)", 100)
 			}
-		case pisession.RoleToolResult:
+		case session.RoleToolResult:
 			what := "result of " + m.ToolName
 			if m.IsError {
 				what += ", ERROR"
@@ -188,12 +188,12 @@ func renderEntry(buf []byte, e *pisession.Entry, limit int) []byte {
 				buf = appendClipped(buf, strings.TrimSpace(blocksText(m.Content)), maxToolResultBytes, true)
 			}
 			buf = append(buf, '\n')
-		case pisession.RoleBashExecution:
+		case session.RoleBashExecution:
 			head("user ran a command")
 			text("$ "+m.Command, maxBashCommandBytes)
 			buf = appendClipped(buf, strings.TrimSpace(m.Output), maxToolResultBytes, true)
 			buf = append(buf, '\n')
-		case pisession.RoleBranchSummary, pisession.RoleCompactionSummary:
+		case session.RoleBranchSummary, session.RoleCompactionSummary:
 			head("summary of earlier work")
 			text(m.Summary+blocksText(m.Content), maxSummaryBytes)
 		default:
@@ -202,23 +202,23 @@ func renderEntry(buf []byte, e *pisession.Entry, limit int) []byte {
 				text(t, maxCustomBytes)
 			}
 		}
-	case pisession.TypeCompaction:
+	case session.TypeCompaction:
 		head("compaction: the agent's summary of the work before")
 		text(e.Summary, maxSummaryBytes)
-	case pisession.TypeBranchSummary:
+	case session.TypeBranchSummary:
 		head("branch summary: the agent's summary of the branch left")
 		text(e.Summary, maxSummaryBytes)
-	case pisession.TypeCustomMessage:
+	case session.TypeCustomMessage:
 		if t := blocksText(e.Content); strings.TrimSpace(t) != "" {
 			head("message " + e.CustomType)
 			text(t, maxCustomBytes)
 		}
-	case pisession.TypeModelChange:
+	case session.TypeModelChange:
 		head("model changed to " + e.Provider + "/" + e.ModelID)
-	case pisession.TypeLabel:
+	case session.TypeLabel:
 		head("label")
 		text(e.Label, 200)
-	case pisession.TypeSessionInfo:
+	case session.TypeSessionInfo:
 		if e.Name != "" {
 			head("session named")
 			text(e.Name, 200)
@@ -237,16 +237,16 @@ func renderEntry(buf []byte, e *pisession.Entry, limit int) []byte {
 
 // blocksText is the text of text blocks, joined by newlines; images say
 // "[image]".
-func blocksText(blocks []pisession.Block) string {
+func blocksText(blocks []session.Block) string {
 	var b strings.Builder
 	for i := range blocks {
 		switch blocks[i].Type {
-		case pisession.BlockText:
+		case session.BlockText:
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
 			b.WriteString(blocks[i].Text)
-		case pisession.BlockImage:
+		case session.BlockImage:
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
@@ -295,7 +295,7 @@ func appendClipped(buf []byte, s string, max int, tail bool) []byte {
 // Estimate takes per segment. daemonMeta.segmentTokenCount (every byte of
 // the segment / 4) is no substitute: it counts tool output the prompt
 // cuts, and counts 4 bytes per token where the estimate counts 2.5.
-func TranscriptTokens(entries []pisession.Entry) int {
+func TranscriptTokens(entries []session.Entry) int {
 	var buf []byte
 	n := 0
 	for i := range entries {

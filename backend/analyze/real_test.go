@@ -19,6 +19,7 @@ import (
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -197,7 +198,7 @@ func TestRealSessions(t *testing.T) {
 				hasUser := false
 				for j := segs[i].StartSeq; j <= segs[i].EndSeq; j++ {
 					e := &s.Entries[j]
-					if e.Message != nil && e.Message.Role == pisession.RoleUser && strings.TrimSpace(pisession.EntryText(e)) != "" {
+					if e.Message != nil && e.Message.Role == session.RoleUser && strings.TrimSpace(session.EntryText(e)) != "" {
 						hasUser = true
 					}
 				}
@@ -274,7 +275,7 @@ func TestRealSessionsStreamingEqualsWhole(t *testing.T) {
 // BenchmarkAdd measures Accumulator.Add over the entries of the real
 // sessions (about 2,500 entries, 3.5 MB); ns/op is per entry.
 func BenchmarkAdd(b *testing.B) {
-	var entries []pisession.Entry
+	var entries []session.Entry
 	var size int64
 	for _, rs := range realSessions {
 		p := pitest.Sample(rs.name + ".jsonl")

@@ -11,6 +11,7 @@ import (
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 )
 
 // An accumulator saved (MarshalJSON) part-way through a segment and restored
@@ -22,8 +23,8 @@ import (
 func TestAccumulatorStateRoundTrip(t *testing.T) {
 	type file struct {
 		path    string
-		entries []pisession.Entry
-		hdr     pisession.Header
+		entries []session.Entry
+		hdr     session.Header
 	}
 	var files []file
 	for _, p := range pitest.Samples() {

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // maxInspectBytes caps the text of one entry (or one tool argument) that the
@@ -18,11 +18,11 @@ const maxInspectBytes = 4 << 10
 // appendBlockText appends the text blocks of blocks to buf, separated by
 // newlines, until buf holds limit bytes (cut at a rune boundary), and returns
 // buf and the total length in bytes of all text blocks (uncapped).
-func appendBlockText(buf []byte, blocks []pisession.Block, limit int) ([]byte, int) {
+func appendBlockText(buf []byte, blocks []session.Block, limit int) ([]byte, int) {
 	total := 0
 	for i := range blocks {
 		b := &blocks[i]
-		if b.Type != pisession.BlockText || b.Text == "" {
+		if b.Type != session.BlockText || b.Text == "" {
 			continue
 		}
 		total += len(b.Text)

@@ -1,14 +1,14 @@
 package claudecode
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"os"
 	"strings"
 	"testing"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
+	"rhizome/backend/sessionlog/sessionlogtest"
 )
 
 const sess = "7f1c2d3e-0000-4000-8000-00000000b001"
@@ -22,113 +22,34 @@ func line(uuid, parent string) string {
 	return `{"parentUuid":` + p + `,"type":"user","uuid":"` + uuid + `","sessionId":"` + sess + `","cwd":"/w","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi ` + uuid + `"}}`
 }
 
-type wantProblem struct {
-	line   int
-	marker string // the problem's offset is where this first occurs in the input
-	reason string
-}
-
 // TestBadInput: the corruption cases of §1.6 and the JSON Lines quirks the
 // pi reader handles (ERRATA.md): every good line still comes out, bad ones
 // are reported with file, line, byte offset and reason.
 func TestBadInput(t *testing.T) {
 	a, b, c := line("a", ""), line("b", "a"), line("c", "b")
-	cases := []struct {
-		name      string
-		input     string
-		ids       []string
-		problems  []wantProblem
-		pending   *wantProblem
-		consumed  int // -1: all
-		headerErr string
-	}{
-		{name: "empty file", input: "", headerErr: "claudecode: x.jsonl: not a Claude Code session: no JSON object in the first 64 lines"},
-		{name: "truncated last line", input: a + "\n" + b + "\n" + c[:40], ids: []string{"a", "b"},
-			pending: &wantProblem{3, c[:40], "still being written"}, consumed: len(a + "\n" + b + "\n")},
-		{name: "malformed line between good ones", input: a + "\nnot json\n" + `{"type":"user","uuid":"x"` + "\n" + b + "\n", ids: []string{"a", "b"},
-			problems: []wantProblem{{2, "not json", "line is not valid JSON"}, {3, `{"type":"user","uuid":"x"`, "line is not valid JSON: unexpected end of line"}}, consumed: -1},
-		{name: "concatenated objects", input: a + b + "\n" + c + "  " + `{"type":"mode","mode":"plan","sessionId":"` + sess + `"}` + "\n", ids: []string{"a", "b", "c", "L2.2"}, consumed: -1},
-		{name: "good object then garbage", input: a + "xyz\n" + b + "\n", ids: []string{"a", "b"},
-			problems: []wantProblem{{1, "xyz", "rest of the line is not valid JSON"}}, consumed: -1},
-		{name: "values that are not objects", input: a + "\n42\n[1]\n" + b + "\n", ids: []string{"a", "b"},
-			problems: []wantProblem{{2, "42", "JSON value is a number, not an object"}, {3, "[1]", "is an array"}}, consumed: -1},
-		{name: "object without type", input: a + "\n" + `{"uuid":"q"}` + "\n" + b + "\n", ids: []string{"a", "b"},
-			problems: []wantProblem{{2, `{"uuid":"q"}`, `no "type"`}}, consumed: -1},
-		{name: "CRLF, blank lines and a byte order mark", input: "\xEF\xBB\xBF" + a + "\r\n\r\n   \n" + b + "\r\n", ids: []string{"a", "b"}, consumed: -1},
-		{name: "unknown type and fields kept", input: a + "\n" + `{"type":"hologram","uuid":"h","parentUuid":"a","sessionId":"` + sess + `","x":{"y":[1]}}` + "\n", ids: []string{"a", "h"}, consumed: -1},
-		{name: "a pi session", input: `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}` + "\n",
-			headerErr: `claudecode: x.jsonl: line 1: not a Claude Code session: first line is a pi session header (version 3) (a pi file)`},
-		{name: "a Codex rollout", input: `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"t"}}` + "\n",
-			headerErr: `not a Claude Code session: first line is a Codex rollout item ("session_meta" with a payload) (a codex file)`},
-		{name: "other JSON Lines", input: `{"event":"click","at":3}` + "\n",
-			headerErr: `not a Claude Code session: JSON Lines whose first object has no type and keys at, event`},
+	cases := []sessionlogtest.BadCase{
+		{Name: "empty file", Input: "", HeaderErr: "claudecode: x.jsonl: not a Claude Code session: no JSON object in the first 64 lines"},
+		{Name: "truncated last line", Input: a + "\n" + b + "\n" + c[:40], IDs: []string{"a", "b"},
+			Pending: &sessionlogtest.Problem{Line: 3, Marker: c[:40], Reason: "still being written"}, Consumed: len(a + "\n" + b + "\n")},
+		{Name: "malformed line between good ones", Input: a + "\nnot json\n" + `{"type":"user","uuid":"x"` + "\n" + b + "\n", IDs: []string{"a", "b"},
+			Problems: []sessionlogtest.Problem{{Line: 2, Marker: "not json", Reason: "line is not valid JSON"}, {Line: 3, Marker: `{"type":"user","uuid":"x"`, Reason: "line is not valid JSON: unexpected end of line"}}, Consumed: -1},
+		{Name: "concatenated objects", Input: a + b + "\n" + c + "  " + `{"type":"mode","mode":"plan","sessionId":"` + sess + `"}` + "\n", IDs: []string{"a", "b", "c", "L2.2"}, Consumed: -1},
+		{Name: "good object then garbage", Input: a + "xyz\n" + b + "\n", IDs: []string{"a", "b"},
+			Problems: []sessionlogtest.Problem{{Line: 1, Marker: "xyz", Reason: "rest of the line is not valid JSON"}}, Consumed: -1},
+		{Name: "values that are not objects", Input: a + "\n42\n[1]\n" + b + "\n", IDs: []string{"a", "b"},
+			Problems: []sessionlogtest.Problem{{Line: 2, Marker: "42", Reason: "JSON value is a number, not an object"}, {Line: 3, Marker: "[1]", Reason: "is an array"}}, Consumed: -1},
+		{Name: "object without type", Input: a + "\n" + `{"uuid":"q"}` + "\n" + b + "\n", IDs: []string{"a", "b"},
+			Problems: []sessionlogtest.Problem{{Line: 2, Marker: `{"uuid":"q"}`, Reason: `no "type"`}}, Consumed: -1},
+		{Name: "CRLF, blank lines and a byte order mark", Input: "\xEF\xBB\xBF" + a + "\r\n\r\n   \n" + b + "\r\n", IDs: []string{"a", "b"}, Consumed: -1},
+		{Name: "unknown type and fields kept", Input: a + "\n" + `{"type":"hologram","uuid":"h","parentUuid":"a","sessionId":"` + sess + `","x":{"y":[1]}}` + "\n", IDs: []string{"a", "h"}, Consumed: -1},
+		{Name: "a pi session", Input: `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}` + "\n",
+			HeaderErr: `claudecode: x.jsonl: line 1: not a Claude Code session: first line is a pi session header (version 3) (a pi file)`},
+		{Name: "a Codex rollout", Input: `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"t"}}` + "\n",
+			HeaderErr: `not a Claude Code session: first line is a Codex rollout item ("session_meta" with a payload) (a codex file)`},
+		{Name: "other JSON Lines", Input: `{"event":"click","at":3}` + "\n",
+			HeaderErr: `not a Claude Code session: JSON Lines whose first object has no type and keys at, event`},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			r := NewReader(strings.NewReader(tc.input), "x.jsonl")
-			_, err := r.Header()
-			if tc.headerErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.headerErr) || !errors.Is(err, ErrNoHeader) {
-					t.Fatalf("Header error %v, want one containing %q matching ErrNoHeader", err, tc.headerErr)
-				}
-				if _, err2 := r.Next(); err2 == nil {
-					t.Errorf("Next after a header error: nil error")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for {
-				e, err := r.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal([]byte(tc.input[e.Offset:e.Offset+int64(len(e.Raw))]), e.Raw) {
-					t.Errorf("entry %s: Raw is not the input at %d", e.ID, e.Offset)
-				}
-				ids = append(ids, e.ID)
-			}
-			if strings.Join(ids, ",") != strings.Join(tc.ids, ",") {
-				t.Errorf("ids %v, want %v", ids, tc.ids)
-			}
-			checkProblems(t, tc.input, "malformed", r.Malformed(), tc.problems)
-			var pend []pisession.Problem
-			if p := r.Pending(); p != nil {
-				pend = append(pend, *p)
-			}
-			var wantPend []wantProblem
-			if tc.pending != nil {
-				wantPend = append(wantPend, *tc.pending)
-			}
-			checkProblems(t, tc.input, "pending", pend, wantPend)
-			want := int64(tc.consumed)
-			if tc.consumed == -1 {
-				want = int64(len(tc.input))
-			}
-			if r.Consumed() != want {
-				t.Errorf("Consumed %d, want %d", r.Consumed(), want)
-			}
-		})
-	}
-}
-
-func checkProblems(t *testing.T, input, what string, got []pisession.Problem, want []wantProblem) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%s %v, want %d", what, got, len(want))
-		return
-	}
-	for i, w := range want {
-		p := got[i]
-		if p.File != "x.jsonl" || p.Line != w.line || p.Offset != int64(strings.Index(input, w.marker)) || !strings.Contains(p.Reason, w.reason) {
-			t.Errorf("%s %d = %v, want line %d offset %d reason ~%q", what, i, p, w.line, strings.Index(input, w.marker), w.reason)
-		}
-	}
+	sessionlogtest.CheckBadInput(t, cases, openLog)
 }
 
 // TestHugeLine: a line over the limit is reported and skipped without
@@ -157,7 +78,7 @@ func TestHugeLine(t *testing.T) {
 	}
 	// The same line within the default limit is read whole.
 	s, err := Read(strings.NewReader(in), "x.jsonl")
-	if err != nil || len(s.Entries) != 3 || len(pisession.EntryText(&s.Entries[1])) != 3*limit {
+	if err != nil || len(s.Entries) != 3 || len(session.EntryText(&s.Entries[1])) != 3*limit {
 		t.Errorf("default limit: %v", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionformat"
 	"rhizome/backend/sessionlog"
 )
@@ -106,7 +106,7 @@ func (format) HeaderReady(st *parseState) bool {
 	return st.SessionID != "" && st.Cwd != "" && st.Model != ""
 }
 
-func (f format) Header(st *parseState, file string) (*pisession.Header, error) {
+func (f format) Header(st *parseState, file string) (*session.Header, error) {
 	id := st.SessionID
 	if id == "" {
 		if !st.Seen {
@@ -114,7 +114,7 @@ func (f format) Header(st *parseState, file string) (*pisession.Header, error) {
 		}
 		return nil, sessionlog.ErrNotFormat("claudecode", fmt.Sprintf("%s: not a Claude Code session: no line with a sessionId in the first %d lines", file, sessionlog.HeaderScanLines))
 	}
-	h := &pisession.Header{Type: "session", ID: id, Timestamp: st.Timestamp, Cwd: st.Cwd, Format: sessionformat.ClaudeCode,
+	h := &session.Header{Type: "session", ID: id, Timestamp: st.Timestamp, Cwd: st.Cwd, Format: sessionformat.ClaudeCode,
 		AgentVersion: st.Version, ModelID: st.Model}
 	if st.Model != "" {
 		h.Provider = "anthropic"
@@ -142,7 +142,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 		if errors.As(err, &se) {
 			return false
 		}
-		em.Warn(at, fieldWarning(err))
+		em.Warn(at, sessionlog.FieldWarning(err))
 	}
 	if !st.Seen {
 		st.Seen = true
@@ -155,7 +155,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 		em.Malformed(at, `JSON object has no "type" string; not a Claude Code line`)
 		return true
 	}
-	e := &pisession.Entry{Line: at.Line, Offset: at.Offset, Type: TypePrefix + ln.Type,
+	e := &session.Entry{Line: at.Line, Offset: at.Offset, Type: TypePrefix + ln.Type,
 		Raw: append(json.RawMessage(nil), obj...), Sidechain: ln.IsSidechain}
 	if at.Line == st.ObjLine {
 		st.ObjIdx++
@@ -207,7 +207,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 	case "system":
 		if ln.Subtype == compactBoundary {
 			closeGroup(st, em, nil)
-			e.Type = pisession.TypeCompaction
+			e.Type = session.TypeCompaction
 			if cm := ln.CompactMetadata; cm != nil {
 				e.TokensBefore = cm.PreTokens
 				st.PreTokens = cm.PreTokens
@@ -227,8 +227,8 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 			e.Subtype = a.Type
 			if a.Type == SubtypeQueued && len(a.Prompt) > 0 {
 				// A prompt typed while the agent worked: a user message.
-				e.Type = pisession.TypeMessage
-				m := &pisession.Message{Role: pisession.RoleUser, Timestamp: unixMilli(e.Timestamp)}
+				e.Type = session.TypeMessage
+				m := &session.Message{Role: session.RoleUser, Timestamp: session.UnixMilli(e.Timestamp)}
 				m.Content, m.ContentIsString = f.content(a.Prompt, at, em, "attachment.prompt")
 				e.Message = m
 			}
@@ -242,7 +242,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 		e.Type, e.Summary, e.TargetID = TypeSummary, ln.Summary, ln.LeafUUID
 		st.Meta.Summary, st.Meta.LeafUUID = ln.Summary, ln.LeafUUID
 	case "custom-title":
-		e.Type, e.Name = pisession.TypeSessionInfo, ln.CustomTitle
+		e.Type, e.Name = session.TypeSessionInfo, ln.CustomTitle
 		st.Meta.CustomTitle = ln.CustomTitle
 	case "ai-title":
 		e.Type, e.Name = TypeAITitle, ln.AITitle
@@ -307,7 +307,7 @@ func (format) noteHeader(st *parseState, ln *wireLine) {
 
 // chain tracks the conversation tree: duplicates, rewinds, the tip and the
 // leaf (§1.4).
-func (format) chain(st *parseState, ln *wireLine, e *pisession.Entry) {
+func (format) chain(st *parseState, ln *wireLine, e *session.Entry) {
 	for _, u := range st.Recent {
 		if u == ln.UUID {
 			e.DuplicateOf = ln.UUID
@@ -348,15 +348,15 @@ func (st *parseState) continues(parent string) bool {
 }
 
 // isPrompt reports whether e is a prompt the person typed.
-func isPrompt(e *pisession.Entry) bool {
-	return e.Type == pisession.TypeMessage && e.Message != nil && e.Message.Role == pisession.RoleUser && e.Subtype == ""
+func isPrompt(e *session.Entry) bool {
+	return e.Type == session.TypeMessage && e.Message != nil && e.Message.Role == session.RoleUser && e.Subtype == ""
 }
 
 // user maps a user line: a prompt, tool results, a compaction summary, or a
 // message the harness wrote (isMeta, slash commands and their output).
-func (f format) user(st *parseState, ln *wireLine, e *pisession.Entry, at sessionlog.Pos, em *sessionlog.Emitter) {
-	e.Type = pisession.TypeMessage
-	m := &pisession.Message{Role: pisession.RoleUser, Timestamp: unixMilli(e.Timestamp)}
+func (f format) user(st *parseState, ln *wireLine, e *session.Entry, at sessionlog.Pos, em *sessionlog.Emitter) {
+	e.Type = session.TypeMessage
+	m := &session.Message{Role: session.RoleUser, Timestamp: session.UnixMilli(e.Timestamp)}
 	e.Message = m
 	if ln.Message == nil {
 		em.Warn(at, `field "message": missing on a user line; entry kept without content`)
@@ -366,7 +366,7 @@ func (f format) user(st *parseState, ln *wireLine, e *pisession.Entry, at sessio
 	if len(raw) > 0 && raw[0] == '[' {
 		var blocks []wireBlock
 		if err := json.Unmarshal(raw, &blocks); err != nil {
-			em.Warn(at, "field \"message.content\": "+fieldWarning(err))
+			em.Warn(at, "field \"message.content\": "+sessionlog.FieldWarning(err))
 		}
 		if hasToolResult(blocks) {
 			f.toolResults(st, ln, e, m, blocks, at, em)
@@ -377,14 +377,14 @@ func (f format) user(st *parseState, ln *wireLine, e *pisession.Entry, at sessio
 	text := firstText(m.Content)
 	switch {
 	case ln.IsCompactSummary:
-		m.Role, m.Summary, m.TokensBefore = pisession.RoleCompactionSummary, joinText(m.Content), st.PreTokens
+		m.Role, m.Summary, m.TokensBefore = session.RoleCompactionSummary, session.JoinText(m.Content), st.PreTokens
 		m.Content, m.ContentIsString = nil, false
 	case ln.IsMeta:
-		m.Role, m.CustomType = pisession.RoleCustom, CustomMeta
+		m.Role, m.CustomType = session.RoleCustom, CustomMeta
 	case strings.HasPrefix(text, "<command-name>") || strings.HasPrefix(text, "<command-message>"):
-		m.Role, m.CustomType, m.Display = pisession.RoleCustom, CustomCommand, true
+		m.Role, m.CustomType, m.Display = session.RoleCustom, CustomCommand, true
 	case strings.HasPrefix(text, "<local-command-stdout>") || strings.HasPrefix(text, "<local-command-stderr>"):
-		m.Role, m.CustomType, m.Display = pisession.RoleCustom, CustomCommandOut, true
+		m.Role, m.CustomType, m.Display = session.RoleCustom, CustomCommandOut, true
 	default:
 		closeGroup(st, em, nil)
 		if ln.PromptID != "" {
@@ -406,9 +406,9 @@ func hasToolResult(blocks []wireBlock) bool {
 // toolResults maps a line of tool_result blocks to one toolResult message:
 // the first result's call names it; the content of every result, and any
 // other block, in order. Claude Code 2.x writes one result per line.
-func (f format) toolResults(st *parseState, ln *wireLine, e *pisession.Entry, m *pisession.Message, blocks []wireBlock, at sessionlog.Pos, em *sessionlog.Emitter) {
-	m.Role = pisession.RoleToolResult
-	m.Content = []pisession.Block{}
+func (f format) toolResults(st *parseState, ln *wireLine, e *session.Entry, m *session.Message, blocks []wireBlock, at sessionlog.Pos, em *sessionlog.Emitter) {
+	m.Role = session.RoleToolResult
+	m.Content = []session.Block{}
 	for i := range blocks {
 		b := &blocks[i]
 		if b.Type != "tool_result" {
@@ -440,9 +440,9 @@ func (f format) toolResults(st *parseState, ln *wireLine, e *pisession.Entry, m 
 
 // assistant maps an assistant line: one content block per line in Claude
 // Code 2.x, usage counted once per response (§1.5, §1.6.1-2).
-func (f format) assistant(st *parseState, ln *wireLine, e *pisession.Entry, at sessionlog.Pos, em *sessionlog.Emitter) {
-	e.Type = pisession.TypeMessage
-	m := &pisession.Message{Role: pisession.RoleAssistant, Timestamp: unixMilli(e.Timestamp),
+func (f format) assistant(st *parseState, ln *wireLine, e *session.Entry, at sessionlog.Pos, em *sessionlog.Emitter) {
+	e.Type = session.TypeMessage
+	m := &session.Message{Role: session.RoleAssistant, Timestamp: session.UnixMilli(e.Timestamp),
 		API: "anthropic-messages", Provider: "anthropic"}
 	e.Message = m
 	wm := ln.Message
@@ -454,9 +454,9 @@ func (f format) assistant(st *parseState, ln *wireLine, e *pisession.Entry, at s
 	if len(wm.Content) > 0 && wm.Content[0] == '[' {
 		var blocks []wireBlock
 		if err := json.Unmarshal(wm.Content, &blocks); err != nil {
-			em.Warn(at, "field \"message.content\": "+fieldWarning(err))
+			em.Warn(at, "field \"message.content\": "+sessionlog.FieldWarning(err))
 		}
-		m.Content = []pisession.Block{}
+		m.Content = []session.Block{}
 		for i := range blocks {
 			m.Content = append(m.Content, f.block(&blocks[i])...)
 			if blocks[i].Type == "tool_use" || blocks[i].Type == "server_tool_use" {
@@ -470,7 +470,7 @@ func (f format) assistant(st *parseState, ln *wireLine, e *pisession.Entry, at s
 		m.StopReason = stopReason(*wm.StopReason)
 	}
 	if ln.IsAPIErrorMessage {
-		m.StopReason, m.ErrorMessage = "error", joinText(m.Content)
+		m.StopReason, m.ErrorMessage = "error", session.JoinText(m.Content)
 	}
 	if wm.Model == Synthetic || wm.Usage == nil {
 		return // written by Claude Code itself: never billed (§1.5)
@@ -482,7 +482,7 @@ func (f format) assistant(st *parseState, ln *wireLine, e *pisession.Entry, at s
 // with a stop_reason settles it at once; lines without one (older files,
 // partial usage) open the response, and its entries are held until a line
 // with a stop_reason, another response or a prompt settles it.
-func (f format) usage(st *parseState, ln *wireLine, e *pisession.Entry, em *sessionlog.Emitter) {
+func (f format) usage(st *parseState, ln *wireLine, e *session.Entry, em *sessionlog.Emitter) {
 	wm := ln.Message
 	key := groupKey{Msg: wm.ID, Req: ln.RequestID}
 	if key.Msg == "" {
@@ -517,7 +517,7 @@ func (f format) usage(st *parseState, ln *wireLine, e *pisession.Entry, em *sess
 // closeGroup settles the open response: its usage goes on its latest
 // entry (last, when it is that entry and not yet emitted), and what was
 // held is released.
-func closeGroup(st *parseState, em *sessionlog.Emitter, last *pisession.Entry) {
+func closeGroup(st *parseState, em *sessionlog.Emitter, last *session.Entry) {
 	if !st.Open.Active {
 		return
 	}
@@ -571,7 +571,7 @@ func (st *parseState) callName(id string) string {
 
 // content maps message content: a string (one text block, isString) or an
 // array of blocks.
-func (f format) content(raw json.RawMessage, at sessionlog.Pos, em *sessionlog.Emitter, field string) ([]pisession.Block, bool) {
+func (f format) content(raw json.RawMessage, at sessionlog.Pos, em *sessionlog.Emitter, field string) ([]session.Block, bool) {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil, false
 	}
@@ -581,48 +581,48 @@ func (f format) content(raw json.RawMessage, at sessionlog.Pos, em *sessionlog.E
 		if err := json.Unmarshal(raw, &s); err != nil {
 			em.Warn(at, fmt.Sprintf("field %q: %v", field, err))
 		}
-		return []pisession.Block{{Type: pisession.BlockText, Text: s}}, true
+		return []session.Block{{Type: session.BlockText, Text: s}}, true
 	case '[':
 		var blocks []wireBlock
 		if err := json.Unmarshal(raw, &blocks); err != nil {
-			em.Warn(at, fmt.Sprintf("field %q: %s", field, fieldWarning(err)))
+			em.Warn(at, fmt.Sprintf("field %q: %s", field, sessionlog.FieldWarning(err)))
 		}
-		out := []pisession.Block{}
+		out := []session.Block{}
 		for i := range blocks {
 			out = append(out, f.block(&blocks[i])...)
 		}
 		return out, false
 	}
-	em.Warn(at, fmt.Sprintf("field %q: JSON %s where a string or an array of blocks is expected; left empty", field, sessionlog.Kind(raw[0])))
+	em.Warn(at, fmt.Sprintf("field %q: %s where a string or an array of blocks is expected; left empty", field, sessionlog.Kind(raw[0])))
 	return nil, false
 }
 
 // block maps a content block (§1.3): text, thinking, redacted_thinking,
 // tool_use (and server_tool_use) as a tool call, image; any other block
 // keeps its type ("claude:" + type) and stays whole in the entry's Raw.
-func (format) block(b *wireBlock) []pisession.Block {
+func (format) block(b *wireBlock) []session.Block {
 	switch b.Type {
 	case "text":
-		return []pisession.Block{{Type: pisession.BlockText, Text: b.Text}}
+		return []session.Block{{Type: session.BlockText, Text: b.Text}}
 	case "thinking":
-		return []pisession.Block{{Type: pisession.BlockThinking, Thinking: b.Thinking}}
+		return []session.Block{{Type: session.BlockThinking, Thinking: b.Thinking}}
 	case "redacted_thinking":
-		return []pisession.Block{{Type: pisession.BlockThinking, Redacted: true}}
+		return []session.Block{{Type: session.BlockThinking, Redacted: true}}
 	case "tool_use", "server_tool_use":
 		args := b.Input
 		if len(args) == 0 {
 			args = json.RawMessage("{}")
 		}
-		return []pisession.Block{{Type: pisession.BlockToolCall, ID: b.ID, Name: b.Name, Arguments: args}}
+		return []session.Block{{Type: session.BlockToolCall, ID: b.ID, Name: b.Name, Arguments: args}}
 	case "image":
 		if b.Source != nil {
-			return []pisession.Block{{Type: pisession.BlockImage, Data: b.Source.Data, MimeType: b.Source.MediaType}}
+			return []session.Block{{Type: session.BlockImage, Data: b.Source.Data, MimeType: b.Source.MediaType}}
 		}
-		return []pisession.Block{{Type: pisession.BlockImage}}
+		return []session.Block{{Type: session.BlockImage}}
 	case "tool_result":
 		return nil
 	}
-	return []pisession.Block{{Type: TypePrefix + b.Type}}
+	return []session.Block{{Type: TypePrefix + b.Type}}
 }
 
 // stopReason maps Anthropic's stop_reason to pi's (stop, length, toolUse,
@@ -641,30 +641,13 @@ func stopReason(s string) string {
 	return s
 }
 
-func firstText(bs []pisession.Block) string {
+func firstText(bs []session.Block) string {
 	for _, b := range bs {
-		if b.Type == pisession.BlockText {
+		if b.Type == session.BlockText {
 			return strings.TrimSpace(b.Text)
 		}
 	}
 	return ""
-}
-
-func joinText(bs []pisession.Block) string {
-	var parts []string
-	for _, b := range bs {
-		if b.Type == pisession.BlockText && b.Text != "" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-func unixMilli(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
 }
 
 // rawField returns the raw JSON of a top-level key of obj, or nil.
@@ -679,17 +662,8 @@ func rawField(obj []byte, key string) json.RawMessage {
 	return nil
 }
 
-// fieldWarning words a decoding error of a known field.
-func fieldWarning(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("field %q: JSON %s where %s is expected; left empty", te.Field, te.Value, te.Type)
-	}
-	return err.Error()
-}
-
 // notClaude checks the first object: nil when it can start a Claude Code
-// file, else an error matching pisession.ErrNoHeader that says what the file
+// file, else an error matching session.ErrNoHeader that says what the file
 // is.
 func notClaude(ln *wireLine, obj []byte, file string) error {
 	if claudeTypes[ln.Type] && len(ln.Payload) == 0 || ln.SessionID != "" && ln.Type != "session" && len(ln.Payload) == 0 {

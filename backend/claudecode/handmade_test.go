@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 func readHandmade(t *testing.T, name string) *Session {
@@ -30,11 +30,11 @@ func TestOlderFormat(t *testing.T) {
 	if s.MalformedCount != 0 || s.WarningCount != 0 || len(s.Entries) != 28 {
 		t.Fatalf("%d entries, malformed %v, warnings %v", len(s.Entries), s.Malformed, s.Warnings)
 	}
-	byLine := map[int]*pisession.Entry{}
+	byLine := map[int]*session.Entry{}
 	for i := range s.Entries {
 		byLine[s.Entries[i].Line] = &s.Entries[i]
 	}
-	usage := func(line int) *pisession.Usage {
+	usage := func(line int) *session.Usage {
 		e := byLine[line]
 		if e == nil || e.Message == nil {
 			t.Fatalf("line %d: no message", line)
@@ -66,24 +66,24 @@ func TestOlderFormat(t *testing.T) {
 		t.Errorf("§1.5: cost %.9f, want %.9f", u.Cost.Total, want)
 	}
 	// §1.6.1: the tool result between the split lines keeps its call's name.
-	if m := byLine[6].Message; m.Role != pisession.RoleToolResult || m.ToolName != "Read" || m.ToolCallID != "toolu_r1" {
+	if m := byLine[6].Message; m.Role != session.RoleToolResult || m.ToolName != "Read" || m.ToolCallID != "toolu_r1" {
 		t.Errorf("§1.6.1: line 6 %+v", m)
 	}
-	if m := byLine[8].Message; m.Role != pisession.RoleToolResult || !m.IsError || m.ToolName != "Bash" || string(m.Details) != `"Error: make: *** No rule"` {
+	if m := byLine[8].Message; m.Role != session.RoleToolResult || !m.IsError || m.ToolName != "Bash" || string(m.Details) != `"Error: make: *** No rule"` {
 		t.Errorf("§1.3: error result %+v", m)
 	}
 	// §1.3 blocks: image in a prompt, redacted thinking, server tool use.
-	if b := byLine[3].Message.Content; len(b) != 2 || b[1].Type != pisession.BlockImage || b[1].MimeType != "image/png" {
+	if b := byLine[3].Message.Content; len(b) != 2 || b[1].Type != session.BlockImage || b[1].MimeType != "image/png" {
 		t.Errorf("§1.3: prompt blocks %+v", b)
 	}
 	if b := byLine[9].Message.Content; len(b) != 1 || !b[0].Redacted {
 		t.Errorf("§1.3: redacted thinking %+v", b)
 	}
-	if b := byLine[10].Message.Content; len(b) != 2 || b[0].Type != pisession.BlockToolCall || b[0].Name != "web_search" || b[1].Type != "claude:web_search_tool_result" {
+	if b := byLine[10].Message.Content; len(b) != 2 || b[0].Type != session.BlockToolCall || b[0].Name != "web_search" || b[1].Type != "claude:web_search_tool_result" {
 		t.Errorf("§1.3: server tool blocks %+v", b)
 	}
 	// §1.2: a queued prompt given as a block list is a user message.
-	if e := byLine[15]; e.Type != pisession.TypeMessage || e.Subtype != SubtypeQueued || pisession.EntryText(e) != "also check CI" {
+	if e := byLine[15]; e.Type != session.TypeMessage || e.Subtype != SubtypeQueued || session.EntryText(e) != "also check CI" {
 		t.Errorf("§1.2: queued_command %+v", e)
 	}
 	// §1.2: progress names its sub-agent; inline sidechain lines.
@@ -151,7 +151,7 @@ func TestSubagentLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var result *pisession.Entry
+	var result *session.Entry
 	for i := range s.Entries {
 		if s.Entries[i].SubagentID != "" {
 			result = &s.Entries[i]
@@ -217,8 +217,8 @@ func TestPersistedOutput(t *testing.T) {
 		t.Errorf("%d persisted outputs, want 1", found)
 	}
 	// A pointer to a file that is gone: an error naming it, nothing else.
-	e := &pisession.Entry{Type: pisession.TypeMessage, Message: &pisession.Message{Role: pisession.RoleToolResult,
-		Content: []pisession.Block{{Type: pisession.BlockText, Text: "<persisted-output>\nOutput too large. Full output saved to: /home/x/.claude/projects/p/s/tool-results/gone.txt\n</persisted-output>"}}}}
+	e := &session.Entry{Type: session.TypeMessage, Message: &session.Message{Role: session.RoleToolResult,
+		Content: []session.Block{{Type: session.BlockText, Text: "<persisted-output>\nOutput too large. Full output saved to: /home/x/.claude/projects/p/s/tool-results/gone.txt\n</persisted-output>"}}}}
 	pos := PersistedOutputs(main, e)
 	if len(pos) != 1 || pos[0].Err == nil || !strings.Contains(pos[0].Err.Error(), "gone.txt") {
 		t.Errorf("missing file: %+v", pos)
@@ -248,14 +248,14 @@ func TestPersistedOutputLookup(t *testing.T) {
 	}
 	secret := filepath.Join(dir, "secret.txt")
 	os.WriteFile(secret, []byte("not the session's"), 0o644)
-	result := func(paths ...string) *pisession.Entry {
+	result := func(paths ...string) *session.Entry {
 		var text strings.Builder
 		text.WriteString("<persisted-output>\n")
 		for _, p := range paths {
 			text.WriteString("Output too large. Full output saved to: " + p + "\n")
 		}
-		return &pisession.Entry{Type: pisession.TypeMessage, Message: &pisession.Message{Role: pisession.RoleToolResult,
-			Content: []pisession.Block{{Type: pisession.BlockText, Text: text.String() + "</persisted-output>"}}}}
+		return &session.Entry{Type: session.TypeMessage, Message: &session.Message{Role: session.RoleToolResult,
+			Content: []session.Block{{Type: session.BlockText, Text: text.String() + "</persisted-output>"}}}}
 	}
 	agent := filepath.Join(sess, "subagents", "agent-a1.jsonl")
 	pos := PersistedOutputs(agent, result("/home/x/.claude/projects/p/s1/tool-results/out.txt", `C:\Users\x\.claude\projects\p\s1\tool-results\big.txt`))
@@ -325,7 +325,7 @@ func TestForkCopiesDedupe(t *testing.T) {
 		case known[k]:
 			copies = append(copies, k)
 		default:
-			own = append(own, pisession.EntryText(e))
+			own = append(own, session.EntryText(e))
 		}
 	}
 	if len(copies) < 10 || len(own) != 2 || own[0] != "In a fork: would /ready be a better name?" || !strings.Contains(own[1], "/ready") {

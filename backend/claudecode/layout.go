@@ -11,7 +11,7 @@ import (
 	"regexp"
 	"strings"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // The files around a session (claude-code-codex-formats.md §1.1):
@@ -128,8 +128,8 @@ var persistedPath = regexp.MustCompile(`(?:Full output saved to|Output saved to|
 // (<sessionDir>/subagents/agent-<id>.jsonl) in its session's, then read
 // (at most MaxPersistedOutputBytes). The entry itself is left as it is (its
 // Raw stays exact). An entry without pointers gives none.
-func PersistedOutputs(sessionPath string, e *pisession.Entry) []PersistedOutput {
-	if e == nil || e.Message == nil || e.Message.Role != pisession.RoleToolResult {
+func PersistedOutputs(sessionPath string, e *session.Entry) []PersistedOutput {
+	if e == nil || e.Message == nil || e.Message.Role != session.RoleToolResult {
 		return nil
 	}
 	seen := map[string]bool{}
@@ -147,7 +147,7 @@ func PersistedOutputs(sessionPath string, e *pisession.Entry) []PersistedOutput 
 		add(r.PersistedOutputPath)
 	}
 	for _, b := range e.Message.Content {
-		if b.Type == pisession.BlockText && strings.Contains(b.Text, "<persisted-output>") {
+		if b.Type == session.BlockText && strings.Contains(b.Text, "<persisted-output>") {
 			for _, m := range persistedPath.FindAllStringSubmatch(b.Text, -1) {
 				add(m[1])
 			}
@@ -218,7 +218,7 @@ func readAtMost(path string, limit int64) ([]byte, error) {
 // line's uuid (resumed and forked copies keep it, with a new sessionId;
 // keep the earliest). Lines without a uuid (metadata, "L<line>" ids) have
 // no key: "".
-func DedupeKey(e *pisession.Entry) string {
+func DedupeKey(e *session.Entry) string {
 	if e == nil || syntheticID.MatchString(e.ID) {
 		return ""
 	}

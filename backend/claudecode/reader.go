@@ -1,7 +1,7 @@
 // Package claudecode reads Claude Code session files (JSON Lines under
 // ~/.claude/projects/<encoded cwd>/<sessionId>.jsonl, and sub-agent
-// transcripts under <sessionId>/subagents/) as a stream of pisession
-// entries, losslessly: every line is an entry with its exact bytes (Raw),
+// transcripts under <sessionId>/subagents/) as a stream of
+// backend/session entries, losslessly: every line is an entry with its exact bytes (Raw),
 // line and byte offset; malformed lines and a half-written last line are
 // reported, never dropped silently; unknown line types and fields are kept.
 //
@@ -54,13 +54,13 @@ import (
 	"io"
 	"os"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionlog"
 )
 
 // ErrNoHeader matches (errors.Is) the error Header and Next return when the
-// input is not a Claude Code session; it is pisession.ErrNoHeader.
-var ErrNoHeader = pisession.ErrNoHeader
+// input is not a Claude Code session; it is session.ErrNoHeader.
+var ErrNoHeader = session.ErrNoHeader
 
 // Metadata is what the metadata lines of a session say, last one wins
 // (§1.2, §1.6.3), and counts over the lines read so far.
@@ -151,7 +151,7 @@ func NewReaderAt(r io.Reader, file string, st State) *Reader {
 // "claude-code". Raw is nil: every line is an entry. The error matches
 // ErrNoHeader and says what the file is when it is not a Claude Code
 // session (a pi session, a Codex rollout, other JSON).
-func (r *Reader) Header() (*pisession.Header, error) { return r.Reader.Header() }
+func (r *Reader) Header() (*session.Header, error) { return r.Reader.Header() }
 
 // Metadata returns what the lines read so far say (titles last one wins);
 // complete after Next returned io.EOF.

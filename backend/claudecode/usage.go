@@ -3,7 +3,7 @@ package claudecode
 import (
 	"strings"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // Price is a model's price in USD per million tokens (Mtok), with the cache
@@ -111,8 +111,8 @@ func toUsageVal(u *wireUsage) usageVal {
 // creation (CacheWrite5m and CacheWrite1h its split; creation not split by
 // the file is priced at the 5-minute rate), Cost in USD. An unknown model
 // leaves Cost zero. See claude-code-codex-formats.md §1.5.
-func (v usageVal) Usage(model string) *pisession.Usage {
-	u := &pisession.Usage{Input: v.In, Output: v.Out, CacheRead: v.Read, CacheWrite: v.Create,
+func (v usageVal) Usage(model string) *session.Usage {
+	u := &session.Usage{Input: v.In, Output: v.Out, CacheRead: v.Read, CacheWrite: v.Create,
 		CacheWrite5m: v.Create5m, CacheWrite1h: v.Create1h, WebSearches: v.Web}
 	u.TotalTokens = u.Input + u.Output + u.CacheRead + u.CacheWrite
 	if p, ok := PriceFor(model); ok {
@@ -124,10 +124,10 @@ func (v usageVal) Usage(model string) *pisession.Usage {
 // Cost prices a usage: uncached input, output, cache reads, 1-hour writes
 // at their rate and the rest of the cache writes at the 5-minute rate, and
 // web searches. USD.
-func Cost(p Price, u *pisession.Usage) pisession.Cost {
+func Cost(p Price, u *session.Usage) session.Cost {
 	const m = 1e6
 	h1 := min(u.CacheWrite1h, u.CacheWrite)
-	c := pisession.Cost{
+	c := session.Cost{
 		Input:      float64(u.Input) * p.Input / m,
 		Output:     float64(u.Output) * p.Output / m,
 		CacheRead:  float64(u.CacheRead) * p.CacheRead / m,

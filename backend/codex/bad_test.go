@@ -1,13 +1,12 @@
 package codex
 
 import (
-	"bytes"
-	"errors"
 	"io"
 	"strings"
 	"testing"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
+	"rhizome/backend/sessionlog/sessionlogtest"
 )
 
 const meta = `{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"0198a1b0-0000-7000-8000-000000000001","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w","cli_version":"0.50.0"}}`
@@ -17,109 +16,31 @@ func item(text string) string {
 	return `{"timestamp":"2026-01-01T00:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"` + text + `"}]}}`
 }
 
-type wantProblem struct {
-	line   int
-	marker string
-	reason string
-}
-
 // TestBadInput: the corruption cases (§2.6 and the JSON Lines quirks of
 // ERRATA.md): every good line comes out, bad ones are reported with file,
 // line, byte offset and reason.
 func TestBadInput(t *testing.T) {
 	a, b := item("a"), item("b")
-	cases := []struct {
-		name      string
-		input     string
-		ids       []string
-		problems  []wantProblem
-		pending   *wantProblem
-		consumed  int
-		headerErr string
-	}{
-		{name: "empty file", input: "", headerErr: "codex: x.jsonl: not a Codex rollout: no JSON object in the first 64 lines"},
-		{name: "truncated last line", input: meta + "\n" + a + "\n" + b[:50], ids: []string{"L1", "L2"},
-			pending: &wantProblem{3, b[:50], "still being written"}, consumed: len(meta + "\n" + a + "\n")},
-		{name: "malformed line between good ones", input: meta + "\n" + a + "\n{oops\n" + b + "\n", ids: []string{"L1", "L2", "L4"},
-			problems: []wantProblem{{3, "{oops", "line is not valid JSON"}}, consumed: -1},
-		{name: "concatenated objects", input: meta + a + "\n" + b + " " + a + "\n", ids: []string{"L1", "L1.2", "L2", "L2.2"}, consumed: -1},
-		{name: "object without type", input: meta + "\n" + `{"payload":{}}` + "\n" + a + "\n", ids: []string{"L1", "L3"},
-			problems: []wantProblem{{2, `{"payload":{}}`, `no "type"`}}, consumed: -1},
-		{name: "value that is not an object", input: meta + "\n" + `"text"` + "\n" + a + "\n", ids: []string{"L1", "L3"},
-			problems: []wantProblem{{2, `"text"`, "JSON value is a string, not an object"}}, consumed: -1},
-		{name: "unknown type kept", input: meta + "\n" + `{"timestamp":"2026-01-01T00:00:02Z","type":"hologram","payload":{"x":1}}` + "\n", ids: []string{"L1", "L2"}, consumed: -1},
-		{name: "CRLF and blank lines", input: meta + "\r\n\r\n" + a + "\r\n", ids: []string{"L1", "L3"}, consumed: -1},
-		{name: "a Claude Code session", input: `{"type":"user","uuid":"u","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"hi"}}` + "\n",
-			headerErr: `codex: x.jsonl: line 1: not a Codex rollout: first line is a Claude Code "user" line (a claude-code file)`},
-		{name: "a pi session", input: `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}` + "\n",
-			headerErr: "not a Codex rollout: first line is a pi session header (version 3) (a pi file)"},
-		{name: "no session_meta", input: a + "\n" + b + "\n", headerErr: "not a Codex rollout: no session_meta in the first 64 lines"},
+	cases := []sessionlogtest.BadCase{
+		{Name: "empty file", Input: "", HeaderErr: "codex: x.jsonl: not a Codex rollout: no JSON object in the first 64 lines"},
+		{Name: "truncated last line", Input: meta + "\n" + a + "\n" + b[:50], IDs: []string{"L1", "L2"},
+			Pending: &sessionlogtest.Problem{Line: 3, Marker: b[:50], Reason: "still being written"}, Consumed: len(meta + "\n" + a + "\n")},
+		{Name: "malformed line between good ones", Input: meta + "\n" + a + "\n{oops\n" + b + "\n", IDs: []string{"L1", "L2", "L4"},
+			Problems: []sessionlogtest.Problem{{Line: 3, Marker: "{oops", Reason: "line is not valid JSON"}}, Consumed: -1},
+		{Name: "concatenated objects", Input: meta + a + "\n" + b + " " + a + "\n", IDs: []string{"L1", "L1.2", "L2", "L2.2"}, Consumed: -1},
+		{Name: "object without type", Input: meta + "\n" + `{"payload":{}}` + "\n" + a + "\n", IDs: []string{"L1", "L3"},
+			Problems: []sessionlogtest.Problem{{Line: 2, Marker: `{"payload":{}}`, Reason: `no "type"`}}, Consumed: -1},
+		{Name: "value that is not an object", Input: meta + "\n" + `"text"` + "\n" + a + "\n", IDs: []string{"L1", "L3"},
+			Problems: []sessionlogtest.Problem{{Line: 2, Marker: `"text"`, Reason: "JSON value is a string, not an object"}}, Consumed: -1},
+		{Name: "unknown type kept", Input: meta + "\n" + `{"timestamp":"2026-01-01T00:00:02Z","type":"hologram","payload":{"x":1}}` + "\n", IDs: []string{"L1", "L2"}, Consumed: -1},
+		{Name: "CRLF and blank lines", Input: meta + "\r\n\r\n" + a + "\r\n", IDs: []string{"L1", "L3"}, Consumed: -1},
+		{Name: "a Claude Code session", Input: `{"type":"user","uuid":"u","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"hi"}}` + "\n",
+			HeaderErr: `codex: x.jsonl: line 1: not a Codex rollout: first line is a Claude Code "user" line (a claude-code file)`},
+		{Name: "a pi session", Input: `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}` + "\n",
+			HeaderErr: "not a Codex rollout: first line is a pi session header (version 3) (a pi file)"},
+		{Name: "no session_meta", Input: a + "\n" + b + "\n", HeaderErr: "not a Codex rollout: no session_meta in the first 64 lines"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			r := NewReader(strings.NewReader(tc.input), "x.jsonl")
-			_, err := r.Header()
-			if tc.headerErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.headerErr) || !errors.Is(err, ErrNoHeader) {
-					t.Fatalf("Header error %v, want one containing %q matching ErrNoHeader", err, tc.headerErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for {
-				e, err := r.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal([]byte(tc.input[e.Offset:e.Offset+int64(len(e.Raw))]), e.Raw) {
-					t.Errorf("entry %s: Raw is not the input at %d", e.ID, e.Offset)
-				}
-				ids = append(ids, e.ID)
-			}
-			if strings.Join(ids, ",") != strings.Join(tc.ids, ",") {
-				t.Errorf("ids %v, want %v", ids, tc.ids)
-			}
-			check := func(what string, got []pisession.Problem, want []wantProblem) {
-				if len(got) != len(want) {
-					t.Errorf("%s %v, want %d", what, got, len(want))
-					return
-				}
-				for i, w := range want {
-					p := got[i]
-					off := strings.Index(tc.input, w.marker)
-					if what == "pending" {
-						off = strings.LastIndex(tc.input, w.marker) // the last line
-					}
-					if p.File != "x.jsonl" || p.Line != w.line || p.Offset != int64(off) || !strings.Contains(p.Reason, w.reason) {
-						t.Errorf("%s %d = %v, want line %d offset %d reason ~%q", what, i, p, w.line, off, w.reason)
-					}
-				}
-			}
-			check("malformed", r.Malformed(), tc.problems)
-			var pend []pisession.Problem
-			if p := r.Pending(); p != nil {
-				pend = append(pend, *p)
-			}
-			var wantPend []wantProblem
-			if tc.pending != nil {
-				wantPend = append(wantPend, *tc.pending)
-			}
-			check("pending", pend, wantPend)
-			want := int64(tc.consumed)
-			if tc.consumed == -1 {
-				want = int64(len(tc.input))
-			}
-			if r.Consumed() != want {
-				t.Errorf("Consumed %d, want %d", r.Consumed(), want)
-			}
-		})
-	}
+	sessionlogtest.CheckBadInput(t, cases, openLog)
 }
 
 // TestHugeLine: a line over the limit (a compacted replacement history with
@@ -145,7 +66,7 @@ func TestHugeLine(t *testing.T) {
 		t.Errorf("ids %v problems %v", ids, ps)
 	}
 	s, err := Read(strings.NewReader(in), "x.jsonl")
-	if err != nil || len(s.Entries) != 3 || s.Entries[1].Type != pisession.TypeCompaction {
+	if err != nil || len(s.Entries) != 3 || s.Entries[1].Type != session.TypeCompaction {
 		t.Errorf("default limit: %v", err)
 	}
 }

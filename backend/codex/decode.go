@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+
+	"rhizome/backend/sessionlog"
 )
 
 // Decoding a line: nearly every line of a rollout is an envelope
@@ -99,7 +101,7 @@ func decodeWireTwoPass(obj []byte, w *wire) (warns []string, ok bool) {
 		if errors.As(err, &se) {
 			return nil, false
 		}
-		warns = append(warns, fieldWarning(err))
+		warns = append(warns, sessionlog.FieldWarning(err))
 	}
 	payload := ln.Payload
 	w.enveloped = len(payload) > 0 && payload[0] == '{' && rolloutTypes[ln.Type]
@@ -112,7 +114,7 @@ func decodeWireTwoPass(obj []byte, w *wire) (warns []string, ok bool) {
 			if errors.As(err, &se) {
 				return nil, false
 			}
-			warns = append(warns, "payload: "+fieldWarning(err))
+			warns = append(warns, "payload: "+sessionlog.FieldWarning(err))
 		}
 	}
 	ln.Payload = nil

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"regexp"
@@ -13,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionformat"
 	"rhizome/backend/sessionlog"
 )
@@ -139,14 +138,14 @@ func (p *parentTurns) of(thread string) (map[string]bool, bool) {
 
 func (format) HeaderReady(st *parseState) bool { return st.ThreadID != "" && st.HeaderModel != "" }
 
-func (f format) Header(st *parseState, file string) (*pisession.Header, error) {
+func (f format) Header(st *parseState, file string) (*session.Header, error) {
 	if st.ThreadID == "" {
 		if !st.Seen {
 			return nil, sessionlog.ErrNotFormat("codex", fmt.Sprintf("%s: not a Codex rollout: no JSON object in the first %d lines", file, sessionlog.HeaderScanLines))
 		}
 		return nil, sessionlog.ErrNotFormat("codex", fmt.Sprintf("%s: not a Codex rollout: no session_meta in the first %d lines", file, sessionlog.HeaderScanLines))
 	}
-	h := &pisession.Header{Type: "session", ID: st.ThreadID, Timestamp: st.Timestamp, Cwd: st.Cwd, Format: sessionformat.Codex,
+	h := &session.Header{Type: "session", ID: st.ThreadID, Timestamp: st.Timestamp, Cwd: st.Cwd, Format: sessionformat.Codex,
 		AgentVersion: st.Version, ParentSession: st.Parent, ModelID: st.HeaderModel, Provider: st.Provider}
 	if st.HistoryID != "" {
 		// A later history window of the thread (Codex 0.169 thread/revert).
@@ -203,7 +202,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 		return true
 	}
 
-	e := &pisession.Entry{Line: at.Line, Offset: at.Offset, Type: TypePrefix + typ, Subtype: p.Type,
+	e := &session.Entry{Line: at.Line, Offset: at.Offset, Type: TypePrefix + typ, Subtype: p.Type,
 		Raw: append(json.RawMessage(nil), obj...)}
 	if at.Line == st.ObjLine {
 		st.ObjIdx++
@@ -251,7 +250,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 	case "event_msg":
 		f.event(st, p, e, turn, at, em)
 	case "compacted":
-		e.Type = pisession.TypeCompaction
+		e.Type = session.TypeCompaction
 		e.Subtype = ""
 		if len(p.Message) > 0 && p.Message[0] == '"' {
 			_ = json.Unmarshal(p.Message, &e.Summary)
@@ -294,7 +293,7 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 // sessionMeta records the header (the first session_meta) and recognises a
 // later one: a resume of this thread, or the parent's, whose history a
 // legacy fork or sub-agent file then replays (§2.4).
-func (format) sessionMeta(st *parseState, p *wirePayload, e *pisession.Entry) {
+func (format) sessionMeta(st *parseState, p *wirePayload, e *session.Entry) {
 	e.Type, e.Subtype = TypeSessionMeta, ""
 	st.Meta.SessionMetas++
 	if st.ThreadID == "" {
@@ -372,10 +371,10 @@ func (f format) ownTurn(st *parseState, turn string) {
 }
 
 // responseItem maps a model-visible item (§2.3).
-func (f format) responseItem(st *parseState, p *wirePayload, e *pisession.Entry, at sessionlog.Pos, em *sessionlog.Emitter) {
-	m := &pisession.Message{Timestamp: unixMilli(e.Timestamp)}
+func (f format) responseItem(st *parseState, p *wirePayload, e *session.Entry, at sessionlog.Pos, em *sessionlog.Emitter) {
+	m := &session.Message{Timestamp: session.UnixMilli(e.Timestamp)}
 	assistant := func() {
-		m.Role, m.API, m.Provider, m.Model = pisession.RoleAssistant, "openai-responses", st.Provider, st.Model
+		m.Role, m.API, m.Provider, m.Model = session.RoleAssistant, "openai-responses", st.Provider, st.Model
 	}
 	switch p.Type {
 	case "message", "agent_message":
@@ -384,9 +383,9 @@ func (f format) responseItem(st *parseState, p *wirePayload, e *pisession.Entry,
 		case "assistant":
 			assistant()
 		case "user":
-			m.Role = pisession.RoleUser
+			m.Role = session.RoleUser
 			if isContext(m.Content) {
-				m.Role, m.CustomType = pisession.RoleCustom, CustomContext
+				m.Role, m.CustomType = session.RoleCustom, CustomContext
 			} else if !st.Replay {
 				st.addTurn(turnOf(p, st))
 				if st.RespActive {
@@ -394,9 +393,9 @@ func (f format) responseItem(st *parseState, p *wirePayload, e *pisession.Entry,
 				}
 			}
 		case "developer":
-			m.Role, m.CustomType = pisession.RoleCustom, CustomDeveloper
+			m.Role, m.CustomType = session.RoleCustom, CustomDeveloper
 		case "system":
-			m.Role, m.CustomType = pisession.RoleCustom, CustomSystem
+			m.Role, m.CustomType = session.RoleCustom, CustomSystem
 		default:
 			m.Role = p.Role
 		}
@@ -409,21 +408,21 @@ func (f format) responseItem(st *parseState, p *wirePayload, e *pisession.Entry,
 		if p.Namespace != "" {
 			name = p.Namespace + "." + p.Name
 		}
-		m.Content = []pisession.Block{{Type: pisession.BlockToolCall, ID: p.CallID, Name: name, Arguments: arguments(p.Arguments)}}
+		m.Content = []session.Block{{Type: session.BlockToolCall, ID: p.CallID, Name: name, Arguments: arguments(p.Arguments)}}
 		st.addCall(p.CallID, name)
 	case "custom_tool_call":
 		assistant()
-		m.Content = []pisession.Block{{Type: pisession.BlockToolCall, ID: p.CallID, Name: p.Name, Arguments: arguments(p.Input)}}
+		m.Content = []session.Block{{Type: session.BlockToolCall, ID: p.CallID, Name: p.Name, Arguments: arguments(p.Input)}}
 		st.addCall(p.CallID, p.Name)
 	case "local_shell_call":
 		assistant()
-		m.Content = []pisession.Block{{Type: pisession.BlockToolCall, ID: p.CallID, Name: "local_shell", Arguments: rawOrEmpty(p.Action)}}
+		m.Content = []session.Block{{Type: session.BlockToolCall, ID: p.CallID, Name: "local_shell", Arguments: rawOrEmpty(p.Action)}}
 		st.addCall(p.CallID, "local_shell")
 	case "web_search_call":
 		assistant()
-		m.Content = []pisession.Block{{Type: pisession.BlockToolCall, ID: p.ID, Name: "web_search", Arguments: rawOrEmpty(p.Action)}}
+		m.Content = []session.Block{{Type: session.BlockToolCall, ID: p.ID, Name: "web_search", Arguments: rawOrEmpty(p.Action)}}
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
-		m.Role, m.ToolCallID, m.ToolName = pisession.RoleToolResult, p.CallID, st.callName(p.CallID)
+		m.Role, m.ToolCallID, m.ToolName = session.RoleToolResult, p.CallID, st.callName(p.CallID)
 		m.Content, m.IsError = output(p.Output)
 		if strings.HasSuffix(m.ToolName, "spawn_agent") {
 			e.SubagentID = spawnedAgent(m.Content)
@@ -432,8 +431,8 @@ func (f format) responseItem(st *parseState, p *wirePayload, e *pisession.Entry,
 		e.Type = TypeResponseItem
 		return
 	}
-	e.Type, e.Message = pisession.TypeMessage, m
-	if m.Role == pisession.RoleAssistant && !st.Replay && !st.Bare {
+	e.Type, e.Message = session.TypeMessage, m
+	if m.Role == session.RoleAssistant && !st.Replay && !st.Bare {
 		// Wait for the usage line of this response (bare-era files have
 		// none).
 		st.RespActive, st.RespSeq = true, em.NextSeq()
@@ -443,7 +442,7 @@ func (f format) responseItem(st *parseState, p *wirePayload, e *pisession.Entry,
 
 // event maps an event_msg; echoes of messages are paired with their twins,
 // token counts give usage when the file has no token_usage_record lines.
-func (f format) event(st *parseState, p *wirePayload, e *pisession.Entry, turn string, at sessionlog.Pos, em *sessionlog.Emitter) {
+func (f format) event(st *parseState, p *wirePayload, e *session.Entry, turn string, at sessionlog.Pos, em *sessionlog.Emitter) {
 	e.Type = TypeEvent
 	switch p.Type {
 	case "task_started", "turn_started":
@@ -511,9 +510,9 @@ func (format) attachUsage(st *parseState, u *tokenUsage, em *sessionlog.Emitter)
 // input (input minus cached and cache-write input), CacheRead the cached
 // input, Output includes Reasoning. Codex rollouts carry no prices: Cost is
 // zero.
-func toUsage(u *tokenUsage) *pisession.Usage {
+func toUsage(u *tokenUsage) *session.Usage {
 	in := max(u.Input-u.Cached-u.CacheWrite, 0)
-	out := &pisession.Usage{Input: in, Output: u.Output, CacheRead: u.Cached, CacheWrite: u.CacheWrite, Reasoning: u.Reasoning}
+	out := &session.Usage{Input: in, Output: u.Output, CacheRead: u.Cached, CacheWrite: u.CacheWrite, Reasoning: u.Reasoning}
 	out.TotalTokens = out.Input + out.Output + out.CacheRead + out.CacheWrite
 	return out
 }
@@ -521,7 +520,7 @@ func toUsage(u *tokenUsage) *pisession.Usage {
 // pair links a message and its echo in the other stream (§2.6.1): the echo
 // (the event) gets DuplicateOf = the response item's id. An event that
 // comes first is held until its twin arrives or the turn ends.
-func (format) pair(st *parseState, e *pisession.Entry, p *wirePayload, em *sessionlog.Emitter) {
+func (format) pair(st *parseState, e *session.Entry, p *wirePayload, em *sessionlog.Emitter) {
 	idKey, txtKey, isEvent := echoKeys(e, p)
 	if idKey == "" && txtKey == "" {
 		return
@@ -559,16 +558,16 @@ func (format) pair(st *parseState, e *pisession.Entry, p *wirePayload, em *sessi
 
 // echoKeys returns the keys a message is paired by: its item id and a hash
 // of its role and text.
-func echoKeys(e *pisession.Entry, p *wirePayload) (idKey, txtKey string, isEvent bool) {
-	if e.Type == pisession.TypeMessage {
+func echoKeys(e *session.Entry, p *wirePayload) (idKey, txtKey string, isEvent bool) {
+	if e.Type == session.TypeMessage {
 		m := e.Message
 		switch {
-		case m.Role == pisession.RoleUser:
+		case m.Role == session.RoleUser:
 			return "", textKey("user", promptText(m.Content)), false
-		case m.Role == pisession.RoleAssistant && p.Type == "reasoning":
+		case m.Role == session.RoleAssistant && p.Type == "reasoning":
 			return keyOf("rs", p.ID), "", false
-		case m.Role == pisession.RoleAssistant && (p.Type == "message" || p.Type == "agent_message"):
-			return keyOf("msg", p.ID), textKey("assistant", joinText(m.Content)), false
+		case m.Role == session.RoleAssistant && (p.Type == "message" || p.Type == "agent_message"):
+			return keyOf("msg", p.ID), textKey("assistant", session.JoinText(m.Content)), false
 		}
 		return "", "", false
 	}
@@ -624,11 +623,11 @@ func textKey(role, text string) string {
 
 // promptText is the text of a prompt without the <image ...> and </image>
 // tags Codex wraps attached images in (its event echo has no tags).
-func promptText(bs []pisession.Block) string {
+func promptText(bs []session.Block) string {
 	var parts []string
 	for _, b := range bs {
 		t := strings.TrimSpace(b.Text)
-		if b.Type != pisession.BlockText || t == "" || t == "</image>" || strings.HasPrefix(t, "<image ") && strings.HasSuffix(t, ">") {
+		if b.Type != session.BlockText || t == "" || t == "</image>" || strings.HasPrefix(t, "<image ") && strings.HasSuffix(t, ">") {
 			continue
 		}
 		parts = append(parts, b.Text)
@@ -653,62 +652,62 @@ func itemText(raw json.RawMessage) string {
 // content maps message content items: input_text and output_text as text,
 // input_image as an image (a data: URL's bytes; another URL is kept as
 // text), other items keep their type.
-func (format) content(raw json.RawMessage, at sessionlog.Pos, em *sessionlog.Emitter) []pisession.Block {
+func (format) content(raw json.RawMessage, at sessionlog.Pos, em *sessionlog.Emitter) []session.Block {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil
 	}
 	if raw[0] == '"' {
 		var s string
 		_ = json.Unmarshal(raw, &s)
-		return []pisession.Block{{Type: pisession.BlockText, Text: s}}
+		return []session.Block{{Type: session.BlockText, Text: s}}
 	}
 	var items []contentItem
 	if err := json.Unmarshal(raw, &items); err != nil {
-		em.Warn(at, "field \"payload.content\": "+fieldWarning(err))
+		em.Warn(at, "field \"payload.content\": "+sessionlog.FieldWarning(err))
 	}
-	out := []pisession.Block{}
+	out := []session.Block{}
 	for _, c := range items {
 		switch c.Type {
 		case "input_text", "output_text", "text":
-			out = append(out, pisession.Block{Type: pisession.BlockText, Text: c.Text})
+			out = append(out, session.Block{Type: session.BlockText, Text: c.Text})
 		case "input_image":
 			out = append(out, image(c.ImageURL))
 		default:
-			out = append(out, pisession.Block{Type: TypePrefix + c.Type, Text: c.Text})
+			out = append(out, session.Block{Type: TypePrefix + c.Type, Text: c.Text})
 		}
 	}
 	return out
 }
 
 // image maps an image URL: data:<mime>;base64,<data> gives the image.
-func image(url string) pisession.Block {
+func image(url string) session.Block {
 	if rest, ok := strings.CutPrefix(url, "data:"); ok {
 		if meta, data, ok := strings.Cut(rest, ","); ok && strings.HasSuffix(meta, ";base64") {
-			return pisession.Block{Type: pisession.BlockImage, MimeType: strings.TrimSuffix(meta, ";base64"), Data: data}
+			return session.Block{Type: session.BlockImage, MimeType: strings.TrimSuffix(meta, ";base64"), Data: data}
 		}
 	}
-	return pisession.Block{Type: pisession.BlockImage, Text: url}
+	return session.Block{Type: session.BlockImage, Text: url}
 }
 
 // reasoning maps a reasoning item: its summary (and raw content) as
 // thinking; an item with only encrypted content is one redacted block
 // (§2.6.4).
-func reasoning(p *wirePayload) []pisession.Block {
-	var out []pisession.Block
+func reasoning(p *wirePayload) []session.Block {
+	var out []session.Block
 	var items []contentItem
 	if json.Unmarshal(p.Summary, &items) == nil {
 		for _, c := range items {
-			out = append(out, pisession.Block{Type: pisession.BlockThinking, Thinking: c.Text})
+			out = append(out, session.Block{Type: session.BlockThinking, Thinking: c.Text})
 		}
 	}
 	items = nil
 	if len(p.Content) > 0 && p.Content[0] == '[' && json.Unmarshal(p.Content, &items) == nil {
 		for _, c := range items {
-			out = append(out, pisession.Block{Type: pisession.BlockThinking, Thinking: c.Text})
+			out = append(out, session.Block{Type: session.BlockThinking, Thinking: c.Text})
 		}
 	}
 	if len(out) == 0 {
-		out = []pisession.Block{{Type: pisession.BlockThinking, Redacted: true}}
+		out = []session.Block{{Type: session.BlockThinking, Redacted: true}}
 	}
 	return out
 }
@@ -746,9 +745,9 @@ var exitCode = regexp.MustCompile(`(?m)^Process exited with code (-?\d+)`)
 // §2.6.5, or older JSON {"output", "metadata": {"exit_code"}}), a content
 // item array, or an older {content, success} object. isError is a non-zero
 // exit code or success false.
-func output(raw json.RawMessage) (blocks []pisession.Block, isError bool) {
+func output(raw json.RawMessage) (blocks []session.Block, isError bool) {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return []pisession.Block{}, false
+		return []session.Block{}, false
 	}
 	switch raw[0] {
 	case '"':
@@ -766,16 +765,16 @@ func output(raw json.RawMessage) (blocks []pisession.Block, isError bool) {
 		if strings.HasPrefix(s, "{") && json.Unmarshal([]byte(s), &old) == nil && old.Metadata != nil && old.Metadata.ExitCode != nil {
 			isError = *old.Metadata.ExitCode != 0
 		}
-		return []pisession.Block{{Type: pisession.BlockText, Text: s}}, isError
+		return []session.Block{{Type: session.BlockText, Text: s}}, isError
 	case '[':
 		var items []contentItem
 		_ = json.Unmarshal(raw, &items)
-		out := []pisession.Block{}
+		out := []session.Block{}
 		for _, c := range items {
 			if c.Type == "input_image" {
 				out = append(out, image(c.ImageURL))
 			} else {
-				out = append(out, pisession.Block{Type: pisession.BlockText, Text: c.Text})
+				out = append(out, session.Block{Type: session.BlockText, Text: c.Text})
 			}
 		}
 		return out, false
@@ -788,12 +787,12 @@ func output(raw json.RawMessage) (blocks []pisession.Block, isError bool) {
 		blocks, _ = output(old.Content)
 		return blocks, old.Success != nil && !*old.Success
 	}
-	return []pisession.Block{{Type: pisession.BlockText, Text: string(raw)}}, false
+	return []session.Block{{Type: session.BlockText, Text: string(raw)}}, false
 }
 
 // spawnedAgent reads the agent id from a spawn_agent output
 // ({"agent_id": ..., "nickname": ...}).
-func spawnedAgent(content []pisession.Block) string {
+func spawnedAgent(content []session.Block) string {
 	for _, b := range content {
 		var v struct {
 			AgentID string `json:"agent_id"`
@@ -808,10 +807,10 @@ func spawnedAgent(content []pisession.Block) string {
 // isContext reports whether a user message is harness context: AGENTS.md,
 // <environment_context>, instructions and notifications Codex sends as user
 // messages (§2.6.2), not a prompt the person typed.
-func isContext(blocks []pisession.Block) bool {
+func isContext(blocks []session.Block) bool {
 	text := ""
 	for _, b := range blocks {
-		if b.Type == pisession.BlockText {
+		if b.Type == session.BlockText {
 			text = strings.TrimSpace(b.Text)
 			break
 		}
@@ -906,33 +905,8 @@ func uuidv7Millis(id string) int64 {
 	return ms
 }
 
-func joinText(bs []pisession.Block) string {
-	var parts []string
-	for _, b := range bs {
-		if b.Type == pisession.BlockText && b.Text != "" {
-			parts = append(parts, b.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
-
-func unixMilli(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-func fieldWarning(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return fmt.Sprintf("field %q: JSON %s where %s is expected; left empty", te.Field, te.Value, te.Type)
-	}
-	return err.Error()
-}
-
 // notCodex checks the first object: nil when it can start a rollout, else
-// an error matching pisession.ErrNoHeader that says what the file is.
+// an error matching session.ErrNoHeader that says what the file is.
 func notCodex(ln *wireLine, enveloped bool, obj []byte, file string) error {
 	if enveloped || ln.RecordType != "" || bareItems[ln.Type] || ln.Type == "" && ln.ID != "" && ln.Timestamp != "" {
 		return nil

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionlog"
 )
 
-func readHandmade(t *testing.T, name string) (*Session, map[int]*pisession.Entry) {
+func readHandmade(t *testing.T, name string) (*Session, map[int]*session.Entry) {
 	t.Helper()
 	s, err := ReadFile("testdata/handmade/" + name)
 	if err != nil {
@@ -19,7 +19,7 @@ func readHandmade(t *testing.T, name string) (*Session, map[int]*pisession.Entry
 	if s.MalformedCount != 0 || s.WarningCount != 0 {
 		t.Fatalf("malformed %v warnings %v", s.Malformed, s.Warnings)
 	}
-	byLine := map[int]*pisession.Entry{}
+	byLine := map[int]*session.Entry{}
 	for i := range s.Entries {
 		byLine[s.Entries[i].Line] = &s.Entries[i]
 	}
@@ -51,7 +51,7 @@ func TestWrappedLegacy(t *testing.T) {
 		}
 	}
 	// §2.6.2: harness context and developer messages are not prompts.
-	if l[4].Message.CustomType != CustomDeveloper || l[5].Message.CustomType != CustomContext || l[6].Message.Role != pisession.RoleUser {
+	if l[4].Message.CustomType != CustomDeveloper || l[5].Message.CustomType != CustomContext || l[6].Message.Role != session.RoleUser {
 		t.Errorf("§2.6.2 roles")
 	}
 	// §2.3: an old exec output (JSON string, exit code 1) is an error; a
@@ -60,7 +60,7 @@ func TestWrappedLegacy(t *testing.T) {
 	if m := l[11].Message; !m.IsError || m.ToolName != "shell" || m.ToolCallID != "call_a" {
 		t.Errorf("§2.3 exec output %+v", m)
 	}
-	if b := l[24].Message.Content[0]; b.Type != pisession.BlockToolCall || b.Name != "web_search" || !strings.Contains(string(b.Arguments), "pytest sum") {
+	if b := l[24].Message.Content[0]; b.Type != session.BlockToolCall || b.Name != "web_search" || !strings.Contains(string(b.Arguments), "pytest sum") {
 		t.Errorf("§2.3 web search %+v", b)
 	}
 	if b := l[35].Message.Content[0]; b.Name != "apply_patch" || !strings.Contains(string(b.Arguments), "Add File: test_main.py") {
@@ -85,7 +85,7 @@ func TestWrappedLegacy(t *testing.T) {
 		}
 	}
 	// §2.3: compacted is a compaction with its message as the summary.
-	if e := l[32]; e.Type != pisession.TypeCompaction || e.Summary != "Summary: the total skips None." || e.TokensBefore != 51468 {
+	if e := l[32]; e.Type != session.TypeCompaction || e.Summary != "Summary: the total skips None." || e.TokensBefore != 51468 {
 		t.Errorf("§2.3 compacted %+v", e)
 	}
 	if e := l[40]; e.Type != "codex:inter_agent_communication" || !strings.Contains(string(e.Raw), `"shiny":[1,2]`) {
@@ -199,13 +199,13 @@ func TestBareEra(t *testing.T) {
 	if l[1].Type != TypeSessionMeta || l[2].Type != TypeState || l[10].Type != TypeState {
 		t.Errorf("types %s %s %s", l[1].Type, l[2].Type, l[10].Type)
 	}
-	if l[3].Message.CustomType != CustomContext || l[4].Message.Role != pisession.RoleUser || l[11].Message.Role != pisession.RoleAssistant {
+	if l[3].Message.CustomType != CustomContext || l[4].Message.Role != session.RoleUser || l[11].Message.Role != session.RoleAssistant {
 		t.Errorf("roles")
 	}
 	if b := l[6].Message.Content[0]; b.Name != "local_shell" || !strings.Contains(string(b.Arguments), `"ls"`) {
 		t.Errorf("local shell %+v", b)
 	}
-	if m := l[7].Message; m.IsError || m.ToolName != "local_shell" || pisession.EntryText(l[7]) != "main.py\nREADME.md\n" {
+	if m := l[7].Message; m.IsError || m.ToolName != "local_shell" || session.EntryText(l[7]) != "main.py\nREADME.md\n" {
 		t.Errorf("output %+v", m)
 	}
 	if m := l[9].Message; !m.IsError || m.ToolName != "shell" {

@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"strings"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // IndexEntry is a thread's name in $CODEX_HOME/session_index.jsonl
@@ -23,9 +23,9 @@ type IndexEntry struct {
 // ReadIndex reads session_index.jsonl: each thread's latest name, and the
 // lines it could not use (file, line, offset, reason). A read error is
 // returned with what was read before it.
-func ReadIndex(r io.Reader, file string) (map[string]IndexEntry, []pisession.Problem, error) {
+func ReadIndex(r io.Reader, file string) (map[string]IndexEntry, []session.Problem, error) {
 	out := map[string]IndexEntry{}
-	var problems []pisession.Problem
+	var problems []session.Problem
 	br := bufio.NewReader(r)
 	var off int64
 	for line := 1; ; line++ {
@@ -42,7 +42,7 @@ func ReadIndex(r io.Reader, file string) (map[string]IndexEntry, []pisession.Pro
 					if err == io.EOF {
 						reason += " (last line, perhaps still being written)"
 					}
-					problems = append(problems, pisession.Problem{File: file, Line: line, Offset: off, Reason: reason})
+					problems = append(problems, session.Problem{File: file, Line: line, Offset: off, Reason: reason})
 				} else {
 					out[e.ID] = e
 				}
@@ -95,6 +95,6 @@ func historyIDFromName(file string) string {
 // (Codex 0.169 thread/revert, Metadata.HistoryBase of that window file)
 // keeps only the bytes before base.EndByteOffset: the 0.169 form of
 // thread_rolled_back. entryThread is the thread id of the entry's file.
-func Superseded(base *HistoryBase, entryThread string, e *pisession.Entry) bool {
+func Superseded(base *HistoryBase, entryThread string, e *session.Entry) bool {
 	return base != nil && base.ThreadID == entryThread && base.EndByteOffset > 0 && e.Offset >= base.EndByteOffset
 }

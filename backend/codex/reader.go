@@ -1,7 +1,7 @@
 // Package codex reads OpenAI Codex CLI rollouts (JSON Lines under
 // $CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl and archived_sessions/), of
 // every era (bare, wrapped, 2026, and the paginated history of Codex 0.169),
-// as a stream of pisession entries, losslessly: every line is an entry with
+// as a stream of backend/session entries, losslessly: every line is an entry with
 // its exact bytes (Raw), line and byte offset; malformed lines and a
 // half-written last line are reported; unknown types and fields are kept.
 //
@@ -51,13 +51,13 @@ import (
 	"os"
 	"slices"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionlog"
 )
 
 // ErrNoHeader matches (errors.Is) the error Header and Next return when the
-// input is not a Codex rollout; it is pisession.ErrNoHeader.
-var ErrNoHeader = pisession.ErrNoHeader
+// input is not a Codex rollout; it is session.ErrNoHeader.
+var ErrNoHeader = session.ErrNoHeader
 
 // Totals sums usage: the requests counted and their tokens.
 type Totals struct {
@@ -69,7 +69,7 @@ type Totals struct {
 	Reasoning  int64 `json:"reasoning,omitempty"`
 }
 
-func (t *Totals) add(u *pisession.Usage) {
+func (t *Totals) add(u *session.Usage) {
 	t.Requests++
 	t.Input += u.Input
 	t.CacheRead += u.CacheRead
@@ -155,7 +155,7 @@ func NewReaderAt(r io.Reader, file string, st State) *Reader {
 // parent of a sub-agent (then AgentID is its own thread id), Format
 // "codex". Raw is nil: every line is an entry. The error matches
 // ErrNoHeader and says what the file is when it is not a rollout.
-func (r *Reader) Header() (*pisession.Header, error) { return r.Reader.Header() }
+func (r *Reader) Header() (*session.Header, error) { return r.Reader.Header() }
 
 // SetParentTurns gives the reader the turns of the threads a legacy fork or
 // sub-agent file may replay (§2.4): lookup returns the turn ids of a thread
@@ -191,7 +191,7 @@ func Read(r io.Reader, file string) (*Session, error) {
 // thread_rolled_back entry among them superseded (the entries before it of
 // the turns it names). A streaming reader cannot: the rollback comes after
 // the turns.
-func FlagRolledBack(entries []pisession.Entry) {
+func FlagRolledBack(entries []session.Entry) {
 	for i := range entries {
 		turns := entries[i].RolledBackTurns
 		if len(turns) == 0 {

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/session"
 	"strings"
 	"testing"
 	"time"
@@ -66,8 +67,8 @@ func realGraph(t testing.TB) Graph {
 			var text []string
 			for j := range entries {
 				x.Add(&entries[j])
-				if m := entries[j].Message; m != nil && m.Role == pisession.RoleUser {
-					text = append(text, pisession.EntryText(&entries[j]))
+				if m := entries[j].Message; m != nil && m.Role == session.RoleUser {
+					text = append(text, session.EntryText(&entries[j]))
 				}
 			}
 			for _, it := range x.Items(knowledge.Source{Project: sess.Header.Cwd, SessionID: sess.Header.ID, SegmentNodeID: node.ID}, now) {

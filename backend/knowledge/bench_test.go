@@ -10,13 +10,14 @@ import (
 	"rhizome/backend/analyze"
 	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 )
 
 // segmentedSample is one real session read into its segments' entries.
 type segmentedSample struct {
-	hdr   *pisession.Header
+	hdr   *session.Header
 	segs  []segment.Segment
-	parts [][]*pisession.Entry
+	parts [][]*session.Entry
 	bytes int64
 }
 
@@ -37,7 +38,7 @@ func readSegmented(b *testing.B) []segmentedSample {
 		}
 		s := segmentedSample{hdr: hdr, bytes: fi.Size()}
 		bld := segment.NewBuilder(segment.DefaultOptions())
-		var cur []*pisession.Entry
+		var cur []*session.Entry
 		for {
 			e, err := rd.Next()
 			if err == io.EOF {

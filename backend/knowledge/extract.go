@@ -8,7 +8,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/backend/summary"
 )
 
@@ -130,17 +130,17 @@ func (x *Extractor) Reset() {
 // summary.CleanUserText strips pastes, code and tool wrappers) through the
 // user rules, the assistant's text through RuleDidntWork and as the answer
 // to the turn's questions.
-func (x *Extractor) Add(e *pisession.Entry) {
-	if e.Type != pisession.TypeMessage || e.Message == nil {
+func (x *Extractor) Add(e *session.Entry) {
+	if e.Type != session.TypeMessage || e.Message == nil {
 		return
 	}
 	switch e.Message.Role {
-	case pisession.RoleUser:
+	case session.RoleUser:
 		x.closeTurn()
 		x.lastAsstIn = x.lastAsstID
 		x.lastAsstID = ""
 		x.user(e)
-	case pisession.RoleAssistant:
+	case session.RoleAssistant:
 		text := blockText(e.Message.Content)
 		if strings.TrimSpace(text) == "" {
 			return
@@ -184,10 +184,10 @@ func mayTellFailure(text string) bool {
 }
 
 // blockText joins the text blocks of a message (no thinking, no tool calls).
-func blockText(blocks []pisession.Block) string {
+func blockText(blocks []session.Block) string {
 	var parts []string
 	for _, b := range blocks {
-		if b.Type == pisession.BlockText && b.Text != "" {
+		if b.Type == session.BlockText && b.Text != "" {
 			parts = append(parts, b.Text)
 		}
 	}
@@ -222,7 +222,7 @@ func (x *Extractor) closeTurn() {
 }
 
 // user runs the user rules over the sentences of one user message.
-func (x *Extractor) user(e *pisession.Entry) {
+func (x *Extractor) user(e *session.Entry) {
 	clean := summary.CleanUserText(blockText(e.Message.Content))
 	if clean == "" {
 		return
@@ -262,7 +262,7 @@ func (x *Extractor) user(e *pisession.Entry) {
 // add records a candidate found in entry e, merging repeats (the same kind
 // and text) into the first; it returns the candidate's index, or -1 when
 // the segment's cap is reached or it repeats.
-func (x *Extractor) add(c candidate, e *pisession.Entry) int {
+func (x *Extractor) add(c candidate, e *session.Entry) int {
 	it := Item{}
 	if it.setBody(c.body) != nil {
 		return -1

@@ -6,21 +6,21 @@ import (
 	"testing"
 	"time"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // userEntry and assistantEntry make message entries as pisession reads them.
-func userEntry(id, text string, at time.Time) pisession.Entry {
-	return pisession.Entry{Type: pisession.TypeMessage, ID: id, Timestamp: at,
-		Message: &pisession.Message{Role: pisession.RoleUser, Content: []pisession.Block{{Type: pisession.BlockText, Text: text}}}}
+func userEntry(id, text string, at time.Time) session.Entry {
+	return session.Entry{Type: session.TypeMessage, ID: id, Timestamp: at,
+		Message: &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: text}}}}
 }
 
-func assistantEntry(id, text string, at time.Time) pisession.Entry {
-	return pisession.Entry{Type: pisession.TypeMessage, ID: id, Timestamp: at,
-		Message: &pisession.Message{Role: pisession.RoleAssistant, Content: []pisession.Block{{Type: pisession.BlockText, Text: text}}}}
+func assistantEntry(id, text string, at time.Time) session.Entry {
+	return session.Entry{Type: session.TypeMessage, ID: id, Timestamp: at,
+		Message: &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText, Text: text}}}}
 }
 
-func extract(entries ...pisession.Entry) []Item {
+func extract(entries ...session.Entry) []Item {
 	x := NewExtractor()
 	for i := range entries {
 		x.Add(&entries[i])

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"rhizome/backend/sessionlog"
 )
 
 // field is one member of a JSON object as written: its key, its raw value
@@ -213,25 +215,14 @@ func decodeString(raw []byte) (string, bool) {
 	return s, true
 }
 
-// jsonKind names the kind of the JSON value raw for error messages.
+// jsonKind names the kind of the JSON value raw for error messages ("an
+// object", "an array", ...; "nothing" when raw is empty).
 func jsonKind(raw []byte) string {
 	raw = bytes.TrimLeft(raw, " \t\r\n")
 	if len(raw) == 0 {
 		return "nothing"
 	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "a list"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
+	return sessionlog.Kind(raw[0])
 }
 
 // isNull reports whether raw is the JSON literal null.

@@ -318,7 +318,7 @@ func TestReadPatchErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`{"add_nodes": []}`, `memobrain: patch: "add_edges" is missing (write [] for none)`},
 		{`{"add_nodes": {}, "add_edges": []}`, `memobrain: patch: add_nodes is an object, not a list`},
-		{`[{"add_nodes": []}]`, `it is a list, not a memory patch {add_nodes, add_edges}`},
+		{`[{"add_nodes": []}]`, `it is an array, not a memory patch {add_nodes, add_edges}`},
 		{`{"add_nodes": [{"tmp_id": "a", "kind": "summary", "thought": []}], "add_edges": []}`,
 			`memobrain: patch add_nodes[0] (add_node): kind "summary" is not "subtask" or "evidence" (a patch never makes a task or a summary)`},
 		{`{"add_nodes": [{"tmp_id": "a", "kind": "evidence", "thought": []}, {"tmp_id": "a", "kind": "evidence", "thought": []}], "add_edges": []}`,

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // A coding-agent session as MemoBrain's conversation: what Rhizome runs
@@ -54,7 +54,7 @@ type ConversationBuilder struct {
 
 // NewConversationBuilder begins the conversation of the session h heads:
 // message 0 names it.
-func NewConversationBuilder(h pisession.Header) *ConversationBuilder {
+func NewConversationBuilder(h session.Header) *ConversationBuilder {
 	agent := "pi coding-agent"
 	switch h.Format {
 	case "claude-code":
@@ -76,26 +76,26 @@ func NewConversationBuilder(h pisession.Header) *ConversationBuilder {
 // other entry types (model changes, compactions, labels, …), summaries and
 // custom messages, empty messages and entries a reader marks as repeated,
 // replayed, rolled back or a sub-agent's are left out.
-func (b *ConversationBuilder) Add(e *pisession.Entry) {
-	if e.Type != pisession.TypeMessage || e.Message == nil || e.DuplicateOf != "" || e.Replayed || e.RolledBack || e.Sidechain {
+func (b *ConversationBuilder) Add(e *session.Entry) {
+	if e.Type != session.TypeMessage || e.Message == nil || e.DuplicateOf != "" || e.Replayed || e.RolledBack || e.Sidechain {
 		return
 	}
 	m := e.Message
 	var role, text string
 	switch m.Role {
-	case pisession.RoleUser:
+	case session.RoleUser:
 		role, text = "user", blocksText(m.Content, false)
-	case pisession.RoleAssistant:
+	case session.RoleAssistant:
 		// A reply that failed before it said anything (an error, an
 		// abort) is no step: it is left out.
 		role, text = "assistant", blocksText(m.Content, true)
-	case pisession.RoleToolResult:
+	case session.RoleToolResult:
 		out := clipBytes(blocksText(m.Content, false), maxToolBytes)
 		if m.IsError {
 			out = "error: " + out
 		}
 		role, text = "user", `<tool_response name="`+m.ToolName+`">`+"\n"+out+"\n</tool_response>"
-	case pisession.RoleBashExecution:
+	case session.RoleBashExecution:
 		role, text = "user", `<tool_response name="bash">`+"\n$ "+m.Command+"\n"+clipBytes(m.Output, maxToolBytes)+"\n</tool_response>"
 	default:
 		return
@@ -104,7 +104,7 @@ func (b *ConversationBuilder) Add(e *pisession.Entry) {
 		return
 	}
 	if !b.started {
-		if role != "user" || m.Role != pisession.RoleUser {
+		if role != "user" || m.Role != session.RoleUser {
 			return
 		}
 		b.started = true
@@ -144,7 +144,7 @@ func (b *ConversationBuilder) Conversation() (Conversation, error) {
 
 // SessionConversation reads a whole session's entries (see
 // ConversationBuilder).
-func SessionConversation(h pisession.Header, entries []*pisession.Entry) (Conversation, error) {
+func SessionConversation(h session.Header, entries []*session.Entry) (Conversation, error) {
 	b := NewConversationBuilder(h)
 	for _, e := range entries {
 		b.Add(e)
@@ -155,21 +155,21 @@ func SessionConversation(h pisession.Header, entries []*pisession.Entry) (Conver
 // blocksText is a message's content as text: text blocks, images as
 // "[image]", and for the agent (calls) thinking as <think>…</think> and
 // tool calls as <tool_call>{"name", "arguments"}</tool_call>.
-func blocksText(blocks []pisession.Block, calls bool) string {
+func blocksText(blocks []session.Block, calls bool) string {
 	var parts []string
 	for _, bl := range blocks {
 		switch bl.Type {
-		case pisession.BlockText:
+		case session.BlockText:
 			if s := strings.TrimSpace(bl.Text); s != "" {
 				parts = append(parts, s)
 			}
-		case pisession.BlockImage:
+		case session.BlockImage:
 			parts = append(parts, "[image]")
-		case pisession.BlockThinking:
+		case session.BlockThinking:
 			if calls && !bl.Redacted && strings.TrimSpace(bl.Thinking) != "" {
 				parts = append(parts, "<think>"+clipBytes(strings.TrimSpace(bl.Thinking), maxToolBytes)+"</think>")
 			}
-		case pisession.BlockToolCall:
+		case session.BlockToolCall:
 			if calls {
 				args := json.RawMessage(bl.Arguments)
 				if !json.Valid(args) {

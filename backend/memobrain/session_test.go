@@ -7,6 +7,7 @@ import (
 
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/session"
 )
 
 // A real pi session as MemoBrain's conversation: the session, the first
@@ -20,14 +21,14 @@ func TestSessionConversation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			entries := make([]*pisession.Entry, len(s.Entries))
-			byID := map[string]*pisession.Entry{}
+			entries := make([]*session.Entry, len(s.Entries))
+			byID := map[string]*session.Entry{}
 			var firstUser string
 			for i := range s.Entries {
 				e := &s.Entries[i]
 				entries[i] = e
 				byID[e.ID] = e
-				if firstUser == "" && e.Message != nil && e.Message.Role == pisession.RoleUser {
+				if firstUser == "" && e.Message != nil && e.Message.Role == session.RoleUser {
 					firstUser = e.ID
 				}
 			}
@@ -64,7 +65,7 @@ func TestSessionConversation(t *testing.T) {
 					if e == nil || e.Message == nil {
 						t.Fatalf("message %d names %q, not a message entry of the session", i, id)
 					}
-					if (e.Message.Role == pisession.RoleAssistant) != (want == "assistant") {
+					if (e.Message.Role == session.RoleAssistant) != (want == "assistant") {
 						t.Errorf("message %d (%s) is made of a %s entry", i, want, e.Message.Role)
 					}
 				}
@@ -87,8 +88,8 @@ func TestSessionConversation(t *testing.T) {
 }
 
 func TestSessionConversationWithoutRequest(t *testing.T) {
-	_, err := SessionConversation(pisession.Header{ID: "s"}, []*pisession.Entry{
-		{Type: pisession.TypeMessage, ID: "a", Message: &pisession.Message{Role: pisession.RoleAssistant, Content: []pisession.Block{{Type: "text", Text: "hi"}}}},
+	_, err := SessionConversation(session.Header{ID: "s"}, []*session.Entry{
+		{Type: session.TypeMessage, ID: "a", Message: &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: "text", Text: "hi"}}}},
 	})
 	if err != ErrNoRequest {
 		t.Errorf("err = %v, want ErrNoRequest", err)

@@ -209,9 +209,9 @@ func TestReadSnapshotErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{``, "line 1, column 1"},
 		{"{\n\"nodes\": {,}}", "line 2, column 11"},
-		{`[]`, "it is a list, not an object {nodes, edges}"},
+		{`[]`, "it is an array, not an object {nodes, edges}"},
 		{`{"edges": []}`, `neither "nodes" nor "memory"`},
-		{`{"memory": []}`, `"memory" is a list`},
+		{`{"memory": []}`, `"memory" is an array`},
 		{`{"nodes": {}, "edges": []}`, `"nodes" is empty`},
 		{`{"nodes": {"1": {"node_id": 1, "kind": "task", "thought": "t"}}}`, `no "edges"`},
 		{`{"nodes": {"1": {"node_id": 1, "kind": "task", "thought": "t"}}, "edges": {}}`, `"edges" is an object, not a list`},

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"unicode/utf8"
+
+	"rhizome/backend/session"
 )
 
 const hdr = `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}`
@@ -37,7 +39,7 @@ func TestBadInput(t *testing.T) {
 		pending   *wantProblem
 		consumed  int    // -1: the whole input
 		lineCount int    // Lines()
-		headerErr string // substring of the Header error; "" for none
+		headerErr string // substring of the session.Header error; "" for none
 	}{
 		{
 			name:      "empty file",
@@ -73,7 +75,7 @@ func TestBadInput(t *testing.T) {
 		{
 			name:      "header with a field of the wrong type",
 			input:     `{"type":"session","version":"3","id":"s"}` + "\n",
-			headerErr: `line 1: session header: field "version": JSON string`,
+			headerErr: `line 1: session header: field "version": a string`,
 		},
 		{
 			name:      "header still being written",
@@ -205,7 +207,7 @@ func TestBadInput(t *testing.T) {
 			input: hdr + "\n" + `{"type":"message","id":"m","message":{"role":"assistant","content":[],"usage":{"input":"many","output":3}}}` + "\n" +
 				`{"type":"compaction","id":"c","tokensBefore":"lots","summary":"s"}` + "\n",
 			ids:       []string{"m", "c"},
-			warnings:  []string{`field "message.usage.input": JSON string where int64 is expected`, `field "tokensBefore"`},
+			warnings:  []string{`field "message.usage.input": a string where int64 is expected`, `field "tokensBefore"`},
 			consumed:  -1,
 			lineCount: 3,
 		},
@@ -213,7 +215,7 @@ func TestBadInput(t *testing.T) {
 			name:      "content of the wrong type",
 			input:     hdr + "\n" + `{"type":"message","id":"m","message":{"role":"user","content":17}}` + "\n",
 			ids:       []string{"m"},
-			warnings:  []string{`field "message.content": JSON number where string or array of content blocks is expected`},
+			warnings:  []string{`field "message.content": a number where string or array of content blocks is expected`},
 			consumed:  -1,
 			lineCount: 2,
 		},
@@ -247,8 +249,8 @@ func TestBadInput(t *testing.T) {
 			r := NewReader(strings.NewReader(c.input), "x.jsonl")
 			_, err := r.Header()
 			if c.headerErr != "" {
-				if err == nil || !strings.Contains(err.Error(), c.headerErr) || !errors.Is(err, ErrNoHeader) {
-					t.Fatalf("Header error = %v, want one containing %q and matching ErrNoHeader", err, c.headerErr)
+				if err == nil || !strings.Contains(err.Error(), c.headerErr) || !errors.Is(err, session.ErrNoHeader) {
+					t.Fatalf("Header error = %v, want one containing %q and matching session.ErrNoHeader", err, c.headerErr)
 				}
 				if _, err2 := r.Next(); err2 == nil || err2.Error() != err.Error() {
 					t.Errorf("Next after a header error = %v, want the same error", err2)
@@ -296,9 +298,9 @@ func TestBadInput(t *testing.T) {
 			if c.pending != nil {
 				pend = []wantProblem{*c.pending}
 			}
-			var gotPend []Problem
+			var gotPend []session.Problem
 			if p := r.Pending(); p != nil {
-				gotPend = []Problem{*p}
+				gotPend = []session.Problem{*p}
 			}
 			checkProblems(t, "pending", c.input, gotPend, pend)
 			if c.headerErr == "" || c.consumed != 0 || c.lineCount != 0 {
@@ -329,7 +331,7 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-func checkProblems(t *testing.T, what, input string, got []Problem, want []wantProblem) {
+func checkProblems(t *testing.T, what, input string, got []session.Problem, want []wantProblem) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%s = %v, want %d", what, got, len(want))
@@ -372,7 +374,7 @@ func TestHugeLines(t *testing.T) {
 	input := in.Bytes()
 
 	r := NewReader(bytes.NewReader(input), "big.jsonl")
-	var got []*Entry
+	var got []*session.Entry
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
@@ -529,7 +531,7 @@ func TestReadError(t *testing.T) {
 	if _, err := ReadFile("testdata/no-such-file.jsonl"); err == nil || !strings.Contains(err.Error(), "testdata/no-such-file.jsonl") {
 		t.Errorf("ReadFile of a missing file: %v", err)
 	}
-	if _, err := Read(strings.NewReader(u("a")+"\n"), "y.jsonl"); !errors.Is(err, ErrNoHeader) {
+	if _, err := Read(strings.NewReader(u("a")+"\n"), "y.jsonl"); !errors.Is(err, session.ErrNoHeader) {
 		t.Errorf("Read without header: %v", err)
 	}
 }
@@ -537,16 +539,16 @@ func TestReadError(t *testing.T) {
 // TestProblemsAreBounded: a file of garbage keeps at most MaxStoredProblems
 // problems in memory and counts the rest.
 func TestProblemsAreBounded(t *testing.T) {
-	n := MaxStoredProblems + 5
+	n := session.MaxStoredProblems + 5
 	in := hdr + "\n" + strings.Repeat("#\n", n) + u("a") + "\n"
 	s, err := Read(strings.NewReader(in), "x.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Malformed) != MaxStoredProblems || s.MalformedCount != n || len(s.Entries) != 1 {
-		t.Errorf("stored %d problems, counted %d, %d entries; want %d, %d, 1", len(s.Malformed), s.MalformedCount, len(s.Entries), MaxStoredProblems, n)
+	if len(s.Malformed) != session.MaxStoredProblems || s.MalformedCount != n || len(s.Entries) != 1 {
+		t.Errorf("stored %d problems, counted %d, %d entries; want %d, %d, 1", len(s.Malformed), s.MalformedCount, len(s.Entries), session.MaxStoredProblems, n)
 	}
-	if last := s.Malformed[MaxStoredProblems-1]; last.Line != MaxStoredProblems+1 {
-		t.Errorf("last stored problem on line %d, want %d", last.Line, MaxStoredProblems+1)
+	if last := s.Malformed[session.MaxStoredProblems-1]; last.Line != session.MaxStoredProblems+1 {
+		t.Errorf("last stored problem on line %d, want %d", last.Line, session.MaxStoredProblems+1)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"rhizome/backend/session"
 )
 
 // BenchmarkReader reads each real session with the Reader: line splitting,
@@ -63,7 +65,7 @@ func BenchmarkReaderEntryText(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					_ = EntryText(e)
+					_ = session.EntryText(e)
 				}
 			}
 		})

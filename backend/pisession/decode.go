@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strconv"
 	"time"
+
+	"rhizome/backend/session"
 )
 
 // SyntheticID is the id the reader gives the version 1 entry at 0-based
@@ -38,23 +40,8 @@ func parseTimestamp(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// jsonKind names the kind of JSON value starting with byte c.
-func jsonKind(c byte) string {
-	switch {
-	case c == '[':
-		return "an array"
-	case c == '"':
-		return "a string"
-	case c == 't' || c == 'f':
-		return "a boolean"
-	case c == 'n':
-		return "null"
-	}
-	return "a number"
-}
-
 // setHeader records the header and the migration it calls for.
-func (r *Reader) setHeader(h *Header) {
+func (r *Reader) setHeader(h *session.Header) {
 	r.hdr = h
 	r.v1 = h.Version < 2 // pi: version ?? 1; migrate when < 2
 	r.v2 = h.Version < 3
@@ -62,10 +49,10 @@ func (r *Reader) setHeader(h *Header) {
 
 // migrate brings a decoded entry to version 3 meaning, as pi's
 // migrateV1ToV2 and migrateV2ToV3 do.
-func (r *Reader) migrate(e *Entry, x *entryExtras) {
+func (r *Reader) migrate(e *session.Entry, x *entryExtras) {
 	// Version 3 renamed the role hookMessage to custom.
-	if r.v2 && e.Message != nil && e.Message.Role == RoleHookMessage {
-		e.Message.Role = RoleCustom
+	if r.v2 && e.Message != nil && e.Message.Role == session.RoleHookMessage {
+		e.Message.Role = session.RoleCustom
 	}
 	if r.v1 {
 		r.migrateV1(e, x)
@@ -84,11 +71,11 @@ func (r *Reader) migrate(e *Entry, x *entryExtras) {
 // fractional or a later index leaves FirstKeptEntryID empty. An index equal to
 // the compaction's own position (pi v1 wrote that when it kept nothing) gives
 // the compaction's own id, exactly as pi's migration does.
-func (r *Reader) migrateV1(e *Entry, x *entryExtras) {
+func (r *Reader) migrateV1(e *session.Entry, x *entryExtras) {
 	e.ID = SyntheticID(r.hdr.ID, e.Seq)
 	e.ParentID = r.prevID
 	r.prevID = e.ID
-	if e.Type != TypeCompaction || !x.hasFirstKept {
+	if e.Type != session.TypeCompaction || !x.hasFirstKept {
 		return
 	}
 	idx := x.firstKeptIndex

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"rhizome/backend/session"
 )
 
 // fuzzSeeds are slices of the real sessions, the hand-made files,
@@ -107,7 +109,7 @@ func FuzzReader(f *testing.F) {
 
 // readFuzz reads data (the input from byte base on) to the end and checks
 // each entry against the whole input.
-func readFuzz(t *testing.T, data []byte, base int64, open func(io.Reader) *Reader) ([]Entry, *Reader, error) {
+func readFuzz(t *testing.T, data []byte, base int64, open func(io.Reader) *Reader) ([]session.Entry, *Reader, error) {
 	t.Helper()
 	var r *Reader
 	if open == nil {
@@ -117,15 +119,15 @@ func readFuzz(t *testing.T, data []byte, base int64, open func(io.Reader) *Reade
 	}
 	h, err := r.Header()
 	if err != nil {
-		if !errors.Is(err, ErrNoHeader) {
-			t.Fatalf("Header error %v does not match ErrNoHeader", err)
+		if !errors.Is(err, session.ErrNoHeader) {
+			t.Fatalf("Header error %v does not match session.ErrNoHeader", err)
 		}
 		return nil, r, err
 	}
 	if h.Type != "session" || h.ID == "" {
 		t.Fatalf("header %+v", h)
 	}
-	var es []Entry
+	var es []session.Entry
 	lastLine, lastOff := 0, base-1
 	for {
 		e, err := r.Next()
@@ -143,8 +145,8 @@ func readFuzz(t *testing.T, data []byte, base int64, open func(io.Reader) *Reade
 		if h.Version < 2 && e.ID != SyntheticID(h.ID, e.Seq) {
 			t.Fatalf("v1 entry %d: id %s", e.Seq, e.ID)
 		}
-		if EntryText(e) == "\x00" {
-			t.Fatal("unreachable; keeps EntryText in the fuzzed path")
+		if session.EntryText(e) == "\x00" {
+			t.Fatal("unreachable; keeps session.EntryText in the fuzzed path")
 		}
 		lastLine, lastOff = e.Line, e.Offset
 		es = append(es, *e)
@@ -155,7 +157,7 @@ func readFuzz(t *testing.T, data []byte, base int64, open func(io.Reader) *Reade
 	return es, r, nil
 }
 
-func checkProblemsIn(t *testing.T, data []byte, ps []Problem) {
+func checkProblemsIn(t *testing.T, data []byte, ps []session.Problem) {
 	t.Helper()
 	for _, p := range ps {
 		if p.Line < 1 || p.Offset < 0 || p.Offset >= int64(len(data)) || p.Reason == "" || p.File != "f" {
@@ -222,7 +224,7 @@ func FuzzParserMatchesEncodingJSON(f *testing.F) {
 		}
 		p.reset(data)
 		p.ws()
-		var got Entry
+		var got session.Entry
 		var x entryExtras
 		if err := p.entry(&got, &x); err != nil {
 			t.Fatalf("valid object %q: %v", data, err)
@@ -287,18 +289,18 @@ func refRaw(m map[string]any, k string) json.RawMessage {
 	return b
 }
 
-func refContent(m map[string]any, k string) ([]Block, bool) {
+func refContent(m map[string]any, k string) ([]session.Block, bool) {
 	switch c := m[k].(type) {
 	case string:
-		return []Block{{Type: BlockText, Text: c}}, true
+		return []session.Block{{Type: session.BlockText, Text: c}}, true
 	case []any:
-		out := []Block{}
+		out := []session.Block{}
 		for _, el := range c {
 			bm, ok := el.(map[string]any)
 			if !ok {
 				continue
 			}
-			out = append(out, Block{Type: refStr(bm, "type"), Text: refStr(bm, "text"), Thinking: refStr(bm, "thinking"),
+			out = append(out, session.Block{Type: refStr(bm, "type"), Text: refStr(bm, "text"), Thinking: refStr(bm, "thinking"),
 				Redacted: refBool(bm, "redacted"), ID: refStr(bm, "id"), Name: refStr(bm, "name"),
 				Arguments: refRaw(bm, "arguments"), Data: refStr(bm, "data"), MimeType: refStr(bm, "mimeType")})
 		}
@@ -307,8 +309,8 @@ func refContent(m map[string]any, k string) ([]Block, bool) {
 	return nil, false
 }
 
-func referenceEntry(m map[string]any) (Entry, entryExtras) {
-	e := Entry{Type: refStr(m, "type"), ID: refStr(m, "id"), ParentID: refStr(m, "parentId"), Summary: refStr(m, "summary"),
+func referenceEntry(m map[string]any) (session.Entry, entryExtras) {
+	e := session.Entry{Type: refStr(m, "type"), ID: refStr(m, "id"), ParentID: refStr(m, "parentId"), Summary: refStr(m, "summary"),
 		FirstKeptEntryID: refStr(m, "firstKeptEntryId"), FromID: refStr(m, "fromId"), FromHook: refBool(m, "fromHook"),
 		Details: refRaw(m, "details"), CustomType: refStr(m, "customType"), Data: refRaw(m, "data"), Display: refBool(m, "display"),
 		TargetID: refStr(m, "targetId"), Label: refStr(m, "label"), Name: refStr(m, "name"), ThinkingLevel: refStr(m, "thinkingLevel"),
@@ -319,7 +321,7 @@ func referenceEntry(m map[string]any) (Entry, entryExtras) {
 	x.timestamp = refStr(m, "timestamp")
 	x.firstKeptIndex, x.hasFirstKept = refFloat(m, "firstKeptEntryIndex")
 	if mm, ok := m["message"].(map[string]any); ok {
-		msg := &Message{Role: refStr(mm, "role"), API: refStr(mm, "api"), Provider: refStr(mm, "provider"), Model: refStr(mm, "model"),
+		msg := &session.Message{Role: refStr(mm, "role"), API: refStr(mm, "api"), Provider: refStr(mm, "provider"), Model: refStr(mm, "model"),
 			StopReason: refStr(mm, "stopReason"), ErrorMessage: refStr(mm, "errorMessage"), ToolCallID: refStr(mm, "toolCallId"),
 			ToolName: refStr(mm, "toolName"), IsError: refBool(mm, "isError"), Details: refRaw(mm, "details"),
 			Command: refStr(mm, "command"), Output: refStr(mm, "output"), Cancelled: refBool(mm, "cancelled"),
@@ -334,7 +336,7 @@ func referenceEntry(m map[string]any) (Entry, entryExtras) {
 			msg.ExitCode = &ci
 		}
 		if um, ok := mm["usage"].(map[string]any); ok {
-			u := &Usage{}
+			u := &session.Usage{}
 			u.Input, _ = refInt(um, "input")
 			u.Output, _ = refInt(um, "output")
 			u.CacheRead, _ = refInt(um, "cacheRead")
@@ -371,7 +373,7 @@ func sameJSON(a, b json.RawMessage) bool {
 }
 
 // sameEntry compares entries, the JSON-valued fields by meaning.
-func sameEntry(a, b *Entry) bool {
+func sameEntry(a, b *session.Entry) bool {
 	if !sameJSON(a.Details, b.Details) || !sameJSON(a.Data, b.Data) {
 		return false
 	}
@@ -399,7 +401,7 @@ func sameEntry(a, b *Entry) bool {
 	return reflect.DeepEqual(ca, cb)
 }
 
-func sameBlocks(a, b []Block) bool {
+func sameBlocks(a, b []session.Block) bool {
 	if len(a) != len(b) || (a == nil) != (b == nil) {
 		return false
 	}

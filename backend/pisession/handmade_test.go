@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"rhizome/backend/session"
 )
 
 func mustTime(t *testing.T, s string) time.Time {
@@ -56,8 +58,8 @@ func readHandmade(t *testing.T, name string) *Session {
 
 // stripPosition clears what readHandmade already checked so the rest can be
 // compared with a literal.
-func stripPosition(es []Entry) []Entry {
-	out := make([]Entry, len(es))
+func stripPosition(es []session.Entry) []session.Entry {
+	out := make([]session.Entry, len(es))
 	for i, e := range es {
 		e.Seq, e.Line, e.Offset, e.Raw = 0, 0, 0, nil
 		out[i] = e
@@ -65,7 +67,7 @@ func stripPosition(es []Entry) []Entry {
 	return out
 }
 
-func compareEntries(t *testing.T, got, want []Entry) {
+func compareEntries(t *testing.T, got, want []session.Entry) {
 	t.Helper()
 	got = stripPosition(got)
 	if len(got) != len(want) {
@@ -83,7 +85,7 @@ func compareEntries(t *testing.T, got, want []Entry) {
 func TestV3AllEntryTypesAndRoles(t *testing.T) {
 	s := readHandmade(t, "v3-all-types.jsonl")
 	ts := func(s string) time.Time { return mustTime(t, "2026-01-05T10:00:"+s+"Z") }
-	wantHeader := Header{Type: "session", Version: 3, ID: "0b7e3f5c-7a55-4c1e-9d7f-2f9a8c1d4e01",
+	wantHeader := session.Header{Type: "session", Version: 3, ID: "0b7e3f5c-7a55-4c1e-9d7f-2f9a8c1d4e01",
 		Timestamp: "2026-01-05T10:00:00.000Z", Cwd: "/home/ana/rhizome",
 		ParentSession: "/home/ana/.pi/agent/sessions/--home-ana-rhizome--/2026-01-04T09-00-00-000Z_5d1c.jsonl"}
 	h := s.Header
@@ -91,61 +93,61 @@ func TestV3AllEntryTypesAndRoles(t *testing.T) {
 	if !reflect.DeepEqual(h, wantHeader) {
 		t.Errorf("header = %+v, want %+v", h, wantHeader)
 	}
-	usage := &Usage{Input: 1200, Output: 80, CacheRead: 300, CacheWrite: 50, TotalTokens: 1630,
-		Cost: Cost{Input: 0.006, Output: 0.002, CacheRead: 0.00015, CacheWrite: 0.0003125, Total: 0.0084625}}
-	want := []Entry{
-		{Type: TypeModelChange, ID: "a1000001", Timestamp: ts("00.100"), Provider: "anthropic", ModelID: "claude-opus-4-5"},
-		{Type: TypeThinkingLevelChange, ID: "a1000002", ParentID: "a1000001", Timestamp: ts("00.200"), ThinkingLevel: "high"},
-		{Type: TypeMessage, ID: "a1000003", ParentID: "a1000002", Timestamp: ts("01.000"), Message: &Message{
-			Role: RoleUser, Content: []Block{{Type: BlockText, Text: "Why does the importer drop line 440?"}},
+	usage := &session.Usage{Input: 1200, Output: 80, CacheRead: 300, CacheWrite: 50, TotalTokens: 1630,
+		Cost: session.Cost{Input: 0.006, Output: 0.002, CacheRead: 0.00015, CacheWrite: 0.0003125, Total: 0.0084625}}
+	want := []session.Entry{
+		{Type: session.TypeModelChange, ID: "a1000001", Timestamp: ts("00.100"), Provider: "anthropic", ModelID: "claude-opus-4-5"},
+		{Type: session.TypeThinkingLevelChange, ID: "a1000002", ParentID: "a1000001", Timestamp: ts("00.200"), ThinkingLevel: "high"},
+		{Type: session.TypeMessage, ID: "a1000003", ParentID: "a1000002", Timestamp: ts("01.000"), Message: &session.Message{
+			Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: "Why does the importer drop line 440?"}},
 			ContentIsString: true, Timestamp: 1767607201000}},
-		{Type: TypeMessage, ID: "a1000004", ParentID: "a1000003", Timestamp: ts("05.000"), Message: &Message{
-			Role: RoleAssistant, Content: []Block{
-				{Type: BlockThinking, Thinking: "Line 440 holds two objects."},
-				{Type: BlockThinking, Thinking: "opaque", Redacted: true},
-				{Type: BlockText, Text: "Let me look."},
-				{Type: BlockToolCall, ID: "toolu_01", Name: "bash", Arguments: raw(`{"command":"sed -n 440p session.jsonl","timeout":30}`)},
+		{Type: session.TypeMessage, ID: "a1000004", ParentID: "a1000003", Timestamp: ts("05.000"), Message: &session.Message{
+			Role: session.RoleAssistant, Content: []session.Block{
+				{Type: session.BlockThinking, Thinking: "Line 440 holds two objects."},
+				{Type: session.BlockThinking, Thinking: "opaque", Redacted: true},
+				{Type: session.BlockText, Text: "Let me look."},
+				{Type: session.BlockToolCall, ID: "toolu_01", Name: "bash", Arguments: raw(`{"command":"sed -n 440p session.jsonl","timeout":30}`)},
 			},
 			Timestamp: 1767607205000, API: "anthropic-messages", Provider: "anthropic", Model: "claude-opus-4-5",
 			Usage: usage, StopReason: "toolUse"}},
-		{Type: TypeMessage, ID: "a1000005", ParentID: "a1000004", Timestamp: ts("06.000"), Message: &Message{
-			Role: RoleToolResult, Content: []Block{
-				{Type: BlockText, Text: "two objects on one line"},
-				{Type: BlockImage, Data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk", MimeType: "image/png"},
+		{Type: session.TypeMessage, ID: "a1000005", ParentID: "a1000004", Timestamp: ts("06.000"), Message: &session.Message{
+			Role: session.RoleToolResult, Content: []session.Block{
+				{Type: session.BlockText, Text: "two objects on one line"},
+				{Type: session.BlockImage, Data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk", MimeType: "image/png"},
 			},
 			Timestamp: 1767607206000, ToolCallID: "toolu_01", ToolName: "bash", IsError: true, Details: raw(`{"exitCode":0}`)}},
-		{Type: TypeMessage, ID: "a1000006", ParentID: "a1000005", Timestamp: ts("07.000"), Message: &Message{
-			Role: RoleAssistant, Content: []Block{}, Timestamp: 1767607207000, API: "openai-responses", Provider: "openai",
-			Model: "gpt-5.1-codex", Usage: &Usage{}, StopReason: "error", ErrorMessage: "429 rate limited"}},
-		{Type: TypeMessage, ID: "a1000007", ParentID: "a1000006", Timestamp: ts("08.000"), Message: &Message{
-			Role: RoleBashExecution, Timestamp: 1767607208000, Command: "go test ./...", Output: "ok  rhizome/backend/pisession",
+		{Type: session.TypeMessage, ID: "a1000006", ParentID: "a1000005", Timestamp: ts("07.000"), Message: &session.Message{
+			Role: session.RoleAssistant, Content: []session.Block{}, Timestamp: 1767607207000, API: "openai-responses", Provider: "openai",
+			Model: "gpt-5.1-codex", Usage: &session.Usage{}, StopReason: "error", ErrorMessage: "429 rate limited"}},
+		{Type: session.TypeMessage, ID: "a1000007", ParentID: "a1000006", Timestamp: ts("08.000"), Message: &session.Message{
+			Role: session.RoleBashExecution, Timestamp: 1767607208000, Command: "go test ./...", Output: "ok  rhizome/backend/pisession",
 			ExitCode: intPtr(1), Truncated: true, FullOutputPath: "/tmp/pi-bash-1.log", ExcludeFromContext: true}},
-		{Type: TypeMessage, ID: "a1000008", ParentID: "a1000007", Timestamp: ts("09.000"), Message: &Message{
-			Role: RoleCustom, Content: []Block{{Type: BlockText, Text: "Run the linter."}}, ContentIsString: true,
+		{Type: session.TypeMessage, ID: "a1000008", ParentID: "a1000007", Timestamp: ts("09.000"), Message: &session.Message{
+			Role: session.RoleCustom, Content: []session.Block{{Type: session.BlockText, Text: "Run the linter."}}, ContentIsString: true,
 			Timestamp: 1767607209000, CustomType: "reminder", Display: true, Details: raw(`{"n":1}`)}},
-		{Type: TypeCustom, ID: "a1000009", ParentID: "a1000008", Timestamp: ts("10.000"), CustomType: "handoff", Data: raw(`{"to":"reviewer"}`)},
-		{Type: TypeCustomMessage, ID: "a100000a", ParentID: "a1000009", Timestamp: ts("11.000"), CustomType: "plan",
-			Content: []Block{{Type: BlockText, Text: "Step 1: split lines."},
-				{Type: BlockImage, Data: "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", MimeType: "image/gif"}},
+		{Type: session.TypeCustom, ID: "a1000009", ParentID: "a1000008", Timestamp: ts("10.000"), CustomType: "handoff", Data: raw(`{"to":"reviewer"}`)},
+		{Type: session.TypeCustomMessage, ID: "a100000a", ParentID: "a1000009", Timestamp: ts("11.000"), CustomType: "plan",
+			Content: []session.Block{{Type: session.BlockText, Text: "Step 1: split lines."},
+				{Type: session.BlockImage, Data: "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", MimeType: "image/gif"}},
 			Details: raw(`{"steps":1}`)},
-		{Type: TypeCustomMessage, ID: "a100000b", ParentID: "a100000a", Timestamp: ts("12.000"), CustomType: "note",
-			Content: []Block{{Type: BlockText, Text: "plain string note"}}, ContentIsString: true, Display: true},
-		{Type: TypeLabel, ID: "a100000c", ParentID: "a100000b", Timestamp: ts("13.000"), TargetID: "a1000004", Label: "first look"},
-		{Type: TypeLabel, ID: "a100000d", ParentID: "a100000c", Timestamp: ts("14.000"), TargetID: "a1000004"},
-		{Type: TypeSessionInfo, ID: "a100000e", ParentID: "a100000d", Timestamp: ts("15.000"), Name: "Line 440 investigation"},
-		{Type: TypeCompaction, ID: "a100000f", ParentID: "a100000e", Timestamp: ts("16.000"), Summary: "Investigated line 440.",
+		{Type: session.TypeCustomMessage, ID: "a100000b", ParentID: "a100000a", Timestamp: ts("12.000"), CustomType: "note",
+			Content: []session.Block{{Type: session.BlockText, Text: "plain string note"}}, ContentIsString: true, Display: true},
+		{Type: session.TypeLabel, ID: "a100000c", ParentID: "a100000b", Timestamp: ts("13.000"), TargetID: "a1000004", Label: "first look"},
+		{Type: session.TypeLabel, ID: "a100000d", ParentID: "a100000c", Timestamp: ts("14.000"), TargetID: "a1000004"},
+		{Type: session.TypeSessionInfo, ID: "a100000e", ParentID: "a100000d", Timestamp: ts("15.000"), Name: "Line 440 investigation"},
+		{Type: session.TypeCompaction, ID: "a100000f", ParentID: "a100000e", Timestamp: ts("16.000"), Summary: "Investigated line 440.",
 			FirstKeptEntryID: "a1000007", TokensBefore: 150000, Details: raw(`{"readFiles":["session.jsonl"]}`), FromHook: true},
-		{Type: TypeBranchSummary, ID: "a1000010", ParentID: "a1000003", Timestamp: ts("17.000"), FromID: "a1000003",
+		{Type: session.TypeBranchSummary, ID: "a1000010", ParentID: "a1000003", Timestamp: ts("17.000"), FromID: "a1000003",
 			Summary: "Abandoned: tried strict parsing.", Details: raw(`{"modifiedFiles":[]}`)},
-		{Type: TypeMessage, ID: "a1000011", ParentID: "a1000010", Timestamp: ts("18.000"), Message: &Message{
-			Role: RoleBranchSummary, Summary: "Abandoned: tried strict parsing.", FromID: "a1000003", Timestamp: 1767607218000}},
-		{Type: TypeMessage, ID: "a1000012", ParentID: "a1000011", Timestamp: ts("19.000"), Message: &Message{
-			Role: RoleCompactionSummary, Summary: "Investigated line 440.", TokensBefore: 150000, Timestamp: 1767607219000}},
-		{Type: TypeMessage, ID: "a1000013", ParentID: "a1000012", Timestamp: ts("20.000"), Message: &Message{
-			Role: RoleUser, Content: []Block{{Type: BlockText, Text: "See the screenshot"},
-				{Type: BlockImage, Data: "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAEklEQVR42mNk", MimeType: "image/png"}},
+		{Type: session.TypeMessage, ID: "a1000011", ParentID: "a1000010", Timestamp: ts("18.000"), Message: &session.Message{
+			Role: session.RoleBranchSummary, Summary: "Abandoned: tried strict parsing.", FromID: "a1000003", Timestamp: 1767607218000}},
+		{Type: session.TypeMessage, ID: "a1000012", ParentID: "a1000011", Timestamp: ts("19.000"), Message: &session.Message{
+			Role: session.RoleCompactionSummary, Summary: "Investigated line 440.", TokensBefore: 150000, Timestamp: 1767607219000}},
+		{Type: session.TypeMessage, ID: "a1000013", ParentID: "a1000012", Timestamp: ts("20.000"), Message: &session.Message{
+			Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: "See the screenshot"},
+				{Type: session.BlockImage, Data: "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAEklEQVR42mNk", MimeType: "image/png"}},
 			Timestamp: 1767607220000}},
-		{Type: TypeBranchSummary, ID: "a1000014", Timestamp: ts("21.000"), FromID: "root", Summary: "Back to the start."},
+		{Type: session.TypeBranchSummary, ID: "a1000014", Timestamp: ts("21.000"), FromID: "root", Summary: "Back to the start."},
 		{Type: "future_thing", ID: "a1000015", ParentID: "a1000014", Timestamp: ts("22.000")},
 	}
 	compareEntries(t, s.Entries, want)
@@ -163,18 +165,18 @@ func TestV2HookMessageBecomesCustom(t *testing.T) {
 		t.Errorf("version %d, want 2", s.Header.Version)
 	}
 	ts := func(s string) time.Time { return mustTime(t, "2025-12-20T08:00:"+s+"Z") }
-	compareEntries(t, s.Entries, []Entry{
-		{Type: TypeMessage, ID: "b2000001", Timestamp: ts("01.000"), Message: &Message{
-			Role: RoleUser, Content: []Block{{Type: BlockText, Text: "hello"}}, Timestamp: 1766217601000}},
-		{Type: TypeMessage, ID: "b2000002", ParentID: "b2000001", Timestamp: ts("02.000"), Message: &Message{
-			Role: RoleCustom, Content: []Block{{Type: BlockText, Text: "3 files changed"}}, ContentIsString: true,
+	compareEntries(t, s.Entries, []session.Entry{
+		{Type: session.TypeMessage, ID: "b2000001", Timestamp: ts("01.000"), Message: &session.Message{
+			Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText, Text: "hello"}}, Timestamp: 1766217601000}},
+		{Type: session.TypeMessage, ID: "b2000002", ParentID: "b2000001", Timestamp: ts("02.000"), Message: &session.Message{
+			Role: session.RoleCustom, Content: []session.Block{{Type: session.BlockText, Text: "3 files changed"}}, ContentIsString: true,
 			CustomType: "git-status", Display: true, Timestamp: 1766217602000}},
-		{Type: TypeCompaction, ID: "b2000003", ParentID: "b2000002", Timestamp: ts("03.000"), Summary: "Said hello.",
+		{Type: session.TypeCompaction, ID: "b2000003", ParentID: "b2000002", Timestamp: ts("03.000"), Summary: "Said hello.",
 			FirstKeptEntryID: "b2000002", TokensBefore: 1200},
 	})
 	// pi migrates only files older than version 3.
 	s3 := readHandmade(t, "v3-hook-message.jsonl")
-	if r := s3.Entries[0].Message.Role; r != RoleHookMessage {
+	if r := s3.Entries[0].Message.Role; r != session.RoleHookMessage {
 		t.Errorf("version 3 file: role %q, want hookMessage kept as written", r)
 	}
 }
@@ -209,11 +211,11 @@ func TestV1Migration(t *testing.T) {
 		{6, ""},    // not an integer
 	} {
 		e := s.Entries[c.seq]
-		if e.Type != TypeCompaction || e.FirstKeptEntryID != c.want {
+		if e.Type != session.TypeCompaction || e.FirstKeptEntryID != c.want {
 			t.Errorf("entry %d (%s, %q): firstKeptEntryId %q, want %q", c.seq, e.Type, e.Summary, e.FirstKeptEntryID, c.want)
 		}
 	}
-	if m := s.Entries[7].Message; m == nil || m.Role != RoleCustom || m.CustomType != "h" || !m.ContentIsString {
+	if m := s.Entries[7].Message; m == nil || m.Role != session.RoleCustom || m.CustomType != "h" || !m.ContentIsString {
 		t.Errorf("v1 hookMessage not migrated: %+v", m)
 	}
 	if s.Entries[8].ID == "ignored" {
@@ -223,7 +225,7 @@ func TestV1Migration(t *testing.T) {
 
 func TestEntryText(t *testing.T) {
 	s := readHandmade(t, "v3-all-types.jsonl")
-	byID := map[string]*Entry{}
+	byID := map[string]*session.Entry{}
 	for i := range s.Entries {
 		byID[s.Entries[i].ID] = &s.Entries[i]
 	}
@@ -251,20 +253,20 @@ func TestEntryText(t *testing.T) {
 		{"a1000013", "See the screenshot"},
 		{"a1000015", ""},
 	} {
-		if got := EntryText(byID[c.id]); got != c.want {
-			t.Errorf("EntryText(%s) = %q, want %q", c.id, got, c.want)
+		if got := session.EntryText(byID[c.id]); got != c.want {
+			t.Errorf("session.EntryText(%s) = %q, want %q", c.id, got, c.want)
 		}
 	}
 	// No base64 image data, in any entry.
 	for i := range s.Entries {
-		if txt := EntryText(&s.Entries[i]); strings.Contains(txt, "iVBORw0KGgo") || strings.Contains(txt, "R0lGOD") {
+		if txt := session.EntryText(&s.Entries[i]); strings.Contains(txt, "iVBORw0KGgo") || strings.Contains(txt, "R0lGOD") {
 			t.Errorf("EntryText of %s holds image data: %q", s.Entries[i].ID, txt)
 		}
 	}
 	// Escapes in tool call arguments come out as the characters they stand for.
-	e := &Entry{Type: TypeMessage, Message: &Message{Role: RoleAssistant, Content: []Block{{Type: BlockToolCall, Name: "edit",
+	e := &session.Entry{Type: session.TypeMessage, Message: &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockToolCall, Name: "edit",
 		Arguments: raw(`{"path":"a.go","edits":[{"old":"x\ty","new":"\"q\"\n"}],"dry":false,"n":null}`)}}}}
-	if got, want := EntryText(e), "edit\na.go\nx\ty\n\"q\"\n\nfalse"; got != want {
+	if got, want := session.EntryText(e), "edit\na.go\nx\ty\n\"q\"\n\nfalse"; got != want {
 		t.Errorf("tool call text = %q, want %q", got, want)
 	}
 }

@@ -8,6 +8,10 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"rhizome/backend/session"
+
+	"rhizome/backend/sessionlog"
 )
 
 // This file is a validating JSON parser specialised for session objects. It
@@ -87,24 +91,7 @@ func (p *parser) unexpected(context string) error {
 }
 
 func (p *parser) mismatch(field string, start int, want string) {
-	p.warnings = append(p.warnings, fmt.Sprintf("field %q: JSON %s where %s is expected; field left empty", field, jsonKindWord(p.data[start]), want))
-}
-
-// jsonKindWord names the kind of JSON value starting with c, for warnings.
-func jsonKindWord(c byte) string {
-	switch {
-	case c == '{':
-		return "object"
-	case c == '[':
-		return "array"
-	case c == '"':
-		return "string"
-	case c == 't' || c == 'f':
-		return "boolean"
-	case c == 'n':
-		return "null"
-	}
-	return "number"
+	p.warnings = append(p.warnings, fmt.Sprintf("field %q: %s where %s is expected; field left empty", field, sessionlog.Kind(p.data[start]), want))
 }
 
 // scanString reads the string at p.pos (a '"') and returns its raw content,
@@ -518,23 +505,23 @@ func (p *parser) raw(dst *json.RawMessage) error {
 
 // content decodes message or custom_message content: a plain string (one
 // text block, isString set) or an array of blocks.
-func (p *parser) content(blocks *[]Block, isString *bool, field string) error {
+func (p *parser) content(blocks *[]session.Block, isString *bool, field string) error {
 	switch p.peek() {
 	case '"':
 		var s string
 		if err := p.str(&s, field); err != nil {
 			return err
 		}
-		*blocks = []Block{{Type: BlockText, Text: s}}
+		*blocks = []session.Block{{Type: session.BlockText, Text: s}}
 		*isString = true
 		return nil
 	case '[':
-		out := []Block{}
+		out := []session.Block{}
 		err := p.array(func() error {
 			if p.peek() != '{' {
 				return p.wrongType(field+"[]", "a content block object")
 			}
-			var b Block
+			var b session.Block
 			if err := p.block(&b, field); err != nil {
 				return err
 			}
@@ -551,7 +538,7 @@ func (p *parser) content(blocks *[]Block, isString *bool, field string) error {
 	return p.wrongType(field, "string or array of content blocks")
 }
 
-func (p *parser) block(b *Block, field string) error {
+func (p *parser) block(b *session.Block, field string) error {
 	return p.object(func(key []byte) error {
 		switch string(key) {
 		case "type":
@@ -577,7 +564,7 @@ func (p *parser) block(b *Block, field string) error {
 	})
 }
 
-func (p *parser) usage(dst **Usage) error {
+func (p *parser) usage(dst **session.Usage) error {
 	switch p.peek() {
 	case 'n':
 		*dst = nil
@@ -587,7 +574,7 @@ func (p *parser) usage(dst **Usage) error {
 		*dst = nil
 		return p.wrongType("message.usage", "object")
 	}
-	u := &Usage{}
+	u := &session.Usage{}
 	*dst = u
 	return p.object(func(key []byte) error {
 		switch string(key) {
@@ -602,7 +589,7 @@ func (p *parser) usage(dst **Usage) error {
 		case "totalTokens":
 			return p.int64(&u.TotalTokens, "message.usage.totalTokens")
 		case "cost":
-			u.Cost = Cost{}
+			u.Cost = session.Cost{}
 			if p.peek() != '{' {
 				if p.peek() == 'n' {
 					return p.literal("null")
@@ -630,7 +617,7 @@ func (p *parser) usage(dst **Usage) error {
 	})
 }
 
-func (p *parser) message(dst **Message) error {
+func (p *parser) message(dst **session.Message) error {
 	switch p.peek() {
 	case 'n':
 		*dst = nil
@@ -640,7 +627,7 @@ func (p *parser) message(dst **Message) error {
 		*dst = nil
 		return p.wrongType("message", "object")
 	}
-	m := &Message{}
+	m := &session.Message{}
 	*dst = m
 	return p.object(func(key []byte) error {
 		switch string(key) {
@@ -718,7 +705,7 @@ type entryExtras struct {
 }
 
 // entry decodes the object at p.pos into e (position fields excepted).
-func (p *parser) entry(e *Entry, x *entryExtras) error {
+func (p *parser) entry(e *session.Entry, x *entryExtras) error {
 	return p.object(func(key []byte) error {
 		switch string(key) {
 		case "type":
@@ -774,7 +761,7 @@ func (p *parser) entry(e *Entry, x *entryExtras) error {
 
 // header decodes the object at p.pos as a session header; hasVersion
 // reports whether "version" was present.
-func (p *parser) header(h *Header) (hasVersion bool, err error) {
+func (p *parser) header(h *session.Header) (hasVersion bool, err error) {
 	err = p.object(func(key []byte) error {
 		switch string(key) {
 		case "type":
@@ -811,38 +798,4 @@ func (p *parser) header(h *Header) (hasVersion bool, err error) {
 		return p.skipValue()
 	})
 	return hasVersion, err
-}
-
-// appendScalars adds the scalar values of the JSON document raw, in document
-// order: strings unquoted, numbers and booleans as written; keys and null
-// are left out. Invalid JSON stops it quietly.
-func appendScalars(raw []byte, add func(string)) {
-	p := parser{data: raw}
-	p.ws()
-	var walk func() error
-	walk = func() error {
-		switch c := p.peek(); {
-		case c == '{':
-			return p.object(func([]byte) error { return walk() })
-		case c == '[':
-			return p.array(walk)
-		case c == '"':
-			s, esc, err := p.scanString()
-			if err != nil {
-				return err
-			}
-			add(unquote(s, esc))
-			return nil
-		case c == 'n':
-			return p.literal("null")
-		default:
-			start := p.pos
-			if err := p.skipValue(); err != nil {
-				return err
-			}
-			add(string(p.data[start:p.pos]))
-			return nil
-		}
-	}
-	_ = walk()
 }

@@ -1,14 +1,25 @@
+// Package pisession reads pi coding-agent session files (JSON Lines, format
+// versions 1 to 3) as a stream of entries of the format-neutral model
+// (backend/session), migrated to version 3 meaning.
+//
+// See ../shared/specs/ERRATA.md, "The pi session format (what real files contain)".
 package pisession
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"rhizome/backend/session"
+
+	"rhizome/backend/sessionlog"
 )
+
+// CurrentVersion is the newest session format version this package reads.
+const CurrentVersion = 3
 
 // MaxLineBytes is the default limit on one line of a session file, in bytes
 // (newline excluded): 64 MiB. A longer line is reported as malformed and
@@ -16,27 +27,16 @@ import (
 // discarded as it is read. See Reader.SetMaxLineBytes.
 const MaxLineBytes = 64 << 20
 
-// MaxStoredProblems bounds the problems kept by Malformed and by Warnings,
-// each, so that a file of garbage does not fill memory; MalformedCount and
-// WarningCount go on counting.
-const MaxStoredProblems = 10000
-
 const (
 	readBufferBytes = 256 << 10 // bufio buffer: lines up to this size are never copied
 	keepBufferBytes = 4 << 20   // a long-line buffer larger than this is released after use
 )
 
-// ErrNoHeader matches (errors.Is) the error Header and Next return when a
-// file does not start with a session header: empty file, no JSON object,
-// first object of another type, header without id, or a header still being
-// written.
-var ErrNoHeader = errors.New("pisession: no session header")
-
 // headerError is a missing or unusable header; errors.Is(err, ErrNoHeader).
 type headerError struct{ msg string }
 
 func (e *headerError) Error() string        { return e.msg }
-func (e *headerError) Is(target error) bool { return target == ErrNoHeader }
+func (e *headerError) Is(target error) bool { return target == session.ErrNoHeader }
 
 // noHeader formats a headerError: "pisession: " + format.
 func noHeader(format string, args ...any) error {
@@ -69,7 +69,7 @@ type Reader struct {
 
 	p parser // reused for every line
 
-	hdr    *Header
+	hdr    *session.Header
 	hdrErr error
 	v1, v2 bool   // file older than version 2 / 3: migrate
 	prevID string // version 1: id of the previous entry
@@ -80,16 +80,16 @@ type Reader struct {
 
 	// Entries of the current line not yet returned; consumed/lines advance
 	// to off/line when the last of them is returned.
-	queue    []*Entry
+	queue    []*session.Entry
 	qi       int
 	consumed int64
 	lines    int
 
-	problems  []Problem
-	warnings  []Problem
+	problems  []session.Problem
+	warnings  []session.Problem
 	nProblems int // all malformed, stored or not
 	nWarnings int
-	pending   *Problem
+	pending   *session.Problem
 	done      bool
 	err       error // io.EOF or a read error, returned once the queue is empty
 }
@@ -116,7 +116,7 @@ func NewReader(r io.Reader, file string) *Reader {
 // same line, the appended objects get line startLine+1 where a full read says
 // startLine. pi terminates every entry with a newline, so this only happens
 // after a write was cut short.
-func NewReaderAt(r io.Reader, file string, hdr Header, startLine int, startOffset int64, startSeq int) *Reader {
+func NewReaderAt(r io.Reader, file string, hdr session.Header, startLine int, startOffset int64, startSeq int) *Reader {
 	rd := NewReader(r, file)
 	h := hdr
 	rd.setHeader(&h)
@@ -148,7 +148,7 @@ func (r *Reader) SetMaxLineBytes(n int) {
 // header (first object has type "message")`), has a header without "id" or
 // with a field of the wrong JSON type, or ends in a header still being
 // written. A read error is returned wrapped, naming the file and line.
-func (r *Reader) Header() (*Header, error) {
+func (r *Reader) Header() (*session.Header, error) {
 	for r.hdr == nil && r.hdrErr == nil {
 		if r.done {
 			r.hdrErr = r.noHeaderError()
@@ -180,7 +180,7 @@ func (r *Reader) noHeaderError() error {
 // It reads the header first if Header has not been called, and returns its
 // error. Malformed lines do not stop it (see Malformed); a read error does,
 // and is returned wrapped with the file and line.
-func (r *Reader) Next() (*Entry, error) {
+func (r *Reader) Next() (*session.Entry, error) {
 	if _, err := r.Header(); err != nil {
 		return nil, err
 	}
@@ -206,7 +206,7 @@ func (r *Reader) Next() (*Entry, error) {
 // far, in file order: invalid JSON, a JSON value that is not an object, an
 // object with no "type", a line over the length limit. Only the first
 // MaxStoredProblems are kept (see MalformedCount).
-func (r *Reader) Malformed() []Problem { return r.problems }
+func (r *Reader) Malformed() []session.Problem { return r.problems }
 
 // MalformedCount returns the number of malformed lines or rests of lines so
 // far, including those beyond MaxStoredProblems.
@@ -216,7 +216,7 @@ func (r *Reader) MalformedCount() int { return r.nProblems }
 // decoded: a field of an unexpected JSON type (left empty), an unparseable
 // timestamp (left zero), invalid UTF-8 (replaced by U+FFFD). Raw holds them
 // intact. Only the first MaxStoredProblems are kept (see WarningCount).
-func (r *Reader) Warnings() []Problem { return r.warnings }
+func (r *Reader) Warnings() []session.Problem { return r.warnings }
 
 // WarningCount returns the number of warnings so far, including those beyond
 // MaxStoredProblems.
@@ -226,7 +226,7 @@ func (r *Reader) WarningCount() int { return r.nWarnings }
 // in a line with no newline that does not parse (or is over the length
 // limit). The session is still being written; this is neither an error nor
 // malformed, and Consumed stops before that line.
-func (r *Reader) Pending() *Problem { return r.pending }
+func (r *Reader) Pending() *session.Problem { return r.pending }
 
 // Consumed returns the number of bytes of the input (counted from the file's
 // start, so including NewReaderAt's startOffset) up to the end of the last
@@ -245,14 +245,14 @@ func (r *Reader) commit() {
 }
 
 func (r *Reader) malformed(line int, off int64, reason string) {
-	if r.nProblems++; len(r.problems) < MaxStoredProblems {
-		r.problems = append(r.problems, Problem{File: r.file, Line: line, Offset: off, Reason: reason})
+	if r.nProblems++; len(r.problems) < session.MaxStoredProblems {
+		r.problems = append(r.problems, session.Problem{File: r.file, Line: line, Offset: off, Reason: reason})
 	}
 }
 
 func (r *Reader) warn(line int, off int64, reason string) {
-	if r.nWarnings++; len(r.warnings) < MaxStoredProblems {
-		r.warnings = append(r.warnings, Problem{File: r.file, Line: line, Offset: off, Reason: reason})
+	if r.nWarnings++; len(r.warnings) < session.MaxStoredProblems {
+		r.warnings = append(r.warnings, session.Problem{File: r.file, Line: line, Offset: off, Reason: reason})
 	}
 }
 
@@ -285,7 +285,7 @@ func (r *Reader) step() {
 			}
 			return
 		}
-		r.pending = &Problem{File: r.file, Line: lineNo, Offset: start,
+		r.pending = &session.Problem{File: r.file, Line: lineNo, Offset: start,
 			Reason: fmt.Sprintf("last line (%d bytes) has no newline and does not parse: the session is still being written", size)}
 		return
 	}
@@ -419,7 +419,7 @@ func (r *Reader) parseLine(line []byte, lineNo int, start int64) {
 				r.syntaxProblem(lineNo, off, vstart > first, err)
 				return
 			}
-			r.malformed(lineNo, off, fmt.Sprintf("JSON value is %s, not an object", jsonKind(line[vstart])))
+			r.malformed(lineNo, off, fmt.Sprintf("JSON value is %s, not an object", sessionlog.Kind(line[vstart])))
 			continue
 		}
 		p.warnings = p.warnings[:0]
@@ -427,7 +427,7 @@ func (r *Reader) parseLine(line []byte, lineNo int, start int64) {
 			if r.hdrErr != nil {
 				return // the file has no usable header: Next returns hdrErr
 			}
-			h := &Header{}
+			h := &session.Header{}
 			hasVersion, err := p.header(h)
 			if err != nil {
 				r.syntaxProblem(lineNo, off, vstart > first, err)
@@ -436,7 +436,7 @@ func (r *Reader) parseLine(line []byte, lineNo int, start int64) {
 			r.useHeader(h, hasVersion, line[vstart:p.pos], lineNo, off)
 			continue
 		}
-		e := &Entry{}
+		e := &session.Entry{}
 		var x entryExtras
 		if err := p.entry(e, &x); err != nil {
 			r.syntaxProblem(lineNo, off, vstart > first, err)
@@ -467,7 +467,7 @@ func (r *Reader) parseLine(line []byte, lineNo int, start int64) {
 }
 
 // useHeader checks and records the first object of the file.
-func (r *Reader) useHeader(h *Header, hasVersion bool, obj []byte, lineNo int, off int64) {
+func (r *Reader) useHeader(h *session.Header, hasVersion bool, obj []byte, lineNo int, off int64) {
 	switch {
 	case len(r.p.warnings) > 0:
 		r.hdrErr = noHeader("%s: line %d: session header: %s", r.file, lineNo, r.p.warnings[0])

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/session"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the real sessions")
@@ -60,8 +61,8 @@ var realSessions = []struct {
 func realPath(name string) string { return pitest.Sample(name + ".jsonl") }
 
 // kind is an entry's type, with the message role for messages.
-func kind(e *Entry) string {
-	if e.Type == TypeMessage && e.Message != nil {
+func kind(e *session.Entry) string {
+	if e.Type == session.TypeMessage && e.Message != nil {
 		return e.Type + ":" + e.Message.Role
 	}
 	return e.Type
@@ -224,7 +225,7 @@ func num(m map[string]any, k string) float64 {
 	return f
 }
 
-func compareGeneric(t *testing.T, i int, e *Entry, m map[string]any) {
+func compareGeneric(t *testing.T, i int, e *session.Entry, m map[string]any) {
 	t.Helper()
 	fail := func(field string, got, want any) {
 		t.Errorf("entry %d (line %d): %s = %v, want %v", i, e.Line, field, got, want)
@@ -236,19 +237,19 @@ func compareGeneric(t *testing.T, i int, e *Entry, m map[string]any) {
 		fail("timestamp", e.Timestamp, ts)
 	}
 	switch e.Type {
-	case TypeThinkingLevelChange:
+	case session.TypeThinkingLevelChange:
 		if e.ThinkingLevel != str(m, "thinkingLevel") {
 			fail("thinkingLevel", e.ThinkingLevel, str(m, "thinkingLevel"))
 		}
-	case TypeModelChange:
+	case session.TypeModelChange:
 		if e.Provider != str(m, "provider") || e.ModelID != str(m, "modelId") {
 			fail("model", e.Provider+"/"+e.ModelID, str(m, "provider")+"/"+str(m, "modelId"))
 		}
-	case TypeCompaction:
+	case session.TypeCompaction:
 		if e.Summary != str(m, "summary") || e.TokensBefore != int64(num(m, "tokensBefore")) {
 			fail("compaction", e.TokensBefore, num(m, "tokensBefore"))
 		}
-	case TypeMessage:
+	case session.TypeMessage:
 		gm, _ := m["message"].(map[string]any)
 		msg := e.Message
 		if msg == nil || gm == nil {
@@ -294,35 +295,35 @@ func compareGeneric(t *testing.T, i int, e *Entry, m map[string]any) {
 
 // goldenSummary is what testdata/golden/<name>.json records of a real session.
 type goldenSummary struct {
-	File          string          `json:"file"`
-	SessionID     string          `json:"sessionId"`
-	Version       int             `json:"version"`
-	Cwd           string          `json:"cwd"`
-	Entries       int             `json:"entries"`
-	Lines         int             `json:"lines"`
-	Consumed      int64           `json:"consumedBytes"`
-	ByKind        map[string]int  `json:"entriesByKind"`
-	BlocksByType  map[string]int  `json:"contentBlocksByType"`
-	StopReasons   map[string]int  `json:"stopReasons"`
-	Models        map[string]int  `json:"assistantModels"`
-	MultiObject   map[string]int  `json:"objectsOnSharedLines"` // line -> objects
-	Malformed     []Problem       `json:"malformed"`
-	Warnings      []Problem       `json:"warnings"`
-	Pending       *Problem        `json:"pending"`
-	FirstID       string          `json:"firstId"`
-	LastID        string          `json:"lastId"`
-	LastParentID  string          `json:"lastParentId"`
-	FirstTime     time.Time       `json:"firstTimestamp"`
-	LastTime      time.Time       `json:"lastTimestamp"`
-	Images        int             `json:"images"`
-	ImageBase64   int             `json:"imageBase64Bytes"`
-	CostUSD       float64         `json:"totalCostUSD"`
-	InputTokens   int64           `json:"inputTokens"`
-	OutputTokens  int64           `json:"outputTokens"`
-	Compactions   []goldenCompact `json:"compactions"`
-	TextBytes     int             `json:"entryTextBytes"`
-	TextSHA256    string          `json:"entryTextSHA256"`
-	TextHasBase64 bool            `json:"entryTextHasImageData"`
+	File          string            `json:"file"`
+	SessionID     string            `json:"sessionId"`
+	Version       int               `json:"version"`
+	Cwd           string            `json:"cwd"`
+	Entries       int               `json:"entries"`
+	Lines         int               `json:"lines"`
+	Consumed      int64             `json:"consumedBytes"`
+	ByKind        map[string]int    `json:"entriesByKind"`
+	BlocksByType  map[string]int    `json:"contentBlocksByType"`
+	StopReasons   map[string]int    `json:"stopReasons"`
+	Models        map[string]int    `json:"assistantModels"`
+	MultiObject   map[string]int    `json:"objectsOnSharedLines"` // line -> objects
+	Malformed     []session.Problem `json:"malformed"`
+	Warnings      []session.Problem `json:"warnings"`
+	Pending       *session.Problem  `json:"pending"`
+	FirstID       string            `json:"firstId"`
+	LastID        string            `json:"lastId"`
+	LastParentID  string            `json:"lastParentId"`
+	FirstTime     time.Time         `json:"firstTimestamp"`
+	LastTime      time.Time         `json:"lastTimestamp"`
+	Images        int               `json:"images"`
+	ImageBase64   int               `json:"imageBase64Bytes"`
+	CostUSD       float64           `json:"totalCostUSD"`
+	InputTokens   int64             `json:"inputTokens"`
+	OutputTokens  int64             `json:"outputTokens"`
+	Compactions   []goldenCompact   `json:"compactions"`
+	TextBytes     int               `json:"entryTextBytes"`
+	TextSHA256    string            `json:"entryTextSHA256"`
+	TextHasBase64 bool              `json:"entryTextHasImageData"`
 }
 
 type goldenCompact struct {
@@ -341,7 +342,7 @@ func summarize(name string, s *Session) goldenSummary {
 		Entries: len(s.Entries), Lines: s.Lines, Consumed: s.Consumed,
 		ByKind: map[string]int{}, BlocksByType: map[string]int{}, StopReasons: map[string]int{},
 		Models: map[string]int{}, MultiObject: map[string]int{},
-		Malformed: append([]Problem{}, s.Malformed...), Warnings: append([]Problem{}, s.Warnings...), Pending: s.Pending,
+		Malformed: append([]session.Problem{}, s.Malformed...), Warnings: append([]session.Problem{}, s.Warnings...), Pending: s.Pending,
 		Compactions: []goldenCompact{},
 	}
 	bySeq := map[string]int{}
@@ -356,13 +357,13 @@ func summarize(name string, s *Session) goldenSummary {
 		if m := e.Message; m != nil {
 			for _, b := range m.Content {
 				g.BlocksByType[m.Role+":"+b.Type]++
-				if b.Type == BlockImage {
+				if b.Type == session.BlockImage {
 					g.Images++
 					g.ImageBase64 += len(b.Data)
 					images = append(images, b.Data)
 				}
 			}
-			if m.Role == RoleAssistant {
+			if m.Role == session.RoleAssistant {
 				g.StopReasons[m.StopReason]++
 				g.Models[m.Provider+"/"+m.Model]++
 			}
@@ -372,7 +373,7 @@ func summarize(name string, s *Session) goldenSummary {
 				g.OutputTokens += m.Usage.Output
 			}
 		}
-		if e.Type == TypeCompaction {
+		if e.Type == session.TypeCompaction {
 			k := -1
 			kk := ""
 			if seq, ok := bySeq[e.FirstKeptEntryID]; ok {
@@ -381,7 +382,7 @@ func summarize(name string, s *Session) goldenSummary {
 			g.Compactions = append(g.Compactions, goldenCompact{Seq: e.Seq, Line: e.Line, ID: e.ID,
 				FirstKeptEntryID: e.FirstKeptEntryID, FirstKeptSeq: k, FirstKeptKind: kk, TokensBefore: e.TokensBefore})
 		}
-		text := EntryText(e)
+		text := session.EntryText(e)
 		g.TextBytes += len(text)
 		h.Write([]byte(text))
 		h.Write([]byte{0})
@@ -446,7 +447,7 @@ func TestV1FirstKeptEntryIndex(t *testing.T) {
 		n := 0
 		for i := range s.Entries {
 			e := &s.Entries[i]
-			if e.Type != TypeCompaction {
+			if e.Type != session.TypeCompaction {
 				continue
 			}
 			n++

@@ -6,12 +6,14 @@ import (
 	"os"
 	"reflect"
 	"testing"
+
+	"rhizome/backend/session"
 )
 
 // readAll returns the entries of r to io.EOF.
-func readAll(t testing.TB, r *Reader) []Entry {
+func readAll(t testing.TB, r *Reader) []session.Entry {
 	t.Helper()
-	var es []Entry
+	var es []session.Entry
 	for {
 		e, err := r.Next()
 		if err == io.EOF {

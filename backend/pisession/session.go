@@ -4,23 +4,25 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"rhizome/backend/session"
 )
 
 // Session is a whole session file read into memory: the header, every entry
 // in file order (version 3 meaning, see Entry), and what the Reader reported.
 // Consumed and Lines say where an append import resumes (NewReaderAt).
 type Session struct {
-	Header    Header
-	Entries   []Entry
-	Malformed []Problem // lines reported and skipped (Reader.Malformed; at most MaxStoredProblems)
-	Warnings  []Problem // entries kept with fields left empty (Reader.Warnings; at most MaxStoredProblems)
+	Header    session.Header
+	Entries   []session.Entry
+	Malformed []session.Problem // lines reported and skipped (Reader.Malformed; at most session.MaxStoredProblems)
+	Warnings  []session.Problem // entries kept with fields left empty (Reader.Warnings; at most session.MaxStoredProblems)
 
 	MalformedCount int // all malformed lines, stored or not (Reader.MalformedCount)
 	WarningCount   int // all warnings (Reader.WarningCount)
 
-	Pending  *Problem // half-written last line, or nil (Reader.Pending)
-	Consumed int64    // bytes up to the end of the last complete line (Reader.Consumed)
-	Lines    int      // complete lines (Reader.Lines)
+	Pending  *session.Problem // half-written last line, or nil (Reader.Pending)
+	Consumed int64            // bytes up to the end of the last complete line (Reader.Consumed)
+	Lines    int              // complete lines (Reader.Lines)
 }
 
 // Read reads a whole session from r; file names it in problems and errors.

@@ -7,6 +7,8 @@ import (
 	"io"
 	"path"
 	"strings"
+
+	"rhizome/backend/session"
 )
 
 // SessionUUID is the session id in a pi session file name,
@@ -23,15 +25,6 @@ func SessionUUID(fileName string) string {
 	return base
 }
 
-// Parent is the path of the session h was forked from: parentSession, or in
-// version 1 files branchedFrom; "" for a session that is not a fork.
-func (h *Header) Parent() string {
-	if h.ParentSession != "" {
-		return h.ParentSession
-	}
-	return h.BranchedFrom
-}
-
 // DecodeStored decodes entries stored from a session file, as a Reader read
 // them at import: header is the file's header object (Header.Raw), file
 // names the file in errors, raws are the stored entry objects (Entry.Raw) in
@@ -40,11 +33,11 @@ func (h *Header) Parent() string {
 // (a header without a version is version 1: synthetic ids continue from
 // firstSeq); their Seq is right, their Line and Offset count from the first
 // of raws. The error names the entry that cannot be decoded.
-func DecodeStored(header []byte, file string, firstSeq int, raws [][]byte) ([]*Entry, error) {
+func DecodeStored(header []byte, file string, firstSeq int, raws [][]byte) ([]*session.Entry, error) {
 	if len(raws) == 0 {
 		return nil, nil
 	}
-	var hdr Header
+	var hdr session.Header
 	if err := json.Unmarshal(header, &hdr); err != nil {
 		return nil, fmt.Errorf("pisession: unable to read the stored header of %s: %w", file, err)
 	}
@@ -58,7 +51,7 @@ func DecodeStored(header []byte, file string, firstSeq int, raws [][]byte) ([]*E
 		buf.WriteByte('\n')
 	}
 	rd := NewReaderAt(&buf, file, hdr, 0, 0, firstSeq)
-	out := make([]*Entry, 0, len(raws))
+	out := make([]*session.Entry, 0, len(raws))
 	for i := range raws {
 		e, err := rd.Next()
 		if err == io.EOF {

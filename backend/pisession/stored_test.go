@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"rhizome/backend/session"
 )
 
 // See pi-brain-node-model.md, "Fork Edges", corrected by ERRATA.md: a parent
@@ -106,43 +108,43 @@ func TestViewEntry(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
 		entry string
-		want  View
+		want  session.View
 	}{
 		{"user text", `{"type":"message","id":"1","parentId":null,"timestamp":"t","message":{"role":"user","content":"hello"}}`,
-			View{Role: "user", Blocks: []ViewBlock{{Type: "text", Text: "hello"}}}},
+			session.View{Role: "user", Blocks: []session.ViewBlock{{Type: "text", Text: "hello"}}}},
 		{"assistant blocks and error", `{"type":"message","id":"1","parentId":null,"timestamp":"t","message":{"role":"assistant","model":"m","content":[{"type":"thinking","thinking":"hm"},{"type":"toolCall","id":"c","name":"read","arguments":{"path":"a"}},{"type":"image","data":"AAAA","mimeType":"image/png"},{"type":"future"}],"stopReason":"error","errorMessage":"overloaded"}}`,
-			View{Role: "assistant", Model: "m", IsError: true, Blocks: []ViewBlock{{Type: "thinking", Text: "hm"},
+			session.View{Role: "assistant", Model: "m", IsError: true, Blocks: []session.ViewBlock{{Type: "thinking", Text: "hm"},
 				{Type: "toolCall", Name: "read", Arguments: `{"path":"a"}`}, {Type: "image", MimeType: "image/png", Data: "AAAA"},
 				{Type: "future"}, {Type: "text", Text: "overloaded"}}}},
 		{"tool result", `{"type":"message","id":"1","parentId":null,"timestamp":"t","message":{"role":"toolResult","toolCallId":"c","toolName":"read","content":[{"type":"text","text":"file"}],"isError":true}}`,
-			View{Role: "toolResult", ToolName: "read", IsError: true, Blocks: []ViewBlock{{Type: ViewToolResult, Text: "file"}}}},
+			session.View{Role: "toolResult", ToolName: "read", IsError: true, Blocks: []session.ViewBlock{{Type: session.ViewToolResult, Text: "file"}}}},
 		{"bash execution", `{"type":"message","id":"1","parentId":null,"timestamp":"t","message":{"role":"bashExecution","command":"ls <x>","output":"a","exitCode":2}}`,
-			View{Role: "bashExecution", ToolName: "bash", IsError: true, Blocks: []ViewBlock{
-				{Type: "toolCall", Name: "bash", Arguments: `{"command":"ls \u003cx\u003e"}`}, {Type: ViewToolResult, Name: "bash", Text: "a"}}}},
+			session.View{Role: "bashExecution", ToolName: "bash", IsError: true, Blocks: []session.ViewBlock{
+				{Type: "toolCall", Name: "bash", Arguments: `{"command":"ls \u003cx\u003e"}`}, {Type: session.ViewToolResult, Name: "bash", Text: "a"}}}},
 		{"branch summary message", `{"type":"message","id":"1","parentId":null,"timestamp":"t","message":{"role":"branchSummary","summary":"went left","fromId":"x"}}`,
-			View{Role: "branchSummary", Summary: "went left", Blocks: []ViewBlock{}}},
+			session.View{Role: "branchSummary", Summary: "went left", Blocks: []session.ViewBlock{}}},
 		{"compaction", `{"type":"compaction","id":"1","parentId":null,"timestamp":"t","summary":"so far","firstKeptEntryId":"0","tokensBefore":5}`,
-			View{Summary: "so far", Blocks: []ViewBlock{}}},
+			session.View{Summary: "so far", Blocks: []session.ViewBlock{}}},
 		{"custom message", `{"type":"custom_message","id":"1","parentId":null,"timestamp":"t","customType":"k","content":"note","display":true}`,
-			View{Blocks: []ViewBlock{{Type: "text", Text: "note"}}}},
+			session.View{Blocks: []session.ViewBlock{{Type: "text", Text: "note"}}}},
 		{"custom", `{"type":"custom","id":"1","parentId":null,"timestamp":"t","customType":"k","data":{"a":1}}`,
-			View{Blocks: []ViewBlock{{Type: "text", Name: "k", Text: `{"a":1}`}}}},
+			session.View{Blocks: []session.ViewBlock{{Type: "text", Name: "k", Text: `{"a":1}`}}}},
 		{"label", `{"type":"label","id":"1","parentId":null,"timestamp":"t","targetId":"0","label":"here"}`,
-			View{Blocks: []ViewBlock{{Type: "text", Text: "here"}}}},
+			session.View{Blocks: []session.ViewBlock{{Type: "text", Text: "here"}}}},
 		{"session info", `{"type":"session_info","id":"1","parentId":null,"timestamp":"t","name":"Moss"}`,
-			View{Blocks: []ViewBlock{{Type: "text", Text: "Moss"}}}},
+			session.View{Blocks: []session.ViewBlock{{Type: "text", Text: "Moss"}}}},
 		{"model change", `{"type":"model_change","id":"1","parentId":null,"timestamp":"t","provider":"anthropic","modelId":"claude"}`,
-			View{Model: "anthropic/claude", Blocks: []ViewBlock{}}},
+			session.View{Model: "anthropic/claude", Blocks: []session.ViewBlock{}}},
 		{"thinking level", `{"type":"thinking_level_change","id":"1","parentId":null,"timestamp":"t","thinkingLevel":"high"}`,
-			View{Blocks: []ViewBlock{{Type: "text", Text: "thinking level: high"}}}},
-		{"unknown type", `{"type":"future_thing","id":"1","parentId":null,"timestamp":"t"}`, View{Blocks: []ViewBlock{}}},
+			session.View{Blocks: []session.ViewBlock{{Type: "text", Text: "thinking level: high"}}}},
+		{"unknown type", `{"type":"future_thing","id":"1","parentId":null,"timestamp":"t"}`, session.View{Blocks: []session.ViewBlock{}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := Read(strings.NewReader(header+"\n"+tt.entry+"\n"), "v.jsonl")
 			if err != nil || len(s.Entries) != 1 {
 				t.Fatalf("%v, %d entries, malformed %+v", err, len(s.Entries), s.Malformed)
 			}
-			if got := ViewEntry(&s.Entries[0]); !reflect.DeepEqual(got, tt.want) {
+			if got := session.ViewEntry(&s.Entries[0]); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("ViewEntry = %+v\nwant %+v", got, tt.want)
 			}
 		})

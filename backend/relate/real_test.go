@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/session"
 	"strings"
 	"testing"
 	"time"
@@ -37,8 +38,8 @@ func describe(t testing.TB, path string) []Segment {
 			Abandoned: analyze.LeftByNavigation(segs, i)}, entries, now)
 		var text []string
 		for j := range entries {
-			if m := entries[j].Message; m != nil && m.Role == pisession.RoleUser {
-				text = append(text, pisession.EntryText(&entries[j]))
+			if m := entries[j].Message; m != nil && m.Role == session.RoleUser {
+				text = append(text, session.EntryText(&entries[j]))
 			}
 		}
 		out = append(out, Segment{ID: node.ID, SessionID: sess.Header.ID, Project: sess.Header.Cwd,

@@ -130,21 +130,21 @@ func Derive(segs []Segment, opts Options) []Edge {
 // corpus is the segments indexed by session and project.
 type corpus struct {
 	segs     []Segment
-	sessions []*session            // every session, by project then start
-	projects map[string][]*session // project -> its sessions in start order
-	names    map[string]string     // project -> its name among the corpus's (project.Names)
+	sessions []*corpusSession            // every session, by project then start
+	projects map[string][]*corpusSession // project -> its sessions in start order
+	names    map[string]string           // project -> its name among the corpus's (project.Names)
 }
 
 // session is one session's segments in start order.
-type session struct {
+type corpusSession struct {
 	id, project string
 	segs        []int // indices into corpus.segs, by start
 	start, end  time.Time
 }
 
 func newCorpus(in []Segment) *corpus {
-	c := &corpus{projects: map[string][]*session{}}
-	byID := map[string]*session{}
+	c := &corpus{projects: map[string][]*corpusSession{}}
+	byID := map[string]*corpusSession{}
 	for _, s := range in {
 		if s.ID == "" {
 			continue
@@ -154,7 +154,7 @@ func newCorpus(in []Segment) *corpus {
 		key := s.Project + "\x00" + s.SessionID
 		ss := byID[key]
 		if ss == nil {
-			ss = &session{id: s.SessionID, project: s.Project, start: s.Start, end: s.End}
+			ss = &corpusSession{id: s.SessionID, project: s.Project, start: s.Start, end: s.End}
 			byID[key] = ss
 			c.sessions = append(c.sessions, ss)
 		}

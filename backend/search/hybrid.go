@@ -126,6 +126,9 @@ type Doc struct {
 	Degree     int      // the node's edges
 	Centrality float64  // in [0, 1]; when > 0 it is the relation component instead of Degree
 	Importance float64  // in [0, 1]
+	// Archived: consolidation archived the node (an entry's: its segment's
+	// node).
+	Archived bool
 }
 
 // Filter narrows a hybrid search; empty fields do not filter. Values match
@@ -141,10 +144,16 @@ type Filter struct {
 	Models        []string
 	RelationTypes []string
 	Range         TimeRange
+	// ExcludeArchived leaves out archived items (Doc.Archived); the
+	// source leaves them out of its candidates too.
+	ExcludeArchived bool
 }
 
 // Match reports whether d passes f.
 func (f Filter) Match(d Doc) bool {
+	if f.ExcludeArchived && d.Archived {
+		return false
+	}
 	if f.Project != "" && d.Project != f.Project {
 		return false
 	}

@@ -68,15 +68,27 @@ func ParseQuery(q string) Query {
 		}
 		out.Clauses = append(out.Clauses, Clause{Terms: terms, Prefix: prefix})
 	}
+	Lex(q, add)
+	return out
+}
+
+// Lex splits what a person typed into the search box into its clauses, in
+// order: each "quoted text" (without its quotes) and each word between
+// spaces and quotes, handed to clause with last set for a word (never a
+// phrase) that ends q, q not ending with a space: the word being typed. An
+// unclosed quote is dropped and the words after it read as words. Lex does
+// not tokenize: the words keep their punctuation (ParseQuery splits them as
+// the index does, store.MatchQuery quotes them for FTS5).
+func Lex(q string, clause func(words string, last bool)) {
 	rest := q
 	for {
 		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
 		if rest == "" {
-			break
+			return
 		}
 		if rest[0] == '"' {
 			if end := strings.IndexByte(rest[1:], '"'); end >= 0 {
-				add(rest[1:1+end], false)
+				clause(rest[1:1+end], false)
 				rest = rest[end+2:]
 				continue
 			}
@@ -89,10 +101,8 @@ func ParseQuery(q string) Query {
 		}
 		word := rest[:end]
 		rest = rest[end:]
-		last := strings.TrimSpace(rest) == "" && !strings.HasSuffix(q, " ")
-		add(word, last)
+		clause(word, strings.TrimSpace(rest) == "" && !strings.HasSuffix(q, " "))
 	}
-	return out
 }
 
 // Empty reports whether q has nothing to search for.

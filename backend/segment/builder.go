@@ -3,7 +3,7 @@ package segment
 import (
 	"slices"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // Step is what Builder.Add reports for one entry.
@@ -41,7 +41,7 @@ func NewBuilder(opts Options) *Builder {
 
 // Add feeds the next entry in file order. A nil entry is ignored (the Step
 // then names the current segment, -1 before the first entry).
-func (b *Builder) Add(e *pisession.Entry) Step {
+func (b *Builder) Add(e *session.Entry) Step {
 	if e == nil {
 		if b.cur == nil {
 			return Step{Segment: -1}
@@ -115,7 +115,7 @@ func (b *Builder) SegmentOf(entryID string) (int, bool) {
 	return b.det.SegmentOf(entryID)
 }
 
-func (b *Builder) open(e *pisession.Entry, bs []Boundary) {
+func (b *Builder) open(e *session.Entry, bs []Boundary) {
 	if bs == nil {
 		bs = []Boundary{}
 	}
@@ -135,7 +135,7 @@ func (b *Builder) open(e *pisession.Entry, bs []Boundary) {
 
 // extend adds e to the open segment. The segment's timestamps are those of
 // its first and last entries that have one.
-func (b *Builder) extend(e *pisession.Entry) {
+func (b *Builder) extend(e *session.Entry) {
 	s := b.cur
 	s.EndEntryID, s.EndSeq = e.ID, e.Seq
 	s.EntryCount++
@@ -150,7 +150,7 @@ func (b *Builder) extend(e *pisession.Entry) {
 // Split cuts a whole session into segments, in file order, each with the
 // boundaries that start it (none for the first). It returns nil for no
 // entries. For large files use a Builder while reading instead.
-func Split(entries []pisession.Entry, opts Options) []Segment {
+func Split(entries []session.Entry, opts Options) []Segment {
 	b := NewBuilder(opts)
 	var segs []Segment
 	for i := range entries {
@@ -180,7 +180,7 @@ func Split(entries []pisession.Entry, opts Options) []Segment {
 // in priority order), "previousEntryId" and "targetEntryId" of the primary.
 //
 // See pi-brain-node-model.md, "Edge Creation", as corrected by ERRATA.md.
-func Links(segs []Segment, entries []pisession.Entry) []Link {
+func Links(segs []Segment, entries []session.Entry) []Link {
 	segmentOf := make(map[string]int)
 	lookup := func(id string) (int, bool) {
 		i, ok := segmentOf[id]

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // tree is a session with every kind of boundary:
@@ -22,8 +22,8 @@ import (
 //	seg 4: g h              tree jump back to c (segment 0)
 //	seg 5: u                handoff by user text
 //	seg 6: r                tree jump to the root
-func tree() []pisession.Entry {
-	return session(
+func tree() []session.Entry {
+	return numbered(
 		user("a", "", 0, "hi"), msg("b", "a", 1), msg("c", "b", 2),
 		branchSummary("s", "b", 3), user("d", "s", 4, "other way"),
 		msg("e", "d", 24),
@@ -72,7 +72,7 @@ func TestSplit(t *testing.T) {
 }
 
 func TestSplitTimestampsSkipZero(t *testing.T) {
-	es := session(user("a", "", 1, "hi"), msg("b", "a", 2), msg("c", "b", 3))
+	es := numbered(user("a", "", 1, "hi"), msg("b", "a", 2), msg("c", "b", 3))
 	es[0].Timestamp, es[2].Timestamp = time.Time{}, time.Time{}
 	s := Split(es, Options{})[0]
 	if !s.StartTimestamp.Equal(at(2)) || !s.EndTimestamp.Equal(at(2)) {
@@ -101,31 +101,31 @@ func TestLinks(t *testing.T) {
 func TestLinksCombinedAndFallbacks(t *testing.T) {
 	tests := []struct {
 		name    string
-		entries []pisession.Entry
+		entries []session.Entry
 		want    []string
 	}{
-		{"compaction and resume: compaction edge with both metadata", session(
+		{"compaction and resume: compaction edge with both metadata", numbered(
 			user("a", "", 0, "hi"), msg("b", "a", 1), compaction("k", "b", 31),
 		), []string{"0->1 compaction map[boundaries:[compaction resume] firstKeptEntryId:b gapMinutes:30 previousEntryId:b summary:so far: Y tokensBefore:123456]"}},
-		{"branch at the root links from the first segment", session(
+		{"branch at the root links from the first segment", numbered(
 			user("a", "", 0, "hi"), msg("b", "a", 1), user("c", "b", 20, "x"), branchSummary("s", "", 21),
 		), []string{
 			"0->1 resume map[boundaries:[resume] gapMinutes:19 previousEntryId:b]",
 			"0->2 branch map[boundaries:[branch] fromId:root previousEntryId:c summary:tried X, it failed]",
 		}},
-		{"branch to an unknown entry links from the previous segment", session(
+		{"branch to an unknown entry links from the previous segment", numbered(
 			user("a", "", 0, "hi"), msg("b", "a", 20), branchSummary("s", "nowhere", 21),
 		), []string{
 			"0->1 resume map[boundaries:[resume] gapMinutes:20 previousEntryId:a]",
 			"1->2 branch map[boundaries:[branch] fromId:nowhere previousEntryId:b summary:tried X, it failed targetEntryId:nowhere]",
 		}},
-		{"jump within the current segment's predecessor", session(
+		{"jump within the current segment's predecessor", numbered(
 			user("a", "", 0, "hi"), msg("b", "a", 20), user("c", "b", 21, "x"), user("d", "b", 22, "y"),
 		), []string{
 			"0->1 resume map[boundaries:[resume] gapMinutes:20 previousEntryId:a]",
 			"1->2 tree_jump map[boundaries:[tree_jump] previousEntryId:c targetEntryId:b]",
 		}},
-		{"jump landing on a label", session(
+		{"jump landing on a label", numbered(
 			user("a", "", 0, "hi"), msg("b", "a", 1), msg("c", "b", 2), user("d", "c", 20, "x"),
 			label("L", "b", "b", 21), user("e", "L", 22, "y"),
 		), []string{
@@ -209,16 +209,16 @@ func TestForkPoint(t *testing.T) {
 	parent := map[string]bool{"a": true, "b": true, "c": true, "d": true}
 	tests := []struct {
 		name  string
-		child []pisession.Entry
+		child []session.Entry
 		want  string
 		ok    bool
 	}{
-		{"copied path, new label, new work", session(
+		{"copied path, new label, new work", numbered(
 			user("a", "", 0, "hi"), msg("b", "a", 1), label("n1", "b", "a", 1), user("x", "n1", 5, "new"),
 		), "b", true},
-		{"nothing shared", session(user("x", "", 0, "hi")), "", false},
+		{"nothing shared", numbered(user("x", "", 0, "hi")), "", false},
 		{"empty child", nil, "", false},
-		{"ids missing", session(user("", "", 0, "hi")), "", false},
+		{"ids missing", numbered(user("", "", 0, "hi")), "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -236,11 +236,11 @@ func TestForkPoint(t *testing.T) {
 // with Split and Links.
 func TestRandomSessions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	types := []string{pisession.TypeMessage, pisession.TypeLabel, pisession.TypeSessionInfo, pisession.TypeCompaction,
-		pisession.TypeBranchSummary, pisession.TypeCustom, pisession.TypeModelChange, "unknown"}
+	types := []string{session.TypeMessage, session.TypeLabel, session.TypeSessionInfo, session.TypeCompaction,
+		session.TypeBranchSummary, session.TypeCustom, session.TypeModelChange, "unknown"}
 	for round := 0; round < 2000; round++ {
 		n := rng.IntN(40)
-		es := make([]pisession.Entry, n)
+		es := make([]session.Entry, n)
 		for i := range es {
 			e := &es[i]
 			e.Seq, e.Type = i, types[rng.IntN(len(types))]
@@ -258,11 +258,11 @@ func TestRandomSessions(t *testing.T) {
 			if rng.IntN(8) > 0 {
 				e.Timestamp = at(float64(rng.IntN(200)))
 			}
-			if e.Type == pisession.TypeMessage && rng.IntN(2) == 0 {
-				e.Message = &pisession.Message{Role: pisession.RoleUser,
-					Content: []pisession.Block{{Type: pisession.BlockText, Text: "handoff to x"}}}
+			if e.Type == session.TypeMessage && rng.IntN(2) == 0 {
+				e.Message = &session.Message{Role: session.RoleUser,
+					Content: []session.Block{{Type: session.BlockText, Text: "handoff to x"}}}
 			}
-			if e.Type == pisession.TypeCustom {
+			if e.Type == session.TypeCustom {
 				e.CustomType = "handoff"
 			}
 		}
@@ -286,7 +286,7 @@ func TestRandomSessions(t *testing.T) {
 
 // buildAll runs a Builder over entries and collects the segments and links it
 // reports.
-func buildAll(entries iter.Seq[*pisession.Entry], opts Options) ([]Segment, []Link) {
+func buildAll(entries iter.Seq[*session.Entry], opts Options) ([]Segment, []Link) {
 	b := NewBuilder(opts)
 	var segs []Segment
 	var links []Link
@@ -305,8 +305,8 @@ func buildAll(entries iter.Seq[*pisession.Entry], opts Options) ([]Segment, []Li
 	return segs, links
 }
 
-func ptrs(es []pisession.Entry) []*pisession.Entry {
-	out := make([]*pisession.Entry, len(es))
+func ptrs(es []session.Entry) []*session.Entry {
+	out := make([]*session.Entry, len(es))
 	for i := range es {
 		out[i] = &es[i]
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // DefaultResumeGap is the idle time between two entries that makes the second
@@ -235,7 +235,7 @@ func ResumeDetector(opts Options, st DetectorState, lookup func(id string) (int,
 // Add feeds the next entry in file order. It returns the boundaries that
 // start at this entry, ordered by priority (nil if none); when non-empty the
 // entry starts a new segment. A nil entry is ignored.
-func (d *Detector) Add(e *pisession.Entry) []Boundary {
+func (d *Detector) Add(e *session.Entry) []Boundary {
 	if e == nil {
 		return nil
 	}
@@ -275,7 +275,7 @@ func (d *Detector) SegmentOf(entryID string) (int, bool) {
 }
 
 // boundaries finds the boundaries starting at e, not the first entry.
-func (d *Detector) boundaries(e *pisession.Entry) []Boundary {
+func (d *Detector) boundaries(e *session.Entry) []Boundary {
 	var bs []Boundary
 	boundary := func(t BoundaryType) Boundary {
 		return Boundary{Type: t, EntryID: e.ID, Timestamp: e.Timestamp, PreviousEntryID: d.prevID}
@@ -294,7 +294,7 @@ func (d *Detector) boundaries(e *pisession.Entry) []Boundary {
 			b.Metadata = map[string]any{"rolledBackTurns": len(e.RolledBackTurns)}
 			bs = append(bs, b)
 		}
-	case e.Type == pisession.TypeBranchSummary:
+	case e.Type == session.TypeBranchSummary:
 		b := boundary(Branch)
 		b.TargetEntryID = branchTarget(e)
 		b.Metadata = map[string]any{"summary": e.Summary, "fromId": e.FromID}
@@ -305,7 +305,7 @@ func (d *Detector) boundaries(e *pisession.Entry) []Boundary {
 		bs = append(bs, b)
 	}
 
-	if e.Type == pisession.TypeCompaction {
+	if e.Type == session.TypeCompaction {
 		b := boundary(Compaction)
 		b.Metadata = map[string]any{
 			"summary":          e.Summary,
@@ -370,7 +370,7 @@ func (d *Detector) gap(prev, cur time.Time) (time.Duration, bool) {
 
 // branchTarget is a branch_summary's navigation target: its parentId, or its
 // fromId when the parentId is missing; empty at the root.
-func branchTarget(e *pisession.Entry) string {
+func branchTarget(e *session.Entry) string {
 	if e.ParentID != "" {
 		return e.ParentID
 	}
@@ -397,15 +397,15 @@ const maxReasonRunes = 200
 // with customType "handoff" (reason from its data's "reason" or "target"
 // field), or a user message matching "handoff to", "hand-off to", "hand off
 // to" or starting with "/handoff" (reason: the line that asked).
-func handoffReason(e *pisession.Entry) (string, bool) {
+func handoffReason(e *session.Entry) (string, bool) {
 	switch e.Type {
-	case pisession.TypeCustom:
+	case session.TypeCustom:
 		if !strings.EqualFold(e.CustomType, "handoff") {
 			return "", false
 		}
 		return customHandoffReason(e.Data), true
-	case pisession.TypeMessage:
-		if e.Message == nil || e.Message.Role != pisession.RoleUser {
+	case session.TypeMessage:
+		if e.Message == nil || e.Message.Role != session.RoleUser {
 			return "", false
 		}
 		text := userText(e.Message)
@@ -445,10 +445,10 @@ func customHandoffReason(data json.RawMessage) string {
 }
 
 // userText joins the text blocks of a message.
-func userText(m *pisession.Message) string {
+func userText(m *session.Message) string {
 	var sb strings.Builder
 	for _, b := range m.Content {
-		if b.Type != pisession.BlockText {
+		if b.Type != session.BlockText {
 			continue
 		}
 		if sb.Len() > 0 {

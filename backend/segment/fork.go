@@ -1,6 +1,8 @@
 package segment
 
-import "rhizome/backend/pisession"
+import (
+	"rhizome/backend/session"
+)
 
 // ForkPoint finds where a forked session left its parent: the last entry of
 // child, in file order, whose id is also an entry id of the parent session
@@ -12,7 +14,7 @@ import "rhizome/backend/pisession"
 // Forks cross sessions, so the importer makes the fork edge (from the parent
 // segment holding entryID to the child's first segment); this only finds the
 // entry. See pi-brain-node-model.md, "Fork Edges", corrected by ERRATA.md.
-func ForkPoint(child []pisession.Entry, parentIDs map[string]bool) (entryID string, ok bool) {
+func ForkPoint(child []session.Entry, parentIDs map[string]bool) (entryID string, ok bool) {
 	for i := len(child) - 1; i >= 0; i-- {
 		if id := child[i].ID; id != "" && parentIDs[id] {
 			return id, true

@@ -11,6 +11,7 @@ import (
 	"rhizome/backend/codex"
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionformat"
 )
 
@@ -37,7 +38,7 @@ func realOtherFiles(t *testing.T) map[string][]string {
 	return map[string][]string{sessionformat.ClaudeCode: cc, sessionformat.Codex: cx}
 }
 
-func readOther(t *testing.T, format, path string) []pisession.Entry {
+func readOther(t *testing.T, format, path string) []session.Entry {
 	t.Helper()
 	switch format {
 	case sessionformat.ClaudeCode:
@@ -172,7 +173,7 @@ func TestBuilderResumeMatchesUninterrupted(t *testing.T) {
 	}
 	for format, files := range all {
 		for _, path := range files {
-			var entries []pisession.Entry
+			var entries []session.Entry
 			if format == sessionformat.Pi {
 				s, err := pisession.ReadFile(path)
 				if err != nil {
@@ -206,7 +207,7 @@ func TestBuilderResumeMatchesUninterrupted(t *testing.T) {
 // builderRun feeds entries to a Builder and returns the closed segments and
 // links it reports (the last segment from Finish); cut >= 0 stops after
 // cut entries, serialises the state and resumes in a new Builder.
-func builderRun(t *testing.T, entries []pisession.Entry, opts Options, cut int) []any {
+func builderRun(t *testing.T, entries []session.Entry, opts Options, cut int) []any {
 	t.Helper()
 	b := NewBuilder(opts)
 	segOf := map[string]int{}

@@ -14,6 +14,7 @@ import (
 
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/session"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the current output")
@@ -105,7 +106,7 @@ func TestGolden(t *testing.T) {
 
 // checkSegmentsCoverEntries checks that the segments tile the entries: in
 // order, without gaps, each starting at the entry its boundaries name.
-func checkSegmentsCoverEntries(t *testing.T, segs []Segment, entries []pisession.Entry) {
+func checkSegmentsCoverEntries(t *testing.T, segs []Segment, entries []session.Entry) {
 	t.Helper()
 	pos := 0
 	for i, s := range segs {
@@ -143,7 +144,7 @@ func checkStreaming(t *testing.T, path string, segs []Segment, links []Link) {
 	defer f.Close()
 	r := pisession.NewReader(f, path)
 	var readErr error
-	gotSegs, gotLinks := buildAll(func(yield func(*pisession.Entry) bool) {
+	gotSegs, gotLinks := buildAll(func(yield func(*session.Entry) bool) {
 		for {
 			e, err := r.Next()
 			if err != nil {

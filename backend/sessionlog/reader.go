@@ -2,16 +2,25 @@ package sessionlog
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
-// MaxStoredProblems bounds the malformed lines and warnings kept, each, as
-// pisession.MaxStoredProblems; the counts go on.
-const MaxStoredProblems = pisession.MaxStoredProblems
+// FieldWarning words the error of decoding a line's known field for a
+// warning: a type mismatch as 'field "x": JSON string where int64 is
+// expected; left empty', any other error as it is.
+func FieldWarning(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("field %q: JSON %s where %s is expected; left empty", te.Field, te.Value, te.Type)
+	}
+	return err.Error()
+}
 
 // MaxHeld bounds the entries a Format may hold back (see Emitter.Hold): past
 // it the held entries are released as they are.
@@ -38,9 +47,9 @@ type Format[S any] interface {
 	// Reader.Header); lines are read until it does or HeaderScanLines.
 	HeaderReady(st *S) bool
 	// Header returns the header from what the first lines gave, or an error
-	// matching pisession.ErrNoHeader when they do not make a session of this
+	// matching session.ErrNoHeader when they do not make a session of this
 	// format.
-	Header(st *S, file string) (*pisession.Header, error)
+	Header(st *S, file string) (*session.Header, error)
 	// Finish is called at the end of the input, to settle what is held.
 	Finish(st *S, em *Emitter)
 }
@@ -54,7 +63,7 @@ const HeaderScanLines = 64
 // spread over several lines, an event whose twin comes later).
 type Emitter struct {
 	r       emitterTarget
-	entries []*pisession.Entry
+	entries []*session.Entry
 	hold    bool // holding after this line
 	release bool // release what is held (before this line's entries)
 	notMine error
@@ -64,11 +73,11 @@ type Emitter struct {
 type emitterTarget interface {
 	malformed(at Pos, reason string)
 	warn(at Pos, reason string)
-	heldEntries() []*pisession.Entry
+	heldEntries() []*session.Entry
 }
 
 // Emit appends the next entry, in file order. Seq is set here.
-func (em *Emitter) Emit(e *pisession.Entry) {
+func (em *Emitter) Emit(e *session.Entry) {
 	e.Seq = *em.seq
 	*em.seq++
 	em.entries = append(em.entries, e)
@@ -92,7 +101,7 @@ func (em *Emitter) Holding() bool { return em.hold }
 
 // Held returns the entries held from earlier lines (to patch them), then
 // those emitted so far in this line.
-func (em *Emitter) Held() []*pisession.Entry {
+func (em *Emitter) Held() []*session.Entry {
 	h := em.r.heldEntries()
 	return append(h[:len(h):len(h)], em.entries...)
 }
@@ -105,7 +114,7 @@ func (em *Emitter) Malformed(at Pos, reason string) { em.r.malformed(at, reason)
 func (em *Emitter) Warn(at Pos, reason string) { em.r.warn(at, reason) }
 
 // NotThisFormat stops the read before the header: the file is not of this
-// format (err should match pisession.ErrNoHeader and say what it is).
+// format (err should match session.ErrNoHeader and say what it is).
 func (em *Emitter) NotThisFormat(err error) { em.notMine = err }
 
 // Reader reads a session log of a Format as a stream of entries in file
@@ -114,7 +123,7 @@ func (em *Emitter) NotThisFormat(err error) { em.notMine = err }
 // pending, blank lines, CRLF, a UTF-8 byte order mark, lines up to a limit.
 // Its memory does not grow with the file: one line, the entries being
 // returned or held (at most MaxHeld), the format's state, and at most
-// MaxStoredProblems problems and warnings. A Reader is not safe for
+// session.MaxStoredProblems problems and warnings. A Reader is not safe for
 // concurrent use.
 type Reader[S any] struct {
 	file   string
@@ -124,7 +133,7 @@ type Reader[S any] struct {
 	st  S // state after the last line decoded
 	pre S // state before the line being decoded
 
-	hdr      *pisession.Header
+	hdr      *session.Header
 	hdrErr   error
 	scanning bool // inside Header: lines are decoded before the queue drains
 
@@ -134,7 +143,7 @@ type Reader[S any] struct {
 
 	out  []outItem[S]
 	oi   int
-	held []*pisession.Entry
+	held []*session.Entry
 
 	// The commit point: every entry before it has been returned and none is
 	// held. Its state is st when commitLive, else commitSt.
@@ -144,11 +153,11 @@ type Reader[S any] struct {
 	commitLive bool
 	commitSt   S
 
-	problems  []pisession.Problem
-	warnings  []pisession.Problem
+	problems  []session.Problem
+	warnings  []session.Problem
 	nProblems int
 	nWarnings int
-	pending   *pisession.Problem
+	pending   *session.Problem
 	done      bool
 	err       error
 	em        Emitter
@@ -165,7 +174,7 @@ type checkpoint[S any] struct {
 }
 
 type outItem[S any] struct {
-	e  *pisession.Entry
+	e  *session.Entry
 	cp *checkpoint[S] // after returning e, the commit point moves here
 }
 
@@ -182,7 +191,7 @@ func NewReader[S any](r io.Reader, file string, f Format[S]) *Reader[S] {
 // Position): r must be positioned at byte offset of the file, after line
 // lines and seq entries; hdr is the header the first read returned and st
 // the format's state at that point.
-func NewReaderAt[S any](r io.Reader, file string, f Format[S], hdr *pisession.Header, st S, offset int64, line, seq int) *Reader[S] {
+func NewReaderAt[S any](r io.Reader, file string, f Format[S], hdr *session.Header, st S, offset int64, line, seq int) *Reader[S] {
 	rd := NewReader(r, file, f)
 	rd.lr.release()
 	rd.lr = NewLineReader(r, line, offset, 0)
@@ -209,9 +218,9 @@ func (r *Reader[S]) SetMaxLineBytes(n int) {
 
 // Header reads the first lines (at most HeaderScanLines) until the format
 // has its header and returns it, or the format's error (matching
-// pisession.ErrNoHeader) when they do not make a session of it. A read
+// session.ErrNoHeader) when they do not make a session of it. A read
 // error is returned wrapped with the file and line.
-func (r *Reader[S]) Header() (*pisession.Header, error) {
+func (r *Reader[S]) Header() (*session.Header, error) {
 	if r.hdr != nil || r.hdrErr != nil {
 		return r.hdr, r.hdrErr
 	}
@@ -240,7 +249,7 @@ func (r *Reader[S]) Header() (*pisession.Header, error) {
 // Next returns the next entry in file order, and io.EOF after the last. It
 // reads the header first and returns its error. Malformed lines do not stop
 // it; a read error does.
-func (r *Reader[S]) Next() (*pisession.Entry, error) {
+func (r *Reader[S]) Next() (*session.Entry, error) {
 	if _, err := r.Header(); err != nil {
 		return nil, err
 	}
@@ -274,22 +283,22 @@ func (r *Reader[S]) commit(cp *checkpoint[S]) {
 }
 
 // Malformed returns the lines or rests of lines reported and skipped so far
-// (at most MaxStoredProblems; see MalformedCount).
-func (r *Reader[S]) Malformed() []pisession.Problem { return r.problems }
+// (at most session.MaxStoredProblems; see MalformedCount).
+func (r *Reader[S]) Malformed() []session.Problem { return r.problems }
 
 // MalformedCount counts every malformed line or rest of a line so far.
 func (r *Reader[S]) MalformedCount() int { return r.nProblems }
 
 // Warnings returns entries kept with a field left empty (at most
-// MaxStoredProblems; see WarningCount).
-func (r *Reader[S]) Warnings() []pisession.Problem { return r.warnings }
+// session.MaxStoredProblems; see WarningCount).
+func (r *Reader[S]) Warnings() []session.Problem { return r.warnings }
 
 // WarningCount counts every warning so far.
 func (r *Reader[S]) WarningCount() int { return r.nWarnings }
 
 // Pending returns the half-written last line, or nil (see
 // pisession.Reader.Pending).
-func (r *Reader[S]) Pending() *pisession.Problem { return r.pending }
+func (r *Reader[S]) Pending() *session.Problem { return r.pending }
 
 // Consumed returns the bytes of the file up to the commit point: the end of
 // the last complete line whose entries, and all before them, have been
@@ -317,18 +326,18 @@ func (r *Reader[S]) Position() (offset int64, line, seq int, st S) {
 func (r *Reader[S]) Live() *S { return &r.st }
 
 func (r *Reader[S]) malformed(at Pos, reason string) {
-	if r.nProblems++; len(r.problems) < MaxStoredProblems {
-		r.problems = append(r.problems, pisession.Problem{File: r.file, Line: at.Line, Offset: at.Offset, Reason: reason})
+	if r.nProblems++; len(r.problems) < session.MaxStoredProblems {
+		r.problems = append(r.problems, session.Problem{File: r.file, Line: at.Line, Offset: at.Offset, Reason: reason})
 	}
 }
 
 func (r *Reader[S]) warn(at Pos, reason string) {
-	if r.nWarnings++; len(r.warnings) < MaxStoredProblems {
-		r.warnings = append(r.warnings, pisession.Problem{File: r.file, Line: at.Line, Offset: at.Offset, Reason: reason})
+	if r.nWarnings++; len(r.warnings) < session.MaxStoredProblems {
+		r.warnings = append(r.warnings, session.Problem{File: r.file, Line: at.Line, Offset: at.Offset, Reason: reason})
 	}
 }
 
-func (r *Reader[S]) heldEntries() []*pisession.Entry { return r.held }
+func (r *Reader[S]) heldEntries() []*session.Entry { return r.held }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
@@ -347,7 +356,7 @@ func (r *Reader[S]) step() {
 	if !l.Terminated && (l.TooLong || !whole(l.Bytes)) {
 		// The last line, with no newline, that does not parse: the
 		// session is still being written.
-		r.pending = &pisession.Problem{File: r.file, Line: l.Number, Offset: l.Offset,
+		r.pending = &session.Problem{File: r.file, Line: l.Number, Offset: l.Offset,
 			Reason: fmt.Sprintf("last line (%d bytes) has no newline and does not parse: the session is still being written", l.Size)}
 		r.finish()
 		return
@@ -512,11 +521,11 @@ func (r *Reader[S]) decode(obj []byte, at Pos) bool {
 	return true
 }
 
-// ErrNotFormat builds a header error that matches pisession.ErrNoHeader
+// ErrNotFormat builds a header error that matches session.ErrNoHeader
 // (errors.Is): "<pkg>: <msg>".
 func ErrNotFormat(pkg, msg string) error { return &noHeader{msg: pkg + ": " + msg} }
 
 type noHeader struct{ msg string }
 
 func (e *noHeader) Error() string        { return e.msg }
-func (e *noHeader) Is(target error) bool { return target == pisession.ErrNoHeader }
+func (e *noHeader) Is(target error) bool { return target == session.ErrNoHeader }

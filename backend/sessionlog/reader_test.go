@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // holdFormat is a test format: {"t":"x"} lines are entries; {"t":"open"}
@@ -30,7 +30,7 @@ func (holdFormat) Decode(st *holdState, obj []byte, at Pos, em *Emitter) bool {
 		return false
 	}
 	st.N++
-	e := &pisession.Entry{Type: v.T, ID: fmt.Sprintf("L%d:%d", at.Line, st.N), Line: at.Line, Offset: at.Offset, Raw: append(json.RawMessage(nil), obj...)}
+	e := &session.Entry{Type: v.T, ID: fmt.Sprintf("L%d:%d", at.Line, st.N), Line: at.Line, Offset: at.Offset, Raw: append(json.RawMessage(nil), obj...)}
 	switch v.T {
 	case "open":
 		st.Open, st.OpenSeq = true, em.NextSeq()
@@ -50,17 +50,17 @@ func (holdFormat) Decode(st *holdState, obj []byte, at Pos, em *Emitter) bool {
 	return true
 }
 func (holdFormat) HeaderReady(st *holdState) bool { return st.N > 0 }
-func (holdFormat) Header(st *holdState, file string) (*pisession.Header, error) {
+func (holdFormat) Header(st *holdState, file string) (*session.Header, error) {
 	if st.N == 0 {
 		return nil, ErrNotFormat("test", file+": empty")
 	}
-	return &pisession.Header{ID: "h"}, nil
+	return &session.Header{ID: "h"}, nil
 }
 func (holdFormat) Finish(st *holdState, em *Emitter) { em.Release() }
 
-func readAllTest(t *testing.T, r *Reader[holdState]) []pisession.Entry {
+func readAllTest(t *testing.T, r *Reader[holdState]) []session.Entry {
 	t.Helper()
-	var es []pisession.Entry
+	var es []session.Entry
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
@@ -112,10 +112,10 @@ func TestHoldAndCommit(t *testing.T) {
 	}
 }
 
-// TestHeaderError: a format's header error matches pisession.ErrNoHeader.
+// TestHeaderError: a format's header error matches session.ErrNoHeader.
 func TestHeaderError(t *testing.T) {
 	r := NewReader[holdState](strings.NewReader("\n\n"), "f", holdFormat{})
-	if _, err := r.Next(); !errors.Is(err, pisession.ErrNoHeader) || err.Error() != "test: f: empty" {
+	if _, err := r.Next(); !errors.Is(err, session.ErrNoHeader) || err.Error() != "test: f: empty" {
 		t.Errorf("Next = %v", err)
 	}
 }
@@ -133,7 +133,7 @@ func TestSplit(t *testing.T) {
 // (or on Release), and nothing the first returned may change when the next
 // one fills the buffer; a LineReader at its end stays there.
 func TestBufferReusedAfterTheEnd(t *testing.T) {
-	var kept []*pisession.Entry
+	var kept []*session.Entry
 	var want []string
 	for i := range 6 {
 		var b strings.Builder

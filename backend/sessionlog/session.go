@@ -3,7 +3,7 @@ package sessionlog
 import (
 	"io"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // State is where a read stopped, for an append import to resume from it
@@ -14,11 +14,11 @@ import (
 // whose usage a later line settles, an event whose twin comes later, a line
 // partly returned): the import replaces them.
 type State[S any] struct {
-	Offset int64            `json:"offset"`
-	Line   int              `json:"line"`
-	Seq    int              `json:"seq"`
-	Header pisession.Header `json:"header"`
-	Parse  S                `json:"parse"`
+	Offset int64          `json:"offset"`
+	Line   int            `json:"line"`
+	Seq    int            `json:"seq"`
+	Header session.Header `json:"header"`
+	Parse  S              `json:"parse"`
 }
 
 // State returns where the read stands: the point up to which every entry
@@ -49,14 +49,14 @@ func ResumeAt[S any](r io.Reader, file string, f Format[S], st State[S]) *Reader
 // the format's metadata (what the lines say about the session as a whole),
 // what was reported, and where the read ended.
 type Session[M, S any] struct {
-	Header         pisession.Header
-	Entries        []pisession.Entry
+	Header         session.Header
+	Entries        []session.Entry
 	Metadata       M
-	Malformed      []pisession.Problem
-	Warnings       []pisession.Problem
+	Malformed      []session.Problem
+	Warnings       []session.Problem
 	MalformedCount int
 	WarningCount   int
-	Pending        *pisession.Problem
+	Pending        *session.Problem
 	Consumed       int64
 	Lines          int
 	State          State[S]
@@ -64,7 +64,7 @@ type Session[M, S any] struct {
 
 // ReadAll reads rd to the end of its input into a Session whose Metadata is
 // meta of the format's final state. It returns the Header error (matching
-// pisession.ErrNoHeader) or a read error; malformed lines are not errors.
+// session.ErrNoHeader) or a read error; malformed lines are not errors.
 func ReadAll[M, S any](rd *Reader[S], meta func(*S) M) (*Session[M, S], error) {
 	h, err := rd.Header()
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 )
 
 // Bounds on what an Accumulator keeps, whatever the session's size.
@@ -97,20 +97,20 @@ func (a *Accumulator) Reset() {
 
 // Add feeds the next entry, in file order. A nil entry is ignored. Add keeps
 // no reference to e beyond its id: the texts it keeps are copied and capped.
-func (a *Accumulator) Add(e *pisession.Entry) {
+func (a *Accumulator) Add(e *session.Entry) {
 	if e == nil {
 		return
 	}
 	a.entries++
 	a.lastEntryID = e.ID
 	switch e.Type {
-	case pisession.TypeMessage:
+	case session.TypeMessage:
 		if e.Message != nil {
 			a.addMessage(e.Seq, e.Message)
 		}
-	case pisession.TypeCompaction, pisession.TypeBranchSummary:
+	case session.TypeCompaction, session.TypeBranchSummary:
 		a.addDigest(e)
-	case pisession.TypeSessionInfo:
+	case session.TypeSessionInfo:
 		a.name = strings.Clone(cutRunes(collapseSpace(e.Name), maxNameRunes))
 	}
 }
@@ -129,8 +129,8 @@ func (a *Accumulator) NameIfNone(name string) {
 // summary of this segment, which the user navigated away from: Segment then
 // uses it first. Other entries are ignored. (In the importer's loop, it is
 // the entry whose Builder.Add step closed this segment.)
-func (a *Accumulator) Followed(e *pisession.Entry) {
-	if e == nil || e.Type != pisession.TypeBranchSummary {
+func (a *Accumulator) Followed(e *session.Entry) {
+	if e == nil || e.Type != session.TypeBranchSummary {
 		return
 	}
 	d := ParseDigest(e.Summary)
@@ -143,7 +143,7 @@ func (a *Accumulator) Followed(e *pisession.Entry) {
 
 // addDigest keeps a compaction or branch summary: the first maxDigests-1 and
 // the latest.
-func (a *Accumulator) addDigest(e *pisession.Entry) {
+func (a *Accumulator) addDigest(e *session.Entry) {
 	d := ParseDigest(capBytes(e.Summary, maxDigestBytes))
 	if d.Empty() {
 		return
@@ -160,7 +160,7 @@ func (a *Accumulator) addDigest(e *pisession.Entry) {
 			}
 		}
 	}
-	da := digestAt{seq: e.Seq, compaction: e.Type == pisession.TypeCompaction, tokens: e.TokensBefore, d: d}
+	da := digestAt{seq: e.Seq, compaction: e.Type == session.TypeCompaction, tokens: e.TokensBefore, d: d}
 	if len(a.digests) == maxDigests {
 		a.digests[maxDigests-1] = da
 		return
@@ -169,9 +169,9 @@ func (a *Accumulator) addDigest(e *pisession.Entry) {
 }
 
 // addMessage feeds one message.
-func (a *Accumulator) addMessage(seq int, m *pisession.Message) {
+func (a *Accumulator) addMessage(seq int, m *session.Message) {
 	switch m.Role {
-	case pisession.RoleUser:
+	case session.RoleUser:
 		a.scratch = appendText(a.scratch[:0], m.Content, maxInspectBytes)
 		if len(strings.TrimSpace(string(a.scratch))) == 0 {
 			return
@@ -182,11 +182,11 @@ func (a *Accumulator) addMessage(seq int, m *pisession.Message) {
 		}
 		a.requests++
 		a.startTurn(turn{seq: seq, req: r})
-	case pisession.RoleAssistant:
+	case session.RoleAssistant:
 		for i := range m.Content {
 			b := &m.Content[i]
 			switch b.Type {
-			case pisession.BlockText:
+			case session.BlockText:
 				if strings.TrimSpace(b.Text) == "" {
 					continue
 				}
@@ -200,7 +200,7 @@ func (a *Accumulator) addMessage(seq int, m *pisession.Message) {
 						}
 					}
 				}
-			case pisession.BlockToolCall:
+			case session.BlockToolCall:
 				a.addToolCall(b)
 			}
 		}
@@ -212,7 +212,7 @@ var editTools = wordSet(`write edit write_file edit_file create_file multiedit m
 str_replace_editor str_replace_based_edit_tool notebookedit apply_patch patch`)
 
 // addToolCall records the file an edit or write call changes.
-func (a *Accumulator) addToolCall(b *pisession.Block) {
+func (a *Accumulator) addToolCall(b *session.Block) {
 	if !editTools[strings.ToLower(b.Name)] || len(b.Arguments) == 0 || b.Arguments[0] != '{' {
 		return
 	}
@@ -309,10 +309,10 @@ func (a *Accumulator) turns() []turn {
 
 // appendText appends the text blocks of blocks to buf, separated by
 // newlines, up to limit bytes.
-func appendText(buf []byte, blocks []pisession.Block, limit int) []byte {
+func appendText(buf []byte, blocks []session.Block, limit int) []byte {
 	for i := range blocks {
 		b := &blocks[i]
-		if b.Type != pisession.BlockText || b.Text == "" || len(buf) >= limit {
+		if b.Type != session.BlockText || b.Text == "" || len(buf) >= limit {
 			continue
 		}
 		if len(buf) > 0 {

@@ -9,22 +9,23 @@ import (
 
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/session"
 )
 
 // synthetic returns the i-th entry of an endless session: a user request,
 // the assistant's edit of a new file, and its report, in turn.
-func synthetic(i int) *pisession.Entry {
-	e := &pisession.Entry{Seq: i, ID: fmt.Sprintf("%08x", i), Type: pisession.TypeMessage}
+func synthetic(i int) *session.Entry {
+	e := &session.Entry{Seq: i, ID: fmt.Sprintf("%08x", i), Type: session.TypeMessage}
 	n := i / 3
 	switch i % 3 {
 	case 0:
-		e.Message = &pisession.Message{Role: pisession.RoleUser, Content: []pisession.Block{{Type: pisession.BlockText,
+		e.Message = &session.Message{Role: session.RoleUser, Content: []session.Block{{Type: session.BlockText,
 			Text: fmt.Sprintf("please add feature %d to the parser module, with tests\n```\n%s\n```", n, strings.Repeat("x", 2000))}}}
 	case 1:
 		args, _ := json.Marshal(map[string]string{"path": fmt.Sprintf("src/feature%d/parser.go", n), "content": strings.Repeat("y", 4000)})
-		e.Message = &pisession.Message{Role: pisession.RoleAssistant, Content: []pisession.Block{{Type: pisession.BlockToolCall, Name: "write", Arguments: args}}}
+		e.Message = &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockToolCall, Name: "write", Arguments: args}}}
 	case 2:
-		e.Message = &pisession.Message{Role: pisession.RoleAssistant, Content: []pisession.Block{{Type: pisession.BlockText,
+		e.Message = &session.Message{Role: session.RoleAssistant, Content: []session.Block{{Type: session.BlockText,
 			Text: fmt.Sprintf("Done. Added feature %d to the parser, with tests.", n)}}}
 	}
 	return e

@@ -6,6 +6,7 @@ import (
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 )
 
 // TestHashFields: every input field changes the hash, equal inputs give equal
@@ -96,7 +97,7 @@ func TestStaleness(t *testing.T) {
 }
 
 // summarizeEntries summarises a session's entries as the importer would.
-func summarizeEntries(t *testing.T, sessionID string, entries []pisession.Entry) (Summary, []Summary) {
+func summarizeEntries(t *testing.T, sessionID string, entries []session.Entry) (Summary, []Summary) {
 	t.Helper()
 	b := segment.NewBuilder(segment.DefaultOptions())
 	seg, sess := NewAccumulator(), NewAccumulator()

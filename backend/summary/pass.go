@@ -3,8 +3,8 @@ package summary
 import (
 	"time"
 
-	"rhizome/backend/pisession"
 	"rhizome/backend/segment"
+	"rhizome/backend/session"
 )
 
 // dominantPercent is the share of a compaction's segments' entries one of
@@ -77,7 +77,7 @@ func NewPass(sessionID, project string, now time.Time) *Pass {
 // it (builder.Add(e)) and the builder's SegmentOf. Summaries of the
 // segment it closed, and of the segment a compaction summarises, are then
 // ready for Take.
-func (p *Pass) Add(e *pisession.Entry, step segment.Step, segmentOf func(entryID string) (int, bool)) {
+func (p *Pass) Add(e *session.Entry, step segment.Step, segmentOf func(entryID string) (int, bool)) {
 	if e == nil {
 		return
 	}
@@ -91,7 +91,7 @@ func (p *Pass) Add(e *pisession.Entry, step segment.Step, segmentOf func(entryID
 		p.seg.Followed(e)
 		p.closeSegment(step.Closed)
 	}
-	if e.Type == pisession.TypeCompaction {
+	if e.Type == session.TypeCompaction {
 		p.compaction(e, segmentOf)
 	}
 	if p.segFedFrom < 0 {
@@ -126,7 +126,7 @@ func (p *Pass) closeSegment(s *segment.Segment) {
 
 // compaction makes compaction e the summary of the segment it summarises
 // (see Pass) and starts counting segments again.
-func (p *Pass) compaction(e *pisession.Entry, segmentOf func(string) (int, bool)) {
+func (p *Pass) compaction(e *session.Entry, segmentOf func(string) (int, bool)) {
 	defer func() { p.since, p.sinceWhole = p.since[:0], true }()
 	if !p.sinceWhole || len(p.since) == 0 {
 		return

@@ -30,6 +30,7 @@ import (
 	"rhizome/backend/codex"
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionformat"
 )
 
@@ -158,7 +159,7 @@ func readerDecode(dir string) (int, error) {
 		}
 		br.Reset(f)
 		r := br
-		var next func() (*pisession.Entry, error)
+		var next func() (*session.Entry, error)
 		switch format {
 		case sessionformat.Pi:
 			next = pisession.NewReader(r, p).Next

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"rhizome/backend/pisession"
+	"rhizome/backend/session"
 	"rhizome/backend/sessionlog"
 )
 
@@ -105,7 +105,7 @@ func CheckReader[S any](t *testing.T, data []byte, open Open[S], resume Resume[S
 // stored is st written as the library stores it (JSON) and read back, and
 // how many entries of head, a read up to st, come before its commit point:
 // the others come again from a read resumed at st.
-func stored[S any](t *testing.T, st sessionlog.State[S], head []pisession.Entry) (sessionlog.State[S], int) {
+func stored[S any](t *testing.T, st sessionlog.State[S], head []session.Entry) (sessionlog.State[S], int) {
 	t.Helper()
 	b, err := json.Marshal(st)
 	if err != nil {
@@ -124,15 +124,15 @@ func stored[S any](t *testing.T, st sessionlog.State[S], head []pisession.Entry)
 
 // read reads r to its end, checking each entry against data (the input
 // from byte base of the file on).
-func read[S any](t *testing.T, r *sessionlog.Reader[S], data []byte, base int64) ([]pisession.Entry, error) {
+func read[S any](t *testing.T, r *sessionlog.Reader[S], data []byte, base int64) ([]session.Entry, error) {
 	t.Helper()
 	if _, err := r.Header(); err != nil {
-		if !errors.Is(err, pisession.ErrNoHeader) {
+		if !errors.Is(err, session.ErrNoHeader) {
 			t.Fatalf("header error %v does not match ErrNoHeader", err)
 		}
 		return nil, err
 	}
-	var es []pisession.Entry
+	var es []session.Entry
 	lastLine, lastOff := 0, base-1
 	for {
 		e, err := r.Next()
@@ -147,7 +147,7 @@ func read[S any](t *testing.T, r *sessionlog.Reader[S], data []byte, base int64)
 			!bytes.Equal(data[rel:rel+int64(len(e.Raw))], e.Raw) {
 			t.Fatalf("entry %d: type %q id %q line %d offset %d: bad position or Raw", len(es), e.Type, e.ID, e.Line, e.Offset)
 		}
-		_ = pisession.EntryText(e)
+		_ = session.EntryText(e)
 		lastLine, lastOff = e.Line, e.Offset
 		es = append(es, *e)
 	}
@@ -196,7 +196,7 @@ func BenchReader[S any](b *testing.B, corpus []byte, lines int, open Open[S], te
 				b.Fatal(err)
 			}
 			if text {
-				_ = pisession.EntryText(e)
+				_ = session.EntryText(e)
 			}
 			n++
 		}
@@ -262,9 +262,9 @@ func BenchResumeAppend[S any](b *testing.B, corpus, appended []byte, open Open[S
 }
 
 // Entries reads r to its end and returns its entries.
-func Entries[S any](t testing.TB, r *sessionlog.Reader[S]) []pisession.Entry {
+func Entries[S any](t testing.TB, r *sessionlog.Reader[S]) []session.Entry {
 	t.Helper()
-	var es []pisession.Entry
+	var es []session.Entry
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
@@ -387,4 +387,137 @@ func CheckLinesAccountedFor[S any](t *testing.T, files []string, open Open[S]) {
 				path, lines, blank, objects, entries, r.MalformedCount(), r.Lines())
 		}
 	}
+}
+
+// BadCase is one case of malformed or foreign input for CheckBadInput: the
+// input (read as "x.jsonl"), and either the error Header returns (a part of
+// its text; it must match session.ErrNoHeader) or the ids of the entries
+// that come out, the malformed lines, the half-written last line and the
+// bytes consumed (-1: the whole input).
+type BadCase struct {
+	Name      string
+	Input     string
+	IDs       []string
+	Problems  []Problem
+	Pending   *Problem
+	Consumed  int
+	HeaderErr string
+}
+
+// Problem is a problem CheckBadInput wants: its line, a marker whose first
+// occurrence in the input is the problem's offset (a pending line's: its
+// last occurrence) and a part of its reason.
+type Problem struct {
+	Line   int
+	Marker string
+	Reason string
+}
+
+// CheckBadInput reads each case with open and checks the header error, or
+// the entries (each one's Raw the input at its Offset), the problems and
+// Consumed.
+func CheckBadInput[S any](t *testing.T, cases []BadCase, open Open[S]) {
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			r := open(strings.NewReader(tc.Input), "x.jsonl")
+			_, err := r.Header()
+			if tc.HeaderErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.HeaderErr) || !errors.Is(err, session.ErrNoHeader) {
+					t.Fatalf("Header error %v, want one containing %q matching ErrNoHeader", err, tc.HeaderErr)
+				}
+				if _, err2 := r.Next(); err2 == nil {
+					t.Errorf("Next after a header error: nil error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for {
+				e, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.Input[e.Offset:e.Offset+int64(len(e.Raw))] != string(e.Raw) {
+					t.Errorf("entry %s: Raw is not the input at %d", e.ID, e.Offset)
+				}
+				ids = append(ids, e.ID)
+			}
+			if strings.Join(ids, ",") != strings.Join(tc.IDs, ",") {
+				t.Errorf("ids %v, want %v", ids, tc.IDs)
+			}
+			checkProblems(t, tc.Input, "malformed", r.Malformed(), tc.Problems)
+			var pend []session.Problem
+			if p := r.Pending(); p != nil {
+				pend = append(pend, *p)
+			}
+			var wantPend []Problem
+			if tc.Pending != nil {
+				wantPend = append(wantPend, *tc.Pending)
+			}
+			checkProblems(t, tc.Input, "pending", pend, wantPend)
+			want := int64(tc.Consumed)
+			if tc.Consumed == -1 {
+				want = int64(len(tc.Input))
+			}
+			if r.Consumed() != want {
+				t.Errorf("Consumed %d, want %d", r.Consumed(), want)
+			}
+		})
+	}
+}
+
+func checkProblems(t *testing.T, input, what string, got []session.Problem, want []Problem) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s %v, want %d", what, got, len(want))
+		return
+	}
+	for i, w := range want {
+		p := got[i]
+		off := strings.Index(input, w.Marker)
+		if what == "pending" {
+			off = strings.LastIndex(input, w.Marker) // the last line
+		}
+		if p.File != "x.jsonl" || p.Line != w.Line || p.Offset != int64(off) || !strings.Contains(p.Reason, w.Reason) {
+			t.Errorf("%s %d = %v, want line %d offset %d reason ~%q", what, i, p, w.Line, off, w.Reason)
+		}
+	}
+}
+
+// CheckLossless checks a whole read s of data (the file at path) against
+// the bytes: entries numbered from 0 in file order, each one's Raw the file
+// at its Offset, nothing malformed, warned about or pending, every byte
+// consumed and every line counted.
+func CheckLossless[M, S any](t *testing.T, path string, data []byte, s *sessionlog.Session[M, S]) {
+	t.Helper()
+	for i, e := range s.Entries {
+		end := e.Offset + int64(len(e.Raw))
+		if e.Seq != i || end > int64(len(data)) || !bytes.Equal(data[e.Offset:end], e.Raw) {
+			t.Fatalf("%s: entry %d (line %d, offset %d): bad Seq, Raw or position", path, i, e.Line, e.Offset)
+		}
+	}
+	if len(s.Malformed) != 0 || len(s.Warnings) != 0 || s.Pending != nil || s.Consumed != int64(len(data)) ||
+		s.Lines != bytes.Count(data, []byte("\n")) {
+		t.Errorf("%s: malformed %v warnings %v pending %v consumed %d of %d lines %d", path, s.Malformed, s.Warnings, s.Pending, s.Consumed, len(data), s.Lines)
+	}
+}
+
+// ReadJSON decodes the JSON file at path (a test's expected values) into a
+// new T.
+func ReadJSON[T any](tb testing.TB, path string) *T {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var x T
+	if err := json.Unmarshal(b, &x); err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return &x
 }

@@ -1,17 +1,32 @@
-// Package pisession reads pi coding-agent session files (JSON Lines, format
-// versions 1 to 3) as a stream of typed entries, migrated to version 3 meaning.
+// Package session is the format-neutral model of a coding agent's session:
+// the Header, the Entries (messages with their content blocks, compactions,
+// summaries, labels, ...), their Usage and Cost, and the Problems a reader
+// reports. Every agent reader produces it: backend/pisession (pi, whose
+// version 3 meaning the model keeps), backend/claudecode and backend/codex
+// (which fill in the fields pi leaves empty, and prefix their own line types).
+// EntryText and ViewEntry read an entry for search and for a person.
 //
-// See ../shared/specs/ERRATA.md, "The pi session format (what real files contain)".
-package pisession
+// See ../shared/specs/ERRATA.md, "The pi session format (what real files
+// contain)", for the entry types and roles.
+package session
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
 
-// CurrentVersion is the newest session format version this package reads.
-const CurrentVersion = 3
+// ErrNoHeader matches (errors.Is) the error a reader returns when a file
+// does not start a session of its format: empty file, no JSON object, first
+// object of another type, header without id, or a header still being
+// written.
+var ErrNoHeader = errors.New("session: no session header")
+
+// MaxStoredProblems bounds the problems a reader keeps of each kind
+// (malformed lines, warnings), so that a file of garbage does not fill
+// memory; the counts go on.
+const MaxStoredProblems = 10000
 
 // Header is the first object of a session file:
 // {"type":"session","version":3,"id","timestamp","cwd","parentSession"?}.
@@ -46,6 +61,15 @@ type Header struct {
 
 	// Raw is the header object exactly as it appears in the file.
 	Raw json.RawMessage `json:"-"`
+}
+
+// Parent is the path of the session h was forked from: parentSession, or in
+// pi version 1 files branchedFrom; "" for a session that is not a fork.
+func (h *Header) Parent() string {
+	if h.ParentSession != "" {
+		return h.ParentSession
+	}
+	return h.BranchedFrom
 }
 
 // Entry types written by pi (ERRATA.md). Unknown types are kept with their
@@ -212,6 +236,15 @@ type Message struct {
 	Summary      string `json:"summary,omitempty"`
 	FromID       string `json:"fromId,omitempty"`       // branchSummary
 	TokensBefore int64  `json:"tokensBefore,omitempty"` // compactionSummary, in tokens
+}
+
+// UnixMilli returns t as a Message.Timestamp: Unix milliseconds, 0 for the
+// zero time (a line without a time).
+func UnixMilli(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
 }
 
 // Block types of message content.

@@ -1,4 +1,4 @@
-package pisession
+package session
 
 import (
 	"encoding/json"
