@@ -114,6 +114,9 @@ func exportBack(t *testing.T, l *testLib, item string) []byte {
 // malformed lines, the exact line ends, a byte order mark, invalid UTF-8, a
 // half-written last line.
 func TestExportSessionByteForByte(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the real-corpus matrix (every real file with each corruption, a library each): make test runs it")
+	}
 	for format, files := range everyRealFile(t) {
 		for _, path := range files {
 			orig, err := os.ReadFile(path)
@@ -122,6 +125,7 @@ func TestExportSessionByteForByte(t *testing.T) {
 			}
 			for _, c := range corruptions {
 				t.Run(fmt.Sprintf("%s/%s/%s", format, filepath.Base(path), c.name), func(t *testing.T) {
+					t.Parallel() // a library of its own: two at once on two cores
 					b := c.do(orig)
 					dir := t.TempDir()
 					p := filepath.Join(dir, filepath.Base(path))
@@ -164,12 +168,16 @@ func firstByteDiff(a, b []byte) int {
 // (mid-line too), is written back as it is at the end: the appends keep
 // every byte as the first import does.
 func TestExportAfterAppends(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the real-corpus matrix (every real file cut three times, a library each): make test runs it")
+	}
 	for format, files := range everyRealFile(t) {
 		for _, path := range files {
 			orig, _ := os.ReadFile(path)
 			for _, c := range corruptions[:4] {
 				b := c.do(orig)
 				t.Run(fmt.Sprintf("%s/%s/%s", format, filepath.Base(path), c.name), func(t *testing.T) {
+					t.Parallel() // a library of its own: two at once on two cores
 					p := filepath.Join(t.TempDir(), filepath.Base(path))
 					l := newTestLib(t)
 					var id string

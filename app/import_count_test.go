@@ -78,6 +78,9 @@ for path in sys.argv[1:]:
 // and of the gaps between them add up to the file's size. It skips when
 // python3 is not installed.
 func TestEveryLineAccountedForInTheLibrary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the real-corpus matrix (every real file with each corruption, counted twice): make test runs it")
+	}
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not installed: the independent line count needs it")

@@ -354,54 +354,66 @@ func dropped(name string, b []byte) DroppedFile {
 // middle of lines (a half-written line pending; a response still awaiting
 // its usage, an echo its twin: entries returned unsettled and replaced).
 func TestAppendEqualsFullImportAllFormats(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the real-corpus matrix (a library per cut of every Claude Code and Codex file): make test runs it")
+	}
 	for format, files := range otherFiles(t) {
 		for _, path := range files {
-			full, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
+			t.Run(format+"/"+filepath.Base(path), func(t *testing.T) {
+				t.Parallel() // libraries of its own: two files at once on two cores
+				appendEqualsFullImport(t, format, path)
+			})
+		}
+	}
+}
+
+// appendEqualsFullImport checks TestAppendEqualsFullImportAllFormats for the
+// file at path, of format.
+func appendEqualsFullImport(t *testing.T, format, path string) {
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(p, full, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fresh := newTestLib(t)
+	if fr := fresh.importPaths(t, p).Files[0]; fr.Status != ingest.StatusImported {
+		t.Fatalf("%+v", fr)
+	}
+	want := fresh.snapshot(t)
+	lines := bytes.Count(full, []byte("\n"))
+	for k := 1; k < lines; k++ {
+		cut := len(prefixLines(full, k))
+		next := len(prefixLines(full, k+1))
+		for _, at := range []int{cut, cut + (next-cut)/2} {
+			if at == 0 || at >= len(full) {
+				continue
 			}
-			p := filepath.Join(t.TempDir(), filepath.Base(path))
-			if err := os.WriteFile(p, full, 0o644); err != nil {
-				t.Fatal(err)
+			l := newTestLib(t)
+			os.WriteFile(p, full[:at], 0o644)
+			f1 := l.importPaths(t, p).Files[0]
+			os.WriteFile(p, full, 0o644)
+			f2 := l.importPaths(t, p).Files[0]
+			if f1.Status == ingest.StatusFailed && (strings.Contains(f1.Error, "still being written") || strings.Contains(f1.Error, "not a Claude Code session: no line with a sessionId")) {
+				// Not a session yet: the lines that make its header
+				// are still to come.
+				if f2.Status != ingest.StatusImported {
+					t.Fatalf("%s cut at %d: %+v", filepath.Base(path), at, f2)
+				}
+			} else if f1.Status != ingest.StatusImported || f2.Status != ingest.StatusAppended && f2.Status != ingest.StatusUnchanged {
+				t.Fatalf("%s (%s) cut at byte %d (line %d): first %+v, then %+v", filepath.Base(path), format, at, k, f1, f2)
 			}
-			fresh := newTestLib(t)
-			if fr := fresh.importPaths(t, p).Files[0]; fr.Status != ingest.StatusImported {
-				t.Fatalf("%+v", fr)
-			}
-			want := fresh.snapshot(t)
-			lines := bytes.Count(full, []byte("\n"))
-			for k := 1; k < lines; k++ {
-				cut := len(prefixLines(full, k))
-				next := len(prefixLines(full, k+1))
-				for _, at := range []int{cut, cut + (next-cut)/2} {
-					if at == 0 || at >= len(full) {
-						continue
-					}
-					l := newTestLib(t)
-					os.WriteFile(p, full[:at], 0o644)
-					f1 := l.importPaths(t, p).Files[0]
-					os.WriteFile(p, full, 0o644)
-					f2 := l.importPaths(t, p).Files[0]
-					if f1.Status == ingest.StatusFailed && (strings.Contains(f1.Error, "still being written") || strings.Contains(f1.Error, "not a Claude Code session: no line with a sessionId")) {
-						// Not a session yet: the lines that make its header
-						// are still to come.
-						if f2.Status != ingest.StatusImported {
-							t.Fatalf("%s cut at %d: %+v", filepath.Base(path), at, f2)
-						}
-					} else if f1.Status != ingest.StatusImported || f2.Status != ingest.StatusAppended && f2.Status != ingest.StatusUnchanged {
-						t.Fatalf("%s (%s) cut at byte %d (line %d): first %+v, then %+v", filepath.Base(path), format, at, k, f1, f2)
-					}
-					got := l.snapshot(t)
-					for _, part := range []struct {
-						name string
-						a, b []string
-					}{{"entries", got.Entries, want.Entries}, {"segments", got.Segments, want.Segments}, {"nodes", got.Nodes, want.Nodes},
-						{"edges", got.Edges, want.Edges}, {"problems", got.Problems, want.Problems}, {"gaps", got.Gaps, want.Gaps},
-						{"sessions", got.Sessions, want.Sessions}} {
-						if !reflect.DeepEqual(part.a, part.b) {
-							t.Fatalf("%s (%s) cut at byte %d (line %d): %s differ after the append:\n%s", filepath.Base(path), format, at, k, part.name, firstDiff(part.a, part.b))
-						}
-					}
+			got := l.snapshot(t)
+			for _, part := range []struct {
+				name string
+				a, b []string
+			}{{"entries", got.Entries, want.Entries}, {"segments", got.Segments, want.Segments}, {"nodes", got.Nodes, want.Nodes},
+				{"edges", got.Edges, want.Edges}, {"problems", got.Problems, want.Problems}, {"gaps", got.Gaps, want.Gaps},
+				{"sessions", got.Sessions, want.Sessions}} {
+				if !reflect.DeepEqual(part.a, part.b) {
+					t.Fatalf("%s (%s) cut at byte %d (line %d): %s differ after the append:\n%s", filepath.Base(path), format, at, k, part.name, firstDiff(part.a, part.b))
 				}
 			}
 		}

@@ -139,6 +139,9 @@ func start(t *testing.T, cmd *exec.Cmd) <-chan processResult {
 // time, and opening the library took it for the migrations) or waited for
 // the whole import.
 func TestWritersTakeTurns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the real-corpus matrix (imports a 200 MB corpus): make test runs it")
+	}
 	corpus, files := bigCorpus(t)
 	lib := filepath.Join(t.TempDir(), "library.db")
 
