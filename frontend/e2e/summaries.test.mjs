@@ -241,7 +241,7 @@ describe('the loom', () => {
         (id) => document.querySelector(`[data-tree-id="${id}"] [data-testid=loom-tree-summary]`)?.textContent?.trim().startsWith('Ada finds a bottle'),
         id,
       );
-      assert.equal((await row.locator('.t-title').textContent()).trim(), 'Lighthouse');
+      assert.equal((await row.locator('[data-testid=row-label]').textContent()).trim(), 'Lighthouse');
       await shot(page, 'summaries-9-loom-list');
       assert.deepEqual(problems, []);
     } finally {
