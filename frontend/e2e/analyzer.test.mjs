@@ -36,7 +36,9 @@ test('estimate, budget, start, pause, resume, and what the model changed', async
     await page.click('[data-testid=analysis-start]');
     await page.waitForSelector('[data-testid=analysis-button][data-state=running]');
     await page.click('[data-testid=analysis-pause]');
-    await page.waitForSelector('[data-testid=analysis-button][data-state=paused]', { timeout: 60_000 });
+    // Pausing waits for the node being analysed (its chunks, each a model call)
+    // to finish: 180 s bounds a hang; a loaded machine missed 60 s.
+    await page.waitForSelector('[data-testid=analysis-button][data-state=paused]', { timeout: 180_000 });
     const paused = await serve.call('Analysis', 'Status');
     assert.equal(paused.state, 'paused');
     assert.ok(paused.queued > 0 && paused.queued < graph.nodes.length, JSON.stringify(paused));

@@ -26,6 +26,9 @@ if (!env.RHIZOME_FAKEMODEL) {
   env.RHIZOME_FAKEMODEL = bin;
 }
 
+// One file at a time (RHIZOME_E2E_CONCURRENCY sets more): two at once, beside
+// go test, starved the 12,000-node force layout's page of the main thread.
+// The timeout bounds a test that hangs, far above the longest file's time.
 const only = process.argv.slice(2);
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.test.mjs'))
@@ -35,7 +38,7 @@ const files = readdirSync(here)
 
 const res = spawnSync(
   process.execPath,
-  ['--test', '--test-concurrency=1', '--test-timeout=180000', ...files],
+  ['--test', `--test-concurrency=${env.RHIZOME_E2E_CONCURRENCY ?? 1}`, '--test-timeout=600000', ...files],
   { stdio: 'inherit', env },
 );
 process.exit(res.status ?? 1);
