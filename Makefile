@@ -34,11 +34,12 @@ $(BIN): frontend/dist/index.html $(GO_SOURCES) | setup
 # go-test runs beside the other suites: the browser suites mostly wait on
 # software WebGL frames and the fake model while go test mostly computes, and
 # one after the other they took 20 minutes on two cores. Its output is kept
-# in build/go-test.log and printed after theirs.
+# in a temporary file of its own (setup-test's `make -n test` runs this line
+# too) and printed after theirs.
 test: contract build
-	@$(MAKE) --no-print-directory go-test > build/go-test.log 2>&1 & gopid=$$!; \
+	@log=$$(mktemp); $(MAKE) --no-print-directory go-test > $$log 2>&1 & gopid=$$!; \
 	$(MAKE) --no-print-directory frontend-test setup-test e2e window-test; rest=$$?; \
-	wait $$gopid; gostatus=$$?; cat build/go-test.log; \
+	wait $$gopid; gostatus=$$?; cat $$log; rm -f $$log; \
 	if [ $$gostatus -ne 0 ] || [ $$rest -ne 0 ]; then \
 	  echo "make test: failed (go vet and go test: status $$gostatus; the other suites: status $$rest)"; exit 1; fi
 	@echo "make test: all suites passed"
