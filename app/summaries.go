@@ -74,14 +74,31 @@ func loomNodeKey(treeID, nodeID string) store.SummaryKey {
 	return store.SummaryKey{Item: link.LoomNode(treeID, nodeID).String(), Kind: string(summary.KindLoomNode), Subject: nodeID}
 }
 
-// Get returns the summary item shows. The error wraps store.ErrNotFound
-// when the item has none yet.
+// Get returns the summary item shows. An item the library holds that has no
+// summary yet (a loom node just written, a session whose import is still
+// running) gets an empty one: Source "", no versions. The error wraps
+// store.ErrNotFound when the library does not hold item.
 func (s *Summaries) Get(item string) (SummaryView, error) {
-	key, _, err := itemKey(item)
+	key, kind, err := itemKey(item)
 	if err != nil {
 		return SummaryView{}, err
 	}
-	row, vs, err := s.c.store.Summary(s.c.context(), key.Item)
+	ctx := s.c.context()
+	row, vs, err := s.c.store.Summary(ctx, key.Item)
+	if errors.Is(err, store.ErrNotFound) {
+		it, perr := link.Parse(key.Item)
+		if perr != nil {
+			return SummaryView{}, err
+		}
+		rec, rerr := s.c.store.ResolveItem(ctx, it)
+		if rerr != nil {
+			return SummaryView{}, rerr
+		}
+		if !rec.Exists {
+			return SummaryView{}, fmt.Errorf("app: summary of %s: %s is not in the library: %w", key.Item, key.Item, store.ErrNotFound)
+		}
+		return SummaryView{Item: key.Item, Kind: string(kind), Versions: []SummaryVersionView{}}, nil
+	}
 	if err != nil {
 		return SummaryView{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"net/http"
 	"net/http/httptest"
@@ -686,6 +687,23 @@ func TestSummaryErrors(t *testing.T) {
 	}
 	if _, err := l.Summaries.Get("nonsense"); err == nil {
 		t.Error("a bad URI was taken")
+	}
+	if _, err := l.Summaries.Get("rhizome:session/no-such-session"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a session the library does not hold: %v", err)
+	}
+	// A loom tree just written has no summary until the queue makes one: it
+	// is in the library, so its view is empty, not an error (the window
+	// asks as soon as the node is drawn).
+	tv, err := l.Loom.CreateTree(LoomTreeSpec{Title: "Moss", Mode: "dialogue", RootText: "Write a haiku about moss."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := loomNodeKey(tv.Tree.ID, tv.Tree.RootNodeID).Item
+	if v, err := l.Summaries.Get(root); err != nil || v.Source != "" || v.Item != root || v.Kind != "loomNode" || v.Versions == nil {
+		t.Errorf("a loom node without a summary yet: %+v, %v", v, err)
+	}
+	if _, err := l.Summaries.Get(loomNodeKey(tv.Tree.ID, "no-such-node").Item); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a loom node the tree does not hold: %v", err)
 	}
 	node := nodeKey(analyze.NodeID(sampleSessionIDs["session-with-compaction.jsonl"], 0)).Item
 	if _, err := l.Summaries.Edit(node, "A title", ""); err == nil {

@@ -30,7 +30,7 @@ export function sourceText(source: string): string {
   if (source === 'offline') return 'offline summary';
   if (source === 'pi') return "written by the session's agent (its compaction or branch summary)";
   if (source.startsWith('model:')) return `by ${source.slice('model:'.length)}`;
-  return '';
+  return 'no summary yet';
 }
 
 /** An item open in the editor: what it shows and what was generated. */
