@@ -2,6 +2,7 @@
 
 import type Sigma from 'sigma';
 import type { EdgeAttrs, Model, NodeAttrs } from './model';
+import { motionMs } from './motion';
 
 /** Pixels a node shown by centerOn keeps from the view's edges. */
 const VIEW_MARGIN = 48;
@@ -43,7 +44,7 @@ export function centerOn(s: Sigma<NodeAttrs, EdgeAttrs>, model: Model, id: strin
   const p = at(here, d);
   const underZoom = p.x > width - ZOOM_BOX.w && p.y > height - ZOOM_BOX.h;
   if (!underZoom && p.x >= VIEW_MARGIN && p.x <= width - VIEW_MARGIN && p.y >= VIEW_MARGIN && p.y <= height - VIEW_MARGIN) {
-    if (ratio !== cam.ratio) cam.animate(here, { duration: 450 });
+    if (ratio !== cam.ratio) cam.animate(here, { duration: motionMs(450) });
     return;
   }
   const state = { ...here, x: d.x, y: d.y };
@@ -61,5 +62,5 @@ export function centerOn(s: Sigma<NodeAttrs, EdgeAttrs>, model: Model, id: strin
       state.y -= b.y - a.y;
     }
   }
-  cam.animate(state, { duration: 450 });
+  cam.animate(state, { duration: motionMs(450) });
 }

@@ -23,6 +23,7 @@ import { LANE_GAP, SEGMENT_GAP, type Lane, type LaneLayout } from './layout';
 import { KNOWLEDGE_PROGRAM } from './knowledgeNodes';
 import { fillModel, layOut, newModel, type EdgeAttrs, type NodeAttrs } from './model';
 import { edgeReducer, nodeReducer, type Emphasis } from './reducers';
+import { REDUCED_MOTION, motionMs, sigmaMotionSettings } from './motion';
 import {
   centroids, CLUSTER_COLORS, findCommunities, OPEN_RATIO, OVERVIEW_MIN_NODES, placeClusterLabels, type ClusterLabel, type Community,
 } from './communities';
@@ -119,6 +120,7 @@ export class GraphRenderer implements CursorHost {
         labelDensity: 0.5,
         zIndex: true,
         minCameraRatio: 0.01,
+        ...sigmaMotionSettings(),
         maxCameraRatio: 12,
         stagePadding: STAGE_PADDING,
         defaultDrawNodeHover: drawHover,
@@ -149,9 +151,14 @@ export class GraphRenderer implements CursorHost {
     };
     onTheme();
     mq.addEventListener('change', onTheme);
+    // The system's reduce-motion setting, switched while the graph is open.
+    const motion = matchMedia(REDUCED_MOTION);
+    const onMotion = () => s.setSettings(sigmaMotionSettings());
+    motion.addEventListener('change', onMotion);
     return () => {
       ro.disconnect();
       mq.removeEventListener('change', onTheme);
+      motion.removeEventListener('change', onMotion);
     };
   }
 
@@ -239,13 +246,13 @@ export class GraphRenderer implements CursorHost {
 
   private controls(s: GraphSigma, container: HTMLElement): GraphControls {
     return {
-      zoomIn: () => s.getCamera().animatedZoom({ duration: 200 }),
-      zoomOut: () => s.getCamera().animatedUnzoom({ duration: 200 }),
+      zoomIn: () => s.getCamera().animatedZoom({ duration: motionMs(200) }),
+      zoomOut: () => s.getCamera().animatedUnzoom({ duration: motionMs(200) }),
       fit: () => {
         // In focus mode: the focused neighbourhood; else the whole graph.
         const focus = graph.focusSet;
         if (focus && focus.size > 0) fitNodes(s, focus);
-        else s.getCamera().animatedReset({ duration: 300 });
+        else s.getCamera().animatedReset({ duration: motionMs(300) });
       },
       center: (id) => this.center(id),
       screenPosition: (id) => {
@@ -437,5 +444,5 @@ function fitNodes(s: GraphSigma, ids: Iterable<string>) {
   }
   if (!Number.isFinite(x0)) return;
   const ratio = Math.min(1, Math.max(0.15, 1.3 * Math.max(x1 - x0, y1 - y0)));
-  s.getCamera().animate({ x: (x0 + x1) / 2, y: (y0 + y1) / 2, ratio, angle: 0 }, { duration: 300 });
+  s.getCamera().animate({ x: (x0 + x1) / 2, y: (y0 + y1) / 2, ratio, angle: 0 }, { duration: motionMs(300) });
 }
