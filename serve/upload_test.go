@@ -205,13 +205,15 @@ func TestServeUploadDeadlines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Slow and steady: 10 pieces 100 ms apart, three times the read timeout.
+	// Slow and steady: 25 pieces 20 ms apart, 500 ms in all, longer than
+	// the read timeout (300 ms); each gap is a fifteenth of it, so that a
+	// busy machine's late wake-ups do not make a gap the timeout cuts.
 	slow := uploadFile{"slow.jsonl", func() (io.ReadCloser, error) {
 		pr, pw := io.Pipe()
 		go func() {
-			step := len(raw)/10 + 1
+			step := len(raw)/25 + 1
 			for i := 0; i < len(raw); i += step {
-				time.Sleep(100 * time.Millisecond)
+				time.Sleep(20 * time.Millisecond)
 				if _, err := pw.Write(raw[i:min(i+step, len(raw))]); err != nil {
 					return
 				}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"rhizome/backend/pisession/pitest"
 )
 
 // interchange-formats.md §3: the example has 9 nodes (1 task, 2 subtasks,
@@ -267,7 +269,7 @@ func TestLooksLikeSnapshot(t *testing.T) {
 	}
 	// Real files of other formats Rhizome reads.
 	for _, path := range []string{"../loom/testdata/socketteer-lighthouse.json", "../loom/testdata/socketteer-lighthouse.rhizome.json",
-		"../../../shared/sessions/session-with-compaction.jsonl"} {
+		pitest.Sample("session-with-compaction.jsonl")} {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
