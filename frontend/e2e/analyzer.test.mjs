@@ -10,7 +10,9 @@ import { importFiles, openPage, sessionFiles, shot, startServe, waitNodeCount } 
 
 let serve, graph;
 before(async () => {
-  serve = await startServe({ model: { delay: '15ms' } });
+  // 3 ms a streamed chunk: slow enough that Pause, clicked at once, finds
+  // the batch running; at 15 ms the batch took a minute of waiting.
+  serve = await startServe({ model: { delay: '3ms' } });
   const report = await importFiles(serve, sessionFiles(3));
   assert.equal(report.totals.imported, 3, JSON.stringify(report.totals));
   graph = await serve.call('Graph', 'Graph', {});

@@ -69,10 +69,19 @@ test('the empty state offers the samples and importing them works', async () => 
   await page.evaluate((id) => window.__rhizome.selectNode(id), imageNode);
   await page.waitForSelector(`[data-testid=node-panel][data-node="${imageNode}"] [data-testid=message]`);
   const img = page.locator('[data-testid=node-panel] img[src^="data:image/"]').first();
-  for (let i = 0; i < 20 && (await img.count()) === 0; i++) {
-    const more = page.locator('[data-testid=show-more]');
-    if (!(await more.count())) break;
-    await more.click();
+  // Scroll to the end of the messages until the image's page is loaded (the
+  // panel loads the next page as its end comes near; a click on "Show more"
+  // raced that loading and found the button replaced under the pointer).
+  const list = page.locator('[data-testid=node-panel] [data-testid=messages]');
+  const loaded = async () => Number(await list.getAttribute('data-loaded'));
+  for (let i = 0; i < 40 && (await img.count()) === 0; i++) {
+    const before = await loaded();
+    if (before >= Number(await list.getAttribute('data-total'))) break;
+    await page.locator('[data-testid=node-panel] .scroll').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-testid=node-panel] [data-testid=messages]')?.dataset.loaded) > n,
+      before,
+    );
   }
   await img.scrollIntoViewIfNeeded();
   assert.ok(await img.evaluate((el) => el.complete && el.naturalWidth > 0), 'the image did not load');

@@ -11,7 +11,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { REPO, SAMPLE, dropFiles, openPage, shot, startServe, waitImportDone } from './harness.mjs';
+import { REPO, SAMPLE, dropFiles, openPage, shot, startServe, startWatcher, waitImportDone } from './harness.mjs';
 
 const CLAUDE = join(
   REPO,
@@ -275,7 +275,7 @@ test('watched folders: a switch each; a session written shows up live and stays 
   await page.keyboard.press('Escape');
 
   // The watcher on; a Codex rollout written into its folder, line by line.
-  await serve.call('Watch', 'Start');
+  await startWatcher(serve);
   const text = renew(readFileSync(CODEX, 'utf8'));
   const id = /"id":"([0-9a-f-]{36})"/.exec(text)[1];
   const file = join(codexDir, '2026/11/24', `rollout-2026-11-24T12-00-00-${id}.jsonl`);
@@ -284,7 +284,7 @@ test('watched folders: a switch each; a session written shows up live and stays 
   const half = Math.floor(lines.length / 2);
   writeFileSync(file, lines.slice(0, half).join('\n') + '\n');
   const item = page.locator(`[data-testid=session-item][data-session="${id}"]`);
-  await item.waitFor({ timeout: 10_000 });
+  await item.waitFor({ timeout: 30_000 });
   await item.locator('[data-testid=session-live]').waitFor();
   await page.locator(`[data-testid=lane-label][data-session="${id}"] [data-testid=lane-live]`).waitFor();
   const first = (await serve.call('Library', 'Sessions', '')).find((s) => s.id === id);
@@ -320,10 +320,10 @@ test('a Claude Code tool output saved beside its session: kept whole, shown unde
   const saved = readFileSync(join(CLAUDE.replace(/\.jsonl$/, ''), 'tool-results', name), 'utf8');
   mkdirSync(join(project, id, 'tool-results'), { recursive: true });
   writeFileSync(join(project, id, 'tool-results', name), saved);
-  await serve.call('Watch', 'Start');
+  await startWatcher(serve);
   writeFileSync(join(project, `${id}.jsonl`), text);
   const item = page.locator(`[data-testid=session-item][data-session="${id}"]`);
-  await item.waitFor({ timeout: 10_000 });
+  await item.waitFor({ timeout: 30_000 });
 
   let found = null;
   for (const n of (await serve.call('Graph', 'Graph', { sessionId: id })).nodes) {

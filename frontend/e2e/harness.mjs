@@ -167,17 +167,27 @@ export async function startServe({ args = [], model = null, env = {} } = {}) {
   return serve;
 }
 
-/** Launches Chromium and opens a page; page errors and console errors are collected. */
-export async function openPage(url, { colorScheme = 'light', width = 1440, height = 900 } = {}) {
+/**
+ * Launches Chromium and opens a page; page errors and console errors are
+ * collected. reducedMotion 'reduce' is the system's reduce-motion setting:
+ * the graph's camera jumps instead of animating (one frame instead of a
+ * dozen of software WebGL's, seconds each with 10,000 nodes).
+ */
+export async function openPage(url, { colorScheme = 'light', width = 1440, height = 900, reducedMotion = 'no-preference' } = {}) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
   });
-  const page = await browser.newPage({ viewport: { width, height }, colorScheme });
+  const page = await browser.newPage({ viewport: { width, height }, colorScheme, reducedMotion });
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    if (m.type() === 'error') problems.push(`console: ${m.text()}${m.location()?.url ? ` (${m.location().url})` : ''}`);
+  });
+  // A call the server refused: which one, with what, so a failure says so.
+  page.on('response', (r) => {
+    if (r.status() >= 400 && new URL(r.url()).pathname.startsWith('/api/'))
+      console.log(`# ${r.status()} from ${new URL(r.url()).pathname} ${r.request().postData() ?? ''}`.slice(0, 400));
   });
   await page.goto(url);
   await page.waitForFunction(() => window.__rhizome !== undefined);
@@ -331,4 +341,23 @@ export async function unreachable(page, selector) {
     if (!hit || !(hit === el || el.contains(hit))) return `${sel}: covered by ${hit?.tagName.toLowerCase()}.${[...(hit?.classList ?? [])].join('.')}`;
     return '';
   }, selector);
+}
+
+/**
+ * Starts serve's watcher and waits for its first pass over the folders to
+ * end. A file the first pass finds is what the folder held when the watcher
+ * started, not live; one written after it is. On a busy machine the first
+ * pass can take seconds, so a test that writes a file to see it arrive live
+ * waits for it.
+ */
+export async function startWatcher(serve, timeout = 120_000) {
+  const before = (await serve.call('Watch', 'Status')).lastImport ?? '';
+  await serve.call('Watch', 'Start');
+  const end = Date.now() + timeout;
+  for (;;) {
+    const st = await serve.call('Watch', 'Status');
+    if (st.running && (st.lastImport ?? '') !== '' && st.lastImport !== before) return st;
+    if (Date.now() > end) throw new Error(`the watcher's first pass did not end in ${timeout} ms: ${JSON.stringify(st)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

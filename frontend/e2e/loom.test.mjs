@@ -248,6 +248,10 @@ describe('buffer mode', () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=loom-step]').length === 3);
     const before = await steps(page);
     assert.equal(before[2].text, ' Then the boat came.');
+    // The focus follows to the new end (the step is drawn a moment before
+    // the focus moves on a busy machine; an arrow key pressed between them
+    // walks up from the old end).
+    await page.waitForSelector(`[data-testid=loom-step][data-position="${before[2].position}"][data-focused=true]`);
 
     // Up to the model's stretch, edit it in place.
     await page.locator('[data-testid=reading-pane]').click({ position: { x: 5, y: 5 } });

@@ -11,7 +11,8 @@ import { clickableNode, openPage, shot, startServe, waitNodeCount } from './harn
 let serve, browser, page, problems;
 before(async () => {
   serve = await startServe();
-  ({ browser, page, problems } = await openPage(serve.url));
+  // Reduced motion: each zoom below is one render to measure, not an animation's dozen.
+  ({ browser, page, problems } = await openPage(serve.url, { reducedMotion: 'reduce' }));
 });
 after(async () => {
   await browser?.close();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { centroids, findCommunities, placeClusterLabels } from './communities';
+import { centroids, findCommunities, labelWidth, placeClusterLabels } from './communities';
 import { syntheticGraph } from './synthetic';
 
 describe('communities of a large graph', () => {
@@ -40,10 +40,19 @@ describe('communities of a large graph', () => {
     for (const [i, a] of labels.entries()) {
       expect(a.x >= 0 && a.x <= 1000 && a.y >= 0 && a.y <= 700).toBe(true);
       for (const b of labels.slice(i + 1)) {
-        const apart = Math.abs(a.x - b.x) * 2 >= Math.min(220, 8 * Math.max(a.title.length, 12)) + Math.min(220, 8 * Math.max(b.title.length, 12)) + 8
-          || Math.abs(a.y - b.y) * 2 >= 36 + 36 + 8;
+        const w = (l: typeof a) => labelWidth({ title: l.title, lead: l.lead, members: Array(l.count) });
+        const apart = Math.abs(a.x - b.x) * 2 >= w(a) + w(b) + 8 || Math.abs(a.y - b.y) * 2 >= 36 + 36 + 8;
         expect(apart).toBe(true);
       }
     }
+  });
+
+  // The label's second line, the lead, can be its wider one: a short title
+  // over "Synthetic segment 29 of session 20" took 176 px by the title
+  // alone, and two such labels overlapped in the window.
+  test('a label is as wide as its wider line, within its max-width', () => {
+    const short = { title: 'project-8 · 2025-01-01', lead: 'Synthetic segment 29 of session 20', members: Array(69) };
+    expect(labelWidth(short)).toBeGreaterThanOrEqual(Math.min(220, 34 * 6.5) + 17);
+    expect(labelWidth({ ...short, lead: 'x'.repeat(400) })).toBe(220 + 17);
   });
 });

@@ -153,12 +153,6 @@ export const CLUSTER_COLORS = ['#3b6fd8', '#e8590c', '#2b8a3e', '#ae3ec9', '#109
 const hit = (a: { x: number; y: number; w: number; h: number }, b: { x: number; y: number; w: number; h: number }) =>
   Math.abs(a.x - b.x) * 2 < a.w + b.w + 8 && Math.abs(a.y - b.y) * 2 < a.h + b.h + 8;
 
-/**
- * Places the labels of the largest clusters first at their centroids
- * (centres, in graph coordinates: see centroids; toView: graph to viewport
- * pixels), leaving out any label that would
- * overlap one placed or fall outside width x height.
- */
 /** The centroids (graph coordinates) of the communities, null where no member has a position. */
 export function centroids(communities: Community[], position: (id: string) => { x: number; y: number } | null) {
   return communities.map((c) => {
@@ -176,6 +170,23 @@ export function centroids(communities: Community[], position: (id: string) => { 
   });
 }
 
+/**
+ * The most a cluster label can take across, in pixels: its wider line (the
+ * title and count, or the lead under them) at 11 px (7 px a character
+ * bounds it), within the label's max-width (220 px) and its padding and
+ * border (17 px).
+ */
+export function labelWidth(c: Pick<Community, 'title' | 'lead' | 'members'>): number {
+  const chars = Math.max(c.title.length + 1 + String(c.members.length).length, c.lead.length, 12);
+  return Math.min(220, 7 * chars) + 17;
+}
+
+/**
+ * Places the labels of the largest clusters first at their centroids
+ * (centres, in graph coordinates: see centroids; toView: graph to viewport
+ * pixels), leaving out any label that would
+ * overlap one placed (its box: labelWidth by 36 px) or fall outside width x height.
+ */
 export function placeClusterLabels(
   communities: Community[],
   centres: ({ x: number; y: number } | null)[],
@@ -191,7 +202,7 @@ export function placeClusterLabels(
     const centre = centres[i];
     if (!centre) continue;
     const { x, y } = toView(centre);
-    const box = { x, y, w: Math.min(220, 8 * Math.max(c.title.length, 12)), h: 36 };
+    const box = { x, y, w: labelWidth(c), h: 36 };
     if (x < 0 || y < 0 || x > width || y > height || placed.some((p) => hit(p, box))) continue;
     placed.push(box);
     out.push({ key: c.key, x, y, title: c.title, lead: c.lead, count: c.members.length, color: CLUSTER_COLORS[i % CLUSTER_COLORS.length] });
