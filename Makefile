@@ -31,18 +31,23 @@ frontend/dist/index.html: $(FRONTEND_SOURCES) frontend/package-lock.json | setup
 $(BIN): frontend/dist/index.html $(GO_SOURCES) | setup
 	tags=$$(./build/tags.sh) && go build -tags "$$tags" -ldflags "-w -s" -o $(BIN) .
 
-# go-test runs beside the other suites, at a lower priority (nice): the
-# browser suites wait on software WebGL frames, the fake model and timers,
-# and go test takes the cores they leave; one after the other they took 20
-# minutes on two cores. Its output is kept
-# in a temporary file of its own (setup-test's `make -n test` runs this line
-# too) and printed after theirs.
+# The browser suite (e2e) runs in the foreground; beside it run go vet and
+# go test, at a lower priority (nice), and the frontend's unit tests, the
+# Makefile's own test and the window's test, one after the other. The
+# browser suite mostly waits on software WebGL frames, the fake model and
+# timers, and the others take the cores it leaves: one after the other
+# they took 20 minutes on two cores. Each background lane's output is kept
+# in a temporary file of its own (setup-test's `make -n test` runs this
+# line too) and printed after the browser suite's.
 test: contract build
-	@log=$$(mktemp); nice -n 10 $(MAKE) --no-print-directory go-test > $$log 2>&1 & gopid=$$!; \
-	$(MAKE) --no-print-directory frontend-test setup-test e2e window-test; rest=$$?; \
-	wait $$gopid; gostatus=$$?; cat $$log; rm -f $$log; \
-	if [ $$gostatus -ne 0 ] || [ $$rest -ne 0 ]; then \
-	  echo "make test: failed (go vet and go test: status $$gostatus; the other suites: status $$rest)"; exit 1; fi
+	@golog=$$(mktemp); restlog=$$(mktemp); \
+	nice -n 10 $(MAKE) --no-print-directory go-test > $$golog 2>&1 & gopid=$$!; \
+	$(MAKE) --no-print-directory frontend-test setup-test window-test > $$restlog 2>&1 & restpid=$$!; \
+	$(MAKE) --no-print-directory e2e; e2estatus=$$?; \
+	wait $$restpid; rest=$$?; cat $$restlog; \
+	wait $$gopid; gostatus=$$?; cat $$golog; rm -f $$golog $$restlog; \
+	if [ $$gostatus -ne 0 ] || [ $$rest -ne 0 ] || [ $$e2estatus -ne 0 ]; then \
+	  echo "make test: failed (browser suite: status $$e2estatus; frontend units, Makefile and window: status $$rest; go vet and go test: status $$gostatus)"; exit 1; fi
 	@echo "make test: all suites passed"
 
 # The frontend's side of the contract, generated from the Go use cases and
