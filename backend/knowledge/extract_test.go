@@ -74,6 +74,29 @@ func TestOfflineRules(t *testing.T) {
 		{"it didn't work because of the cache", "", ""},
 		{"", "", ""},
 		{"```\nalways paste code like this\n```", "", ""},
+		{"i think we should rename loadSessionFromEntries to buildSessionContext", RuleWeShould, "Rename loadSessionFromEntries to buildSessionContext."},
+		{"we need to pass resolveApiKey to the hooks as well, so they can call models", RuleWeShould, "Pass resolveApiKey to the hooks as well."},
+		{"i want the example to use gemini flash, so we show another model", RuleWeShould, "The example should use gemini flash."},
+		{"we need to fix the tui test sources", "", ""},
+		{"let me try it, then we should be good to go", "", ""},
+		{"maybe we should rename the loader", "", ""},
+		{"we should do that", "", ""},
+		{"oauth should be outside of all that machinery.", RuleShould, "Oauth should be outside of all that machinery."},
+		{"setTheme should not log to the console", RuleShould, "SetTheme should not log to the console."},
+		{"the tests should pass now", "", ""},
+		{"it should be fine", "", ""},
+		{"should be dimmer, look into the footer sources", "", ""},
+		{"stop committing everything", RuleStop, "Stop committing everything."},
+		{"stop doing that!", "", ""},
+		{"no console logs!", RuleNoThing, "No console logs."},
+		{"no, that's fine", "", ""},
+		{"i suppose the workflow would be write the json, preview with /theme, repeat", RuleWorkflow, "The workflow would be write the json, preview with /theme, repeat."},
+		{"call the file custom-compaction.ts, update the README too", RuleNaming, "Call the file custom-compaction.ts."},
+		{"call me when it is done", "", ""},
+		{"that's not it, both terminals use the dark theme", RuleThatWasWrong, "Both terminals use the dark theme."},
+		{"not what i wanted. i wanted a list of concrete examples", RuleThatWasWrong, "I wanted a list of concrete examples."},
+		{"The regex didn't catch multiline constructions.", RuleDidntWork, "The regex — didn't catch multiline constructions."},
+		{"the test didn't catch it", "", ""},
 	}
 	for _, c := range cases {
 		items := extract(userEntry("u1", c.text, t0))
@@ -213,5 +236,108 @@ func TestFailedApproachTitle(t *testing.T) {
 	model := Item{FailedApproach: &FailedApproach{Approach: "Vendoring marked.", Outcome: "README rendering broke"}}
 	if got := model.Title(); got != "Vendoring marked — README rendering broke" {
 		t.Errorf("a model's failed approach is titled %q", got)
+	}
+}
+
+// TestTurnRules: the rules that read both sides of a turn. A proposal is a
+// decision when the other side takes it; the user's "no, …" corrects only
+// what the assistant said; a point the assistant concedes is a correction
+// (a decision when the user proposed it); "undo that" makes the assistant's
+// last step a failed approach; what the assistant settles on is a decision
+// unless it ends by asking or takes it back.
+func TestTurnRules(t *testing.T) {
+	at := func(i int) time.Time { return t0.Add(time.Duration(i) * time.Second) }
+	cases := []struct {
+		name    string
+		entries []session.Entry
+		want    string // "rule: title [entries]", one per line; "" = nothing
+	}{
+		{"proposal agreed", []session.Entry{
+			userEntry("u1", "can we use the same colors as in the dark theme?", at(0)),
+			assistantEntry("a1", "Good idea. Let me check what the theme uses.", at(1))},
+			"agreed: Use the same colors as in the dark theme. [u1 a1]"},
+		{"proposal not taken up", []session.Entry{
+			userEntry("u1", "can we use the same colors as in the dark theme?", at(0)),
+			assistantEntry("a1", "Let me check how the colors are extracted:", at(1))},
+			""},
+		{"offer taken", []session.Entry{
+			userEntry("u1", "do we only have a single link color?", at(0)),
+			assistantEntry("a1", "We only have a single link function.\n\nShould I add a new token like mdLinkUrl to the theme system?", at(1)),
+			userEntry("u2", "yes, in old pi the link url was 666666", at(2))},
+			"user-question: Do we only have a single link color? [u1 a1]\nagreed: Add a new token like mdLinkUrl to the theme system. [u2 a1]"},
+		{"offer of the session's work", []session.Entry{
+			userEntry("u1", "bump the version", at(0)),
+			assistantEntry("a1", "Bumped to 0.8.0. Should I proceed with committing and tagging?", at(1)),
+			userEntry("u2", "yeah, do it all", at(2))},
+			""},
+		{"offer by pronoun takes what the reply settled on", []session.Entry{
+			userEntry("u1", "agent-session.ts also calls getApiKeyForModel", at(0)),
+			assistantEntry("a1", "I see. The cleanest fix would be to add a private helper in AgentSession that checks settings first. Want me to do this?", at(1)),
+			userEntry("u2", "sounds good, do it", at(2))},
+			"settled: Add a private helper in AgentSession that checks settings first. [u2 a1]"},
+		{"choice asked", []session.Entry{
+			userEntry("u1", "does the default compaction use the last summary?", at(0)),
+			assistantEntry("a1", "Yes, it prepends it. We could document that or add it to the event. What do you prefer?", at(1)),
+			userEntry("u2", "add the previous summary to the event data, can be undefined", at(2))},
+			"user-question: Does the default compaction use the last summary? [u1 a1]\nchoice: Add the previous summary to the event data, can be undefined. [u2 a1]"},
+		{"settled", []session.Entry{
+			userEntry("u1", "fix issue 288", at(0)),
+			assistantEntry("a1", "The fix should be to not throw when no models are available. Let me look at the code:", at(1))},
+			"settled: Not throw when no models are available. [a1]"},
+		{"settled, then taken back", []session.Entry{
+			userEntry("u1", "fix issue 295", at(0)),
+			assistantEntry("a1", "I think the cleanest approach is to add a resolver parameter to discoverAvailableModels. But that's more invasive.", at(1))},
+			""},
+		{"conceded", []session.Entry{
+			userEntry("u1", "getApiKeyForModel is called in many places and ignores the settings keys.", at(0)),
+			assistantEntry("a1", "You're right. The problem is that it is global.", at(1))},
+			"conceded: GetApiKeyForModel is called in many places and ignores the settings keys. [u1 a1]"},
+		{"conceded proposal", []session.Entry{
+			userEntry("u1", "ok, i think our themes need explicit tokens for the thinking border", at(0)),
+			assistantEntry("a1", "You're right. Explicit tokens make them themeable.", at(1))},
+			"agreed: Our themes need explicit tokens for the thinking border. [u1 a1]"},
+		{"not conceded", []session.Entry{
+			userEntry("u1", "getApiKeyForModel is called in many places and ignores the settings keys.", at(0)),
+			assistantEntry("a1", "Let me look at the call sites:", at(1))},
+			""},
+		{"no, replying to the assistant", []session.Entry{
+			userEntry("u1", "make the code blocks use the accent color", at(0)),
+			assistantEntry("a1", "Done! Both inline code and code blocks use the accent color now.", at(1)),
+			userEntry("u2", "no, the block should stay as is", at(2))},
+			"no-correction: The block should stay as is. [u2 a1]"},
+		{"undo that", []session.Entry{
+			userEntry("u1", "the selector needs to push the theme update to the next tick", at(0)),
+			assistantEntry("a1", "Perfect! Now both callbacks use setImmediate() to defer the theme update.", at(1)),
+			userEntry("u2", "yeah you can undo that, it was actually the console logs in theme.ts", at(2))},
+			"undone: Both callbacks use setImmediate() to defer the theme update — undone: it was actually the console logs in theme.ts. [u2 a1]"},
+		{"tag question confirmed", []session.Entry{
+			userEntry("u1", "loadSessionFromEntries is kind of a bad name for this, no?", at(0)),
+			assistantEntry("a1", "Yeah, it does more than load: it builds the context.", at(1))},
+			"user-question: LoadSessionFromEntries is kind of a bad name for this, no? [u1 a1]"},
+		{"short question answered", []session.Entry{
+			userEntry("u1", "what's footer using?", at(0)),
+			assistantEntry("a1", "The footer is using the muted color for both lines. It should use dim instead:", at(1))},
+			"user-question: What's footer using? [u1 a1]"},
+		{"answer not about the question", []session.Entry{
+			userEntry("u1", "is Theme.fg maybe doing something stupid?", at(0)),
+			assistantEntry("a1", "Wait, I need to export loadTheme first:", at(1)),
+			assistantEntry("a2", "It's not exported.", at(2))},
+			""},
+		{"wondering, answered", []session.Entry{
+			userEntry("u1", "i wonder why that's not a method on SessionManager", at(0)),
+			assistantEntry("a1", "Good point. SessionManager already has loadSession(), which calls it.", at(1))},
+			"user-question: Why that's not a method on SessionManager? [u1 a1]"},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, it := range extract(c.entries...) {
+			got = append(got, it.Source.Rule+": "+it.Title()+" ["+strings.Join(it.Source.EntryIDs, " ")+"]")
+			if err := it.Validate(); err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+		}
+		if g := strings.Join(got, "\n"); g != c.want {
+			t.Errorf("%s:\n%s\nwant:\n%s", c.name, g, c.want)
+		}
 	}
 }

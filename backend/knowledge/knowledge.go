@@ -9,7 +9,8 @@
 // the stated relations, refuses cycles and resolves chains ("latest wins").
 // Rules prints the active project facts as ccmemory's "## Project Rules".
 // Extractor is the offline rule set that finds knowledge where a session's
-// text states it.
+// text states it; testdata/labelled.json holds the knowledge of three real
+// sessions labelled by hand, against which TestLabelledSet measures it.
 //
 // See ../shared/specs/context-graph-dag.md ("Domain 1: Your Specifics",
 // "Project Facts as Binding Instructions", "Open Questions"),

@@ -48,6 +48,16 @@ func sessionFiles(t *testing.T) []string {
 // segment's entries, asked for its items when the segment closes.
 func extractFile(t *testing.T, path string) []Item {
 	t.Helper()
+	items, _ := extractFileLines(t, path)
+	return items
+}
+
+// extractFileLines is extractFile that also returns the file line of each
+// entry it read, by entry id (several entries share a line where a line
+// holds concatenated objects).
+func extractFileLines(t *testing.T, path string) ([]Item, map[string]int) {
+	t.Helper()
+	lines := map[string]int{}
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +84,7 @@ func extractFile(t *testing.T, path string) []Item {
 		if err != nil {
 			t.Fatal(err)
 		}
+		lines[e.ID] = e.Line
 		step := b.Add(e)
 		if step.Closed != nil {
 			closeSeg(step.Closed)
@@ -83,7 +94,7 @@ func extractFile(t *testing.T, path string) []Item {
 	if s := b.Finish(); s != nil {
 		closeSeg(s)
 	}
-	return items
+	return items, lines
 }
 
 // TestOfflineRulesOnRealSessions runs the offline rules over the three real

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,9 +15,11 @@ type sentence struct {
 	text     string // fillers stripped from the front, intensifiers removed, trimmed
 	lower    string // text with ASCII letters lowercased (same byte offsets)
 	words    int
-	question bool // it asks (a "?" in it)
-	hedged   bool // it opens with a hedge ("i think", "maybe"): not stated as a rule
-	noLead   bool // it opened with "no," (a reply overriding a proposal)
+	question bool   // it asks (a "?" in it)
+	hedged   bool   // it opens with a hedge ("i think", "maybe"): not stated as a rule
+	noLead   bool   // it opened with "no," (a reply overriding a proposal)
+	assent   bool   // it opened with "yes", "yeah", "yep" or "sure" (a reply taking a proposal)
+	opener   string // its first word as written, lowercased, before fillers were stripped
 }
 
 // fillers are words that open a spoken sentence without adding to it; they
@@ -28,7 +31,18 @@ var fillers = map[string]bool{
 	"please": true, "plase": true, "pls": true, "plz": true, "and": true, "also": true, "but": true,
 	"then": true, "now": true, "oh": true, "ah": true, "right": true, "fine": true, "wait": true,
 	"good": true, "great": true, "cool": true, "sure": true, "thanks": true, "jesus": true,
+	"actually": true, "yup": true,
 }
+
+// hum reports whether a word is a hum of any length ("hm", "hmmmm").
+func hum(w string) bool {
+	return len(w) >= 2 && w[0] == 'h' && strings.Trim(w[1:], "m") == ""
+}
+
+// assents are the fillers that, opening a reply, take what the assistant
+// offered ("yes, in old pi link url as 666666" after "Should I add a new
+// token …?").
+var assents = map[string]bool{"yes": true, "yeah": true, "yep": true, "yup": true, "sure": true}
 
 // intensifiers are dropped wherever they stand: they carry temper, not
 // content, and the rules are pasted into AGENTS.md.
@@ -77,6 +91,9 @@ func sentencesOf(clean string) []sentence {
 func prepare(r string) sentence {
 	s := sentence{question: strings.Contains(r, "?")}
 	words := strings.Fields(r)
+	if len(words) > 0 {
+		s.opener = strings.ToLower(strings.TrimRight(words[0], ",.!:;"))
+	}
 	kept := words[:0:0]
 	lead := true
 	for _, w := range words {
@@ -89,7 +106,8 @@ func prepare(r string) sentence {
 				s.noLead = true
 				continue
 			}
-			if fillers[bare] || bare == "my" && len(words) > 1 {
+			if fillers[bare] || hum(bare) || bare == "my" && len(words) > 1 {
+				s.assent = s.assent || assents[bare] && len(kept) == 0
 				continue
 			}
 			lead = false
@@ -105,6 +123,29 @@ func prepare(r string) sentence {
 		}
 	}
 	return s
+}
+
+// asides are the statements a sentence holds in parentheses, prepared as
+// sentences: a question can state a rule in passing ("we can add …
+// (messagesToSummarize must be a defensive copy when passed to
+// before_compact) …?").
+func asides(s sentence) []sentence {
+	var out []sentence
+	rest := s.text
+	for {
+		i := strings.IndexByte(rest, '(')
+		if i < 0 {
+			return out
+		}
+		j := strings.IndexByte(rest[i:], ')')
+		if j < 0 {
+			return out
+		}
+		if in := strings.TrimSpace(rest[i+1 : i+j]); !strings.ContainsAny(in, "?()") && len(strings.Fields(in)) >= 4 {
+			out = append(out, prepare(in))
+		}
+		rest = rest[i+j+1:]
+	}
 }
 
 // leansOnContext reports whether a phrase names what it is about only by a
@@ -191,7 +232,7 @@ func fact(rule, text string, cat Category) (candidate, bool) {
 // wins.
 var sentenceRules = []func(sentence) (candidate, bool){
 	fromNowOn, alwaysNever, dont, must, weUse, patternIs, useNot, prefer, noLets, switchFromTo, goWith,
-	decided, insteadOf, didntWork,
+	decided, insteadOf, didntWork, workflowIs, stopDoing, noThing, naming, weShould, npShould,
 }
 
 // fromNowOn: "From now on, run the linter before committing." The rest of
@@ -275,6 +316,10 @@ func must(s sentence) (candidate, bool) {
 	// complaint, not the invariant it names.
 	named := strings.Contains(s.lower, "the invariant that ") || strings.Contains(s.lower, "the rule that ")
 	if s.hedged && !named {
+		return candidate{}, false
+	}
+	if !strings.Contains(s.lower, "must") && !strings.Contains(s.lower, "should never") &&
+		!strings.Contains(s.lower, "should always") && !strings.Contains(s.lower, "shall not") {
 		return candidate{}, false
 	}
 	loc := mustRE.FindStringIndex(s.lower)
@@ -472,10 +517,11 @@ func isWord(w string) bool {
 	return true
 }
 
-var wrongRE = regexp.MustCompile(`^(?:(?:that|this|it)(?:'s| is| was) (?:wrong|incorrect|not (?:true|right|correct)|not how (?:it|this|that|[a-z-]+) works)|(?:you're|you are) wrong)\b[.,;:!]*\s*`)
+var wrongRE = regexp.MustCompile(`^(?:(?:that|this|it)(?:'s| is| was) (?:wrong|incorrect|not (?:true|right|correct)|not how (?:it|this|that|[a-z-]+) works|not it|not the (?:problem|issue|cause|case))|(?:you're|you are) wrong|(?:that's |this is )?not what i (?:wanted|meant|asked for))\b[.,;:!]*\s*`)
 
-// correction: "That's wrong, X" or "This is not how it works. X": X, a
-// statement in the same message, is the right belief. Without one (or when
+// correction: "That's wrong, X", "This is not how it works. X", "That's not
+// it, X" or "Not what I wanted. X": X, a statement in the same message, is
+// the right belief. Without one (or when
 // the complaint is a question: "that's wrong, no?") nothing is recorded.
 func correction(sents []sentence, i int) (candidate, bool) {
 	s := sents[i]
@@ -522,35 +568,100 @@ var referents = map[string]bool{
 	"he": true, "she": true, "its": true, "it's": true, "that's": true,
 }
 
-// userQuestion: a question the user asked for information, readable on its
-// own: at least minQuestWords words, opening with a question word, not a
-// request of the assistant ("do you …", "can you …"), not leaning on a
-// pronoun for what it is about. It returns the question's text.
-func userQuestion(s sentence) (string, bool) {
-	if s.words < minQuestWords || s.words > maxRuleWords || s.hedged {
-		return "", false
+// askedQuestion is a question the user asked, as userQuestion reads it.
+type askedQuestion struct {
+	text string // the question as recorded
+	// leans: it leans on what came before (a pronoun, a lead-in, fewer
+	// than minQuestWords words) or asks to confirm a statement. Such a
+	// question is kept only when the assistant answers it: the answer says
+	// what it is about.
+	leans bool
+	tag   bool // it asks to confirm a statement ("…, right?", "… it seems?"): "You're right" answers it
+}
+
+var wonderRE = regexp.MustCompile(`^i (?:wonder|am wondering|'m wondering) ((?:why|whether|if|how|what|where|when) .+)$`)
+
+// codeOps mark a "question" that is code (a condition pasted with "no?").
+var codeOps = []string{"&&", "||", "==", "=>", "{", "}"}
+
+// tagEnds close a statement the user asks the assistant to confirm.
+var tagEnds = []string{" right", " no", " correct", " it seems", " do we", " don't we", " isn't it", " aren't we",
+	" doesn't it", " is it"}
+
+// userQuestion: a question the user asked for information: opening with a
+// question word (after a lead-in such as "hooks, do they …?"), or a
+// statement with a tag asking to confirm it ("… is a bad name, no?"); not a
+// request of the assistant ("do you …", "can you …"), not hedged, not code,
+// of at least three words. A question that leans on context is marked so
+// (see askedQuestion.leans).
+func userQuestion(s sentence) (askedQuestion, bool) {
+	if s.words > maxRuleWords {
+		return askedQuestion{}, false
+	}
+	if m := wonderRE.FindStringSubmatchIndex(s.lower); m != nil && !s.question {
+		// "i wonder why that's not a method on SessionManager": asked, but
+		// it leans on the answer to say what it is about.
+		q := strings.TrimRight(s.text[m[2]:], " .!") + "?"
+		if len(strings.Fields(q)) < 4 {
+			return askedQuestion{}, false
+		}
+		return askedQuestion{text: asQuestion(q), leans: true}, true
+	}
+	if s.hedged || !s.question {
+		return askedQuestion{}, false
 	}
 	q := s.text
 	if i := strings.IndexByte(q, '?'); i >= 0 {
 		q = q[:i+1]
 	}
+	for _, op := range codeOps {
+		if strings.Contains(q, op) {
+			return askedQuestion{}, false
+		}
+	}
+	var aq askedQuestion
 	lq := asciiLower(q)
 	f := strings.Fields(questionPunct.Replace(lq))
-	if len(f) < minQuestWords || !questionWords[f[0]] {
-		return "", false
+	if len(f) == 0 {
+		return askedQuestion{}, false
 	}
-	if f[0] == "any" && (len(f) < 2 || f[1] != "idea") || f[0] == "what" && f[1] == "about" {
-		return "", false // "what about X?" proposes, it does not ask
+	if !questionWords[f[0]] {
+		if i := strings.Index(q, ", "); i > 0 {
+			rest := q[i+2:]
+			if fr := strings.Fields(questionPunct.Replace(asciiLower(rest))); len(fr) > 0 && questionWords[fr[0]] {
+				q, f, aq.leans = rest, fr, true
+			}
+		}
+	}
+	if !questionWords[f[0]] {
+		end := strings.TrimRight(lq, "?!. ")
+		for _, t := range tagEnds {
+			aq.tag = aq.tag || strings.HasSuffix(end, t)
+		}
+		if !aq.tag {
+			return askedQuestion{}, false
+		}
+		aq.leans = true
+	}
+	if !aq.tag && (f[0] == "any" && (len(f) < 2 || f[1] != "idea") || f[0] == "what" && len(f) > 1 && f[1] == "about") {
+		return askedQuestion{}, false // "what about X?" proposes, it does not ask
 	}
 	for i, w := range f {
 		if referents[w] {
-			return "", false
+			aq.leans = true
 		}
 		if w == "you" && i <= 2 { // "do you know", "what do you think", "are you …"
-			return "", false
+			return askedQuestion{}, false
 		}
 	}
-	return asQuestion(q), true
+	if len(f) < 3 {
+		return askedQuestion{}, false
+	}
+	if len(f) < minQuestWords {
+		aq.leans = true
+	}
+	aq.text = asQuestion(q)
+	return aq, true
 }
 
 // asQuestion capitalizes a question's first letter.
@@ -602,6 +713,17 @@ func process(s string) bool {
 	return false
 }
 
+// acks are assistant sentences that only acknowledge what the user said
+// ("Good question!", "I see.", "You're right."): an answer may follow them.
+var acks = map[string]bool{"good question": true, "good catch": true, "good point": true, "i see": true,
+	"you're right": true, "you're absolutely right": true, "right": true, "ah": true, "aha": true,
+	"interesting": true, "you're right to question that": true, "you're right to question this": true}
+
+// ack reports whether an assistant sentence only acknowledges.
+func ack(s string) bool {
+	return acks[strings.TrimRight(asciiLower(strings.TrimSpace(s)), ".!,")]
+}
+
 // replySentences are the prose sentences of an assistant reply (after
 // summary.CleanUserText strips code and pastes).
 func replySentences(reply string) []string {
@@ -614,31 +736,61 @@ func replySentences(reply string) []string {
 	return out
 }
 
-// directAnswer is the answer a reply gives straight away: its first two
-// sentences when none of them reports work; "" otherwise.
-func directAnswer(reply string) string {
-	sents := replySentences(reply)
-	if len(sents) > 2 {
-		sents = sents[:2]
+// leadIns open an assistant sentence with how it got to what it says
+// ("Looking at it, X", "OK, so X"): X is what it says.
+var leadInRE = regexp.MustCompile(`^(?i:(?:looking at [^,:]{1,60}|ok|okay|so),(?: so)? |so )`)
+
+// directAnswer is the answer a reply (its replySentences) gives straight
+// away: after what only acknowledges the question ("Good question!"), its
+// first sentence and the next unless that one reports work; "" when the
+// first reports work. A lead-in ("Looking at it, …", "OK, so …") is
+// dropped from the first.
+func directAnswer(sents []string) string {
+	sents = slices.Clone(sents)
+	for len(sents) > 0 && ack(sents[0]) {
+		sents = sents[1:]
 	}
-	for _, s := range sents {
-		if process(s) {
-			return ""
+	if len(sents) > 0 {
+		if m := leadInRE.FindString(sents[0]); m != "" && len(sents[0]) > len(m)+8 {
+			sents[0] = sents[0][len(m):]
+			if w, _, _ := strings.Cut(sents[0], " "); w == asciiLower(w) && isWord(strings.TrimRight(w, ",.:;")) {
+				sents[0] = asQuestion(sents[0]) // a word, not a code name: capitalized
+			}
 		}
 	}
-	return clip(strings.Join(sents, " "), maxAnswerLen)
+	var parts []string
+	for i, s := range sents {
+		if i == 2 || process(s) {
+			break
+		}
+		parts = append(parts, s)
+	}
+	return clip(strings.Join(parts, " "), maxAnswerLen)
 }
 
-// yesNoAnswer is the answer of a reply that opens with "Yes" or "No": its
-// sentences up to the first that reports work (at most two); "" when the
-// reply opens otherwise.
-func yesNoAnswer(reply string) string {
-	sents := replySentences(reply)
+// yesOpeners open a reply that answers yes or no; tagOpeners, besides
+// them, one that confirms a statement the user asked about ("You're right.").
+var (
+	yesOpeners = []string{"yes", "no", "yeah", "yep", "nope"}
+	tagOpeners = []string{"yes", "no", "yeah", "yep", "nope", "you're right", "you're absolutely right", "right",
+		"exactly", "correct", "not quite"}
+)
+
+// yesNoAnswer is the answer of a reply (its replySentences) that opens
+// with one of openers ("Yes", "No", …): its sentences up to the first that
+// reports work (at most two); "" when the reply opens otherwise.
+func yesNoAnswer(sents []string, openers []string) string {
 	if len(sents) == 0 {
 		return ""
 	}
-	w := firstWord(asciiLower(sents[0]))
-	if w != "yes" && w != "no" {
+	first := asciiLower(sents[0])
+	opens := false
+	for _, o := range openers {
+		if first == o || strings.HasPrefix(first, o) && !isLetter(first[len(o)]) {
+			opens = true
+		}
+	}
+	if !opens {
 		return ""
 	}
 	var parts []string
@@ -650,6 +802,48 @@ func yesNoAnswer(reply string) string {
 	}
 	return clip(strings.Join(parts, " "), maxAnswerLen)
 }
+
+// stopwords are words too common to tie an answer to its question.
+var stopwords = map[string]bool{"that": true, "this": true, "with": true, "from": true, "have": true, "what": true,
+	"when": true, "where": true, "which": true, "does": true, "will": true, "would": true, "should": true,
+	"could": true, "there": true, "their": true, "about": true, "into": true, "only": true, "just": true,
+	"also": true, "been": true, "were": true, "they": true, "them": true, "then": true, "than": true, "your": true,
+	"maybe": true, "some": true, "something": true, "doing": true, "these": true, "those": true, "it's": true,
+	"that's": true, "here": true, "very": true, "really": true, "like": true, "need": true, "know": true,
+	"think": true, "make": true}
+
+// contentWords are the words of s that can tie an answer to a question:
+// four letters or more, not stopwords, lowercased.
+func contentWords(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(asciiLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '\'' || r == '_' || r >= 0x80)
+	}) {
+		if len(w) >= 4 && !stopwords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// relevant reports whether an answer shares a content word with what was
+// asked (the same word, or the same first five letters): an answer taken
+// from further into the turn, or for a question it does not open by
+// answering, must be about it ("Is Theme.fg/bg doing something stupid?" is
+// not answered by "It's not exported.").
+func relevant(answer, asked string) bool {
+	words := contentWords(asked)
+	for _, a := range contentWords(answer) {
+		for _, q := range words {
+			if a == q || len(a) >= 5 && len(q) >= 5 && a[:5] == q[:5] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '\'' }
 
 // clip cuts s to at most n bytes at a word boundary, marking the cut with
 // "…".
@@ -669,15 +863,37 @@ func clip(s string, n int) string {
 
 var didntWorkRE = regexp.MustCompile(`^((?:the |my |our |your )?[^ ]+(?: [^ ]+){0,6}?) (?:didn't|did not|doesn't|does not|won't|failed to) work(?: properly)? ((?:because|since|as|due to) .{6,})$`)
 
+// tellsFailure reports whether a lowercased sentence holds a negation
+// didntWork reads, sparing the others its regular expressions.
+func tellsFailure(lower string) bool {
+	for _, neg := range []string{"didn't", "did not", "doesn't", "does not", "won't", "failed to"} {
+		if strings.Contains(lower, neg) {
+			return true
+		}
+	}
+	return false
+}
+
+var didntCatchRE = regexp.MustCompile(`^((?:the |my |our |your )?[^ ]+(?: [^ ]+){0,6}?) (?:didn't|did not|failed to) (?:catch|match|handle|fix|cover|pick up|replace|apply to) (.{6,})$`)
+
 // didntWork: "The sed command didn't work because of the multiline
-// format": a failed approach, the reason its outcome. The subject must name
-// the approach (not "it" or "that").
+// format", "The regex didn't catch multiline constructions": a failed
+// approach, the reason (or what it missed) its outcome. The subject must
+// name the approach (not "it" or "that"), and what it missed must be named.
 func didntWork(s sentence) (candidate, bool) {
-	if s.question || s.words > maxRuleWords {
+	if s.question || s.words > maxRuleWords || !tellsFailure(s.lower) {
 		return candidate{}, false
 	}
 	m := didntWorkRE.FindStringSubmatchIndex(s.lower)
-	if m == nil {
+	outcome := ""
+	if m != nil {
+		outcome = asRule("didn't work " + s.text[m[4]:m[5]])
+	} else if m = didntCatchRE.FindStringSubmatchIndex(s.lower); m != nil && !leansOnContext(s.lower[m[4]:m[5]]) {
+		outcome = asRule(s.text[m[3]+1:])
+		if strings.HasPrefix(outcome, "Did not") {
+			outcome = "Didn't" + outcome[len("Did not"):]
+		}
+	} else {
 		return candidate{}, false
 	}
 	subj := strings.Fields(s.lower[m[2]:m[3]])
@@ -689,6 +905,5 @@ func didntWork(s sentence) (candidate, bool) {
 		return candidate{}, false
 	}
 	approach := asQuestion(strings.TrimSpace(s.text[m[2]:m[3]]))
-	outcome := asRule("didn't work " + s.text[m[4]:m[5]])
 	return candidate{rule: RuleDidntWork, body: &FailedApproach{Approach: approach, Outcome: outcome}}, true
 }
