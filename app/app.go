@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"rhizome/backend/search"
 	"rhizome/store"
@@ -77,7 +78,8 @@ type core struct {
 	emit    Emitter
 	dialogs Dialogs
 	ctx     context.Context
-	served  bool // set by SetServed: the app is served to a browser
+	served  bool             // set by SetServed: the app is served to a browser
+	clock   func() time.Time // SetClock: the time searches are relative to; nil is time.Now
 
 	summaries  *summarizer    // the summaries' background worker
 	vectors    *vectorQueue   // the background embedding queue (vectors.go)
@@ -107,6 +109,17 @@ func (c *core) emitEvent(event string, data any) {
 	if emit != nil {
 		emit(event, data)
 	}
+}
+
+// now is the time searches read "last week" and recency against (SetClock).
+func (c *core) now() time.Time {
+	c.mu.RLock()
+	clock := c.clock
+	c.mu.RUnlock()
+	if clock == nil {
+		return time.Now()
+	}
+	return clock()
 }
 
 func (c *core) context() context.Context {
@@ -194,6 +207,12 @@ func (a *App) SetDialogs(d Dialogs) { a.c.mu.Lock(); a.c.dialogs = d; a.c.mu.Unl
 // then on the use cases that take paths on this machine answer ErrNoPaths
 // before looking at them.
 func (a *App) SetServed() { a.c.mu.Lock(); a.c.served = true; a.c.mu.Unlock() }
+
+// SetClock sets the time the searches read time expressions ("last
+// Tuesday", "2 weeks ago") and recency against: `rhizome eval` asks each
+// benchmark question at the date the benchmark gives it. nil is the
+// system's clock.
+func (a *App) SetClock(now func() time.Time) { a.c.mu.Lock(); a.c.clock = now; a.c.mu.Unlock() }
 
 // SetContext sets the context long-running use cases run under (the Wails
 // start-up context in the window).

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"rhizome/backend/eval"
+)
+
+// `rhizome eval` imports a benchmark's own JSON into a temporary library
+// and scores the hybrid search beside BM25: on the small LoCoMo- and
+// LongMemEval-shaped files every scored question's evidence is found
+// (each shares a word with its question and the conversations are
+// short), which only holds when hits map back to the benchmark's turns
+// and sessions; adversarial and abstention questions are left out; --keep
+// leaves the library, whose sessions are the benchmark's.
+func TestEvalCommand(t *testing.T) {
+	cmd := func(args ...string) (string, string, int) {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), args, &out, &errb)
+		return out.String(), errb.String(), code
+	}
+	keep := filepath.Join(t.TempDir(), "kept")
+	out, errs, code := cmd("eval", "--json", "--keep", keep, "locomo", "../backend/eval/testdata/locomo-mini.json")
+	if code != 0 {
+		t.Fatalf("eval locomo: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "1 evidence id names no turn") {
+		t.Errorf("the dropped evidence id is not said: %s", errs)
+	}
+	var rep eval.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("eval --json: %v: %s", err, out)
+	}
+	if rep.Turns != 15 || rep.Questions != 9 {
+		t.Errorf("report of %d turns, %d questions; want 15 and 9", rep.Turns, rep.Questions)
+	}
+	cats := map[string]eval.Row{}
+	for _, r := range rep.Rows {
+		cats[r.Category] = r
+	}
+	if _, ok := cats["adversarial"]; ok {
+		t.Errorf("adversarial questions scored: %+v", rep.Rows)
+	}
+	all := cats["overall"]
+	if all.Search.Questions != 8 || all.Search.TurnRecall[10] != 1 || all.Search.SessionAll != 1 || all.BM25.TurnRecall[10] != 1 {
+		t.Errorf("overall %+v", all)
+	}
+	if rep.P95Millis <= 0 || rep.P50Millis > rep.P95Millis {
+		t.Errorf("latency p50 %v, p95 %v", rep.P50Millis, rep.P95Millis)
+	}
+	if _, err := os.Stat(filepath.Join(keep, "library.db")); err != nil {
+		t.Errorf("--keep left no library: %v", err)
+	}
+
+	out, errs, code = cmd("eval", "longmemeval", "../backend/eval/testdata/longmemeval-mini.json")
+	if code != 0 {
+		t.Fatalf("eval longmemeval: exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"longmemeval: 3 conversations, 6 sessions, 12 turns, 3 questions", "single-session-user", "temporal-reasoning", "overall", "p95"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\noverall                         3") {
+		t.Errorf("the abstention question was scored:\n%s", out)
+	}
+
+	for _, bad := range [][]string{{"eval"}, {"eval", "mteb", "x.json"}, {"eval", "locomo"}} {
+		if _, errs, code := cmd(bad...); code != 2 || !strings.Contains(errs, "want locomo FILE or longmemeval FILE") {
+			t.Errorf("%v: exit %d: %s", bad, code, errs)
+		}
+	}
+	if _, errs, code := cmd("eval", "locomo", "../backend/eval/testdata/longmemeval-mini.json"); code != 1 || !strings.Contains(errs, "longmemeval-mini.json") {
+		t.Errorf("a LongMemEval file read as LoCoMo: exit %d: %s", code, errs)
+	}
+}
