@@ -134,15 +134,18 @@ type AnalysisReport struct {
 // "current" (nothing to do), "failed" (recorded on the node), "deferred"
 // (left queued: rate limit, budget, error).
 type AnalysisNodeOutcome struct {
-	NodeID  string           `json:"nodeId"`
-	Result  string           `json:"result"`
-	Version int              `json:"version,omitempty"`
-	Trigger string           `json:"trigger,omitempty"`
-	Edges   int              `json:"edges,omitempty"` // model relations stored
-	USD     float64          `json:"usd"`
-	Tokens  int64            `json:"tokens"`
-	Failure *analyze.Failure `json:"failure,omitempty"`
-	Error   string           `json:"error,omitempty"`
+	NodeID  string `json:"nodeId"`
+	Result  string `json:"result"`
+	Version int    `json:"version,omitempty"`
+	Trigger string `json:"trigger,omitempty"`
+	Edges   int    `json:"edges,omitempty"` // model relations stored
+	// Knowledge is what a model's analysis did to the knowledge items the
+	// model made from the segment (nil offline and when not analysed).
+	Knowledge *AnalysisKnowledge `json:"knowledge,omitempty"`
+	USD       float64            `json:"usd"`
+	Tokens    int64              `json:"tokens"`
+	Failure   *analyze.Failure   `json:"failure,omitempty"`
+	Error     string             `json:"error,omitempty"`
 }
 
 // analysisRun configures one run of the queue.
@@ -633,7 +636,7 @@ func (a *Analysis) analyseOne(ctx context.Context, item store.QueuedAnalysis, r 
 			out.Result = "current"
 			return out, a.dequeue(ctx, item.NodeID)
 		}
-		return a.writeVersion(ctx, out, sess.PK, seg.Index, &node, string(trigger), analyze.Result{Source: analyze.SourceOffline})
+		return a.writeVersion(ctx, out, sess.PK, sess.ID, seg.Index, &node, string(trigger), analyze.Result{Source: analyze.SourceOffline})
 	}
 
 	res, err := analyze.AnalyzeSegment(ctx, r.client, analyze.SegmentInput{Input: in, Entries: entries},
@@ -655,13 +658,13 @@ func (a *Analysis) analyseOne(ctx context.Context, item store.QueuedAnalysis, r 
 		}
 		return out, nil
 	}
-	return a.writeVersion(ctx, out, sess.PK, seg.Index, &res.Node, string(res.Trigger), res)
+	return a.writeVersion(ctx, out, sess.PK, sess.ID, seg.Index, &res.Node, string(res.Trigger), res)
 }
 
 // writeVersion stores node as the node's new version with the model's
-// relations and the analysis record, and takes it off the queue, in one
-// transaction.
-func (a *Analysis) writeVersion(ctx context.Context, out AnalysisNodeOutcome, sessionPK int64, segIdx int, node *graph.Node, trigger string, res analyze.Result) (AnalysisNodeOutcome, error) {
+// relations, the knowledge items of its findings (putModelKnowledge) and
+// the analysis record, and takes it off the queue, in one transaction.
+func (a *Analysis) writeVersion(ctx context.Context, out AnalysisNodeOutcome, sessionPK int64, sessionID string, segIdx int, node *graph.Node, trigger string, res analyze.Result) (AnalysisNodeOutcome, error) {
 	tx, err := a.c.store.Begin(ctx)
 	if err != nil {
 		out.Result, out.Error = "deferred", err.Error()
@@ -687,6 +690,12 @@ func (a *Analysis) writeVersion(ctx context.Context, out AnalysisNodeOutcome, se
 			return out, err
 		}
 		out.Edges = len(edges) - skipped
+		k, err := putModelKnowledge(tx, res.Findings, node, sessionID, strings.TrimPrefix(res.Source, "model:"), time.Now())
+		if err != nil {
+			out.Result, out.Error = "deferred", err.Error()
+			return out, err
+		}
+		out.Knowledge = &k
 	}
 	r := store.AnalysisRecord{NodeID: node.ID, At: node.Metadata.AnalyzedAt, Source: res.Source,
 		AnalyzerVersion: node.Metadata.AnalyzerVersion, TriggerReason: trigger, Version: node.Version,

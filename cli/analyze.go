@@ -80,6 +80,9 @@ func runAnalyze(ctx context.Context, c *call) int {
 			switch {
 			case o.Result == "analysed":
 				line += fmt.Sprintf(" v%d (%s), %d tokens, $%.4f, %d model relations", o.Version, o.Trigger, o.Tokens, o.USD, o.Edges)
+				if k := o.Knowledge; k != nil {
+					line += fmt.Sprintf("; knowledge: %d new, %d updated, %d retired, %d unchanged", k.Added, k.Updated, k.Retired, k.Unchanged)
+				}
 			case o.Failure != nil:
 				line += fmt.Sprintf(" %s: %s", o.Failure.Kind, o.Failure.Message)
 			case o.Error != "":

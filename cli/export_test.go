@@ -115,12 +115,12 @@ func TestExportCommand(t *testing.T) {
 	if kinds["segment"] < 10 || offline == 0 || len(projects) < 2 {
 		t.Fatalf("JSON export: kinds %v, %d offline edges, projects %v", kinds, offline, projects)
 	}
-	// Knowledge nodes: the 15 items the offline rules find in these sessions
+	// Knowledge nodes: the 84 items the offline rules find in these sessions
 	// and the decision recorded, each DERIVED_FROM its segment node; the
 	// stated supersession; the person's links, the web page as a url node.
 	if kinds["decision"] < 2 || kinds["question"] == 0 || kinds["projectFact"] == 0 ||
-		kinds["decision"]+kinds["question"]+kinds["projectFact"]+kinds["correction"]+kinds["failedApproach"] != 16 || kinds["url"] != 1 {
-		t.Errorf("JSON export: knowledge kinds %v, want the 15 items found offline, the decision recorded and one url", kinds)
+		kinds["decision"]+kinds["question"]+kinds["projectFact"]+kinds["correction"]+kinds["failedApproach"] != 85 || kinds["url"] != 1 {
+		t.Errorf("JSON export: knowledge kinds %v, want the 84 items found offline, the decision recorded and one url", kinds)
 	}
 	byID := map[string]export.Node{}
 	for _, n := range g.Nodes {

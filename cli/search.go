@@ -56,9 +56,12 @@ func searchFilter(pairs []string) (app.SearchFilter, error) {
 	return f, nil
 }
 
-// runSearch is `rhizome search`: the hybrid search (issue 10), with each
-// hit's score broken down (--explain) and bridges between the hits
-// (--bridges); ctx ending (Ctrl-C) stops it.
+// runSearch is `rhizome search`: the knowledge items holding every word of
+// the query (their confidence as score; left out when a filter names what
+// only sessions have), then the hybrid search (issue 10), with each hit's
+// score broken down (--explain) and bridges between the hits (--bridges);
+// ctx ending (Ctrl-C) stops it. --json prints {"knowledge": [...]} and the
+// hybrid result's fields.
 func runSearch(ctx context.Context, c *call) int {
 	stdout, stderr := c.stdout, c.stderr
 	asJSON := c.Bool("json", false, "print the result as JSON")
@@ -99,14 +102,30 @@ func runSearch(ctx context.Context, c *call) int {
 		fmt.Fprintf(stderr, "rhizome search: %v\n", err)
 		return 1
 	}
+	know := []app.AgentHit{}
+	if knowledgeFiltered(f) {
+		// The knowledge items holding every word of the query, as the MCP
+		// search finds them (active ones first).
+		know, err = a.Agent.Search(app.AgentSearch{Query: q, Project: f.Project, Kinds: []string{"knowledge"}, From: f.From, To: f.To, Limit: *limit})
+		if err != nil {
+			fmt.Fprintf(stderr, "rhizome search: %v\n", err)
+			return 1
+		}
+	}
 	if *asJSON {
 		if !*explain {
 			for i := range res.Hits {
 				res.Hits[i].Why = nil
 			}
 		}
-		printJSON(stdout, res)
+		printJSON(stdout, struct {
+			Knowledge []app.AgentHit `json:"knowledge"`
+			app.HybridResult
+		}{know, res})
 		return 0
+	}
+	for _, k := range know {
+		fmt.Fprintf(stdout, "%.3f  %s  %-9s %s\n    %s, made by %s\n", k.Score, k.URI, k.KnowledgeKind, k.Title, k.Status, k.CreatedBy)
 	}
 	if res.TimeText != "" {
 		fmt.Fprintf(stdout, "time: %q = %s .. %s\n", res.TimeText, res.TimeFrom, res.TimeTo)
@@ -114,7 +133,7 @@ func runSearch(ctx context.Context, c *call) int {
 	if res.VectorNote != "" {
 		fmt.Fprintf(stdout, "note: %s\n", res.VectorNote)
 	}
-	if len(res.Hits) == 0 {
+	if len(res.Hits) == 0 && len(know) == 0 {
 		fmt.Fprintln(stdout, "no matches")
 	}
 	for _, h := range res.Hits {
@@ -136,6 +155,13 @@ func runSearch(ctx context.Context, c *call) int {
 		}
 	}
 	return 0
+}
+
+// knowledgeFiltered reports whether knowledge items pass f: a filter on
+// kind, node type, role, tool, file, model or relation names what only
+// session hits have.
+func knowledgeFiltered(f app.SearchFilter) bool {
+	return len(f.Kinds)+len(f.NodeTypes)+len(f.Roles)+len(f.Tools)+len(f.Files)+len(f.Models)+len(f.RelationTypes) == 0
 }
 
 // bridgeLine prints a path as `a -[TYPE]-> b <-[TYPE]- c`, each node its id

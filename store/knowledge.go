@@ -283,6 +283,58 @@ func putOfflineKnowledge(ctx context.Context, q queryer, items []knowledge.Item)
 	return nil
 }
 
+// SegmentKnowledge returns, inside the transaction, the current version of
+// every item whose first version firstBy made from segment node
+// segmentNodeID, oldest stated first (ties by id): what a model's new
+// analysis of the segment is matched with (knowledge.ReconcileModel).
+func (t *Tx) SegmentKnowledge(segmentNodeID string, firstBy knowledge.CreatedBy) ([]knowledge.Item, error) {
+	rows, err := t.query(`SELECT `+knowledgeColumns+` FROM knowledge WHERE segment_node_id = ? AND first_by = ?
+		ORDER BY timestamp, id`, segmentNodeID, string(firstBy))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list the knowledge of node %s: %w", segmentNodeID, err)
+	}
+	defer rows.Close()
+	var out []knowledge.Item
+	for rows.Next() {
+		it, err := scanKnowledge(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to list the knowledge of node %s: %w", segmentNodeID, err)
+		}
+		out = append(out, it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: unable to list the knowledge of node %s: %w", segmentNodeID, err)
+	}
+	return out, nil
+}
+
+// PutKnowledge stores, inside the transaction, added (version 1 of new
+// items, their first maker their CreatedBy; an id stored already is
+// ErrKnowledgeConflict) and versions (each the next version of its stored
+// item, as PutKnowledgeVersion checks: another version first is
+// ErrKnowledgeConflict, an unknown item ErrNotFound).
+func (t *Tx) PutKnowledge(added, versions []knowledge.Item) error {
+	q := txQueryer{t}
+	for _, it := range added {
+		_, _, _, _, ok, err := currentKnowledge(t.ctx, q, it.ID)
+		if err != nil {
+			return err
+		}
+		if ok {
+			return fmt.Errorf("store: unable to add knowledge %s: it is stored already: %w", it.ID, ErrKnowledgeConflict)
+		}
+		if err := putKnowledgeRow(t.ctx, q, it, it.Source.CreatedBy); err != nil {
+			return err
+		}
+	}
+	for _, it := range versions {
+		if err := putNextVersion(t.ctx, q, it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // DeleteOfflineKnowledge deletes the items offline rules found in session
 // sessionID that nobody touched since (version 1, made offline, in no
 // supersession): before a rewritten session file is read again.

@@ -214,3 +214,69 @@ func TestKnowledgeInItemSearch(t *testing.T) {
 		t.Fatalf("after the migration: %+v", h)
 	}
 }
+
+// The model's items of a segment (issue 23): SegmentKnowledge lists the
+// current versions of the items a maker first made from the segment, and
+// PutKnowledge adds items and next versions in the caller's transaction,
+// refusing an item stored already and a version that does not follow.
+func TestSegmentKnowledgeInTx(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 1, 5, 10, 0, 0, 0, time.UTC)
+	item := func(body any, by knowledge.CreatedBy, seg string) knowledge.Item {
+		it, err := knowledge.New(body, "/p", t0, 0.7, knowledge.Provenance{CreatedBy: by, SegmentNodeID: seg, Model: "openai/m"}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return it
+	}
+	a := item(&knowledge.Decision{Description: "Use SQLite"}, knowledge.ByModel, "seg")
+	b := item(&knowledge.FailedApproach{Approach: "sed", Outcome: "missed lines"}, knowledge.ByModel, "seg")
+	other := item(&knowledge.Decision{Description: "Use WAL"}, knowledge.ByModel, "seg2")
+	mine := item(&knowledge.Decision{Description: "Keep one file"}, knowledge.ByUser, "seg")
+	write := func(added, versions []knowledge.Item) error {
+		tx, err := s.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		if err := tx.PutKnowledge(added, versions); err != nil {
+			return err
+		}
+		return tx.Commit()
+	}
+	if err := write([]knowledge.Item{a, b, other, mine}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := write([]knowledge.Item{a}, nil); !errors.Is(err, ErrKnowledgeConflict) {
+		t.Fatalf("adding twice: %v", err)
+	}
+	ed := a
+	ed.Status = knowledge.StatusStale
+	v2, err := knowledge.NewVersion(a, ed, knowledge.ByModel, t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := write(nil, []knowledge.Item{v2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(nil, []knowledge.Item{v2}); !errors.Is(err, ErrKnowledgeConflict) {
+		t.Fatalf("a version that does not follow: %v", err)
+	}
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	got, err := tx.SegmentKnowledge("seg", knowledge.ByModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int{}
+	for _, it := range got {
+		ids[it.ID] = it.Version
+	}
+	if len(got) != 2 || ids[a.ID] != 2 || ids[b.ID] != 1 {
+		t.Errorf("the model's items of seg: %+v", got)
+	}
+}

@@ -73,7 +73,7 @@ func composeNode(offline graph.Node, a Analysis, in Input, candidates []Candidat
 		}
 	}
 
-	src, dst := lessonLists(&a.Lessons), lessonLists(&n.Lessons)
+	src, dst := answerLessonLists(&a.Lessons), lessonLists(&n.Lessons)
 	for i := range src {
 		out := []graph.Lesson{}
 		for _, l := range (*src[i].list)[:min(len(*src[i].list), maxLessonsPerLevel)] {

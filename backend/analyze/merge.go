@@ -29,14 +29,16 @@ var confidenceRank = map[string]int{"low": 1, "medium": 2, "high": 3}
 //     answers give for the most transcript tokens, ties going to the later
 //     answer; hadClearGoal is true when any answer says so; frameworks are
 //     the union;
-//   - key decisions, errors, lessons, observations, tags, topics, concepts
-//     and relationships are the union without repeats: two items are the
-//     same when their identifying text (a decision's what, a lesson's
-//     summary at its level, an error's type and message, ...) is equal
-//     ignoring case, punctuation and spacing. The first item is kept,
-//     except that an error resolved in any answer is resolved, a lesson
-//     keeps its highest confidence, and a relationship its highest
-//     confidence.
+//   - key decisions, errors, corrections, failed approaches, lessons,
+//     observations, tags, topics, concepts and relationships are the union
+//     without repeats: two items are the same when their identifying text
+//     (a decision's what, a correction's right belief, a failed approach's
+//     approach, a lesson's summary at its level, an error's type and
+//     message, ...) is equal ignoring case, punctuation and spacing. The
+//     first item is kept, except that an error resolved in any answer is
+//     resolved; a decision, correction, failed approach or lesson keeps its
+//     highest confidence and the entries every answer cited; and a
+//     relationship keeps its highest confidence.
 func mergeAnalyses(parts []partAnswer) Analysis {
 	if len(parts) == 0 {
 		return Analysis{}
@@ -74,7 +76,7 @@ func mergeAnalyses(parts []partAnswer) Analysis {
 		out.Classification.Language = &l
 	}
 
-	decisions := map[string]int{}
+	decisions, corrections, failed := map[string]int{}, map[string]int{}, map[string]int{}
 	errs := map[string]int{}
 	lessons := map[string]int{}
 	quirks, toolErrs := map[string]int{}, map[string]int{}
@@ -82,10 +84,34 @@ func mergeAnalyses(parts []partAnswer) Analysis {
 	for _, p := range parts {
 		a := p.a
 		for _, d := range a.Content.KeyDecisions {
-			if _, ok := decisions[norm(d.What)]; !ok {
-				decisions[norm(d.What)] = len(out.Content.KeyDecisions)
-				out.Content.KeyDecisions = append(out.Content.KeyDecisions, d)
+			if i, ok := decisions[norm(d.What)]; ok {
+				kept := &out.Content.KeyDecisions[i]
+				kept.Confidence = higherConfidence(kept.Confidence, d.Confidence)
+				kept.Entries = unionInts(kept.Entries, d.Entries)
+				continue
 			}
+			decisions[norm(d.What)] = len(out.Content.KeyDecisions)
+			out.Content.KeyDecisions = append(out.Content.KeyDecisions, d)
+		}
+		for _, c := range a.Content.Corrections {
+			if i, ok := corrections[norm(c.RightBelief)]; ok {
+				kept := &out.Content.Corrections[i]
+				kept.Confidence = higherConfidence(kept.Confidence, c.Confidence)
+				kept.Entries = unionInts(kept.Entries, c.Entries)
+				continue
+			}
+			corrections[norm(c.RightBelief)] = len(out.Content.Corrections)
+			out.Content.Corrections = append(out.Content.Corrections, c)
+		}
+		for _, f := range a.Content.FailedApproaches {
+			if i, ok := failed[norm(f.Approach)]; ok {
+				kept := &out.Content.FailedApproaches[i]
+				kept.Confidence = higherConfidence(kept.Confidence, f.Confidence)
+				kept.Entries = unionInts(kept.Entries, f.Entries)
+				continue
+			}
+			failed[norm(f.Approach)] = len(out.Content.FailedApproaches)
+			out.Content.FailedApproaches = append(out.Content.FailedApproaches, f)
 		}
 		for _, e := range a.Content.ErrorsSeen {
 			k := norm(e.Type) + "\x00" + norm(e.Message)
@@ -96,16 +122,15 @@ func mergeAnalyses(parts []partAnswer) Analysis {
 			errs[k] = len(out.Content.ErrorsSeen)
 			out.Content.ErrorsSeen = append(out.Content.ErrorsSeen, e)
 		}
-		src, dst := lessonLists(&a.Lessons), lessonLists(&out.Lessons)
+		src, dst := answerLessonLists(&a.Lessons), answerLessonLists(&out.Lessons)
 		for li := range src {
 			for _, l := range *src[li].list {
 				k := src[li].level + "\x00" + norm(l.Summary)
 				if i, ok := lessons[k]; ok {
 					kept := &(*dst[li].list)[i]
-					if confidenceRank[l.Confidence] > confidenceRank[kept.Confidence] {
-						kept.Confidence = l.Confidence
-					}
+					kept.Confidence = higherConfidence(kept.Confidence, l.Confidence)
 					kept.Tags = unionStrings(kept.Tags, l.Tags)
+					kept.Entries = unionInts(kept.Entries, l.Entries)
 					continue
 				}
 				lessons[k] = len(*dst[li].list)
@@ -151,6 +176,26 @@ func mergeAnalyses(parts []partAnswer) Analysis {
 		}
 	}
 	return out
+}
+
+// higherConfidence is the higher of two confidences (high, medium, low;
+// "" is none).
+func higherConfidence[C ~string](a, b C) C {
+	if confidenceRank[string(b)] > confidenceRank[string(a)] {
+		return b
+	}
+	return a
+}
+
+// unionInts appends to a the numbers of b it lacks, keeping a's order.
+func unionInts(a, b []int) []int {
+	a = slices.Clip(a) // never append into a slice an answer still holds
+	for _, n := range b {
+		if !slices.Contains(a, n) {
+			a = append(a, n)
+		}
+	}
+	return a
 }
 
 // strongest is the value with the most votes; ties go to the value that

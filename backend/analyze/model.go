@@ -144,6 +144,10 @@ type Result struct {
 	Trigger Trigger `json:"trigger,omitempty"`
 	// Relationships are the model's proposed relations from this node.
 	Relationships []ProposedRelationship `json:"relationships"`
+	// Findings are the model's key decisions, corrections, failed
+	// approaches and lessons, each to become a knowledge item (see
+	// run.findings); empty when the analysis failed.
+	Findings []Finding `json:"findings"`
 	// Usage is what the analysis spent, failed attempts included.
 	Usage Usage `json:"usage"`
 	// Failure is set when the model's analysis could not be used.
@@ -216,6 +220,11 @@ var ErrContextTooSmall = errors.New("context window too small")
 //     analyzerVersion (ModelVersion), daemonMeta decisions (the offline
 //     ones, then one per chunking, retry, re-plan and dropped item).
 //
+// Result.Findings holds the model's key decisions, corrections, failed
+// approaches and lessons, each with the entries it cites, for the app to
+// make knowledge items of (see run.findings); corrections and failed
+// approaches are not node fields.
+//
 // Every model string is cut to a bound (a summary to 1200 bytes, other
 // texts to 2000, tags to 60) and every list to a number of items (see
 // composeNode): a model's output cannot grow a node without limit.
@@ -230,7 +239,7 @@ func AnalyzeSegment(ctx context.Context, client llm.Provider, in SegmentInput, o
 		n := Analyze(in.Input, in.Entries, started)
 		offline = &n
 	}
-	res := Result{Node: *offline, Source: SourceOffline, Relationships: []ProposedRelationship{}}
+	res := Result{Node: *offline, Source: SourceOffline, Relationships: []ProposedRelationship{}, Findings: []Finding{}}
 	where := fmt.Sprintf("segment %d of session %s", in.Segment.Index, orUnknown(in.Header.ID))
 	switch {
 	case client == nil:
@@ -312,6 +321,7 @@ func AnalyzeSegment(ctx context.Context, client llm.Provider, in SegmentInput, o
 			res.Failure = fail
 			return res, nil
 		}
+		res.Findings = r.findings(merged, in.Entries, *offline)
 		node, rels := composeNode(*offline, merged, in.Input, opts.Candidates, now(), r)
 		res.Node, res.Relationships = node, rels
 		res.Source = ModelSource(opts.Provider, opts.Model)

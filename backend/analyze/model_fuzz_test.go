@@ -55,6 +55,7 @@ func FuzzParseAnalysis(f *testing.F) {
 		r := &run{now: time.Now}
 		n, rels := composeNode(offline, a, Input{}, nil, time.Now(), r)
 		checkBounded(t, n)
+		checkFindingsBounded(t, r.findings(a, nil, offline))
 		if len(rels) > maxRelationships {
 			t.Fatalf("%d relationships", len(rels))
 		}
@@ -74,8 +75,14 @@ func oversized() string {
 	a.Classification.Type = graph.TypeCoding
 	a.Content.Summary, a.Content.Outcome = long, graph.OutcomeSuccess
 	for i := range 40 {
-		a.Content.KeyDecisions = append(a.Content.KeyDecisions, graph.Decision{What: long + strconv.Itoa(i), Why: long, AlternativesConsidered: []string{long}})
-		a.Lessons.Task = append(a.Lessons.Task, graph.Lesson{Summary: long + strconv.Itoa(i), Details: long, Confidence: "low", Tags: []string{long, "b"}})
+		a.Content.KeyDecisions = append(a.Content.KeyDecisions, AnalysisDecision{Decision: graph.Decision{What: long + strconv.Itoa(i), Why: long,
+			AlternativesConsidered: []string{long}}, Confidence: "low", Entries: []int{i, -i}})
+		a.Content.Corrections = append(a.Content.Corrections, AnalysisCorrection{Correction: Correction{WrongBelief: long,
+			RightBelief: long + strconv.Itoa(i), Severity: "minor"}, Confidence: "high", Entries: []int{}})
+		a.Content.FailedApproaches = append(a.Content.FailedApproaches, AnalysisFailedApproach{FailedApproach: FailedApproach{
+			Approach: long + strconv.Itoa(i), Outcome: long, Lesson: long}, Confidence: "medium", Entries: []int{1}})
+		a.Lessons.Task = append(a.Lessons.Task, AnalysisLesson{Lesson: graph.Lesson{Summary: long + strconv.Itoa(i), Details: long, Confidence: "low",
+			Tags: []string{long, "b"}}, Entries: []int{}})
 		a.Semantic.Tags = append(a.Semantic.Tags, long+strconv.Itoa(i))
 		a.Observations.PromptingWins = append(a.Observations.PromptingWins, long+strconv.Itoa(i))
 		a.Relationships = append(a.Relationships, ProposedRelationship{TargetNodeID: strconv.Itoa(i), TargetDescription: long, Relation: link.RelatesTo, Confidence: 0.5, Rationale: long})
@@ -83,6 +90,23 @@ func oversized() string {
 	b, _ := json.Marshal(a)
 	// Lessons carry no level and actionable is required (null) in a reply.
 	return strings.ReplaceAll(strings.ReplaceAll(string(b), `"level":"",`, ""), `"tags":["`+long+`","b"]}`, `"tags":["`+long+`","b"],"actionable":null}`)
+}
+
+// checkFindingsBounded fails when the findings of an analysis pass their
+// bounds or lack the text their kind needs.
+func checkFindingsBounded(t *testing.T, fs []Finding) {
+	t.Helper()
+	kinds := map[string]int{}
+	for _, f := range fs {
+		kinds[f.Kind]++
+		if strings.TrimSpace(f.Subject()) == "" || len(f.Subject()) > maxModelTextBytes || len(f.EntryIDs) > maxFindingEntries {
+			t.Fatalf("finding %+v", f)
+		}
+	}
+	if kinds["decision"] > maxModelDecisions || kinds["correction"] > maxModelCorrections ||
+		kinds["failedApproach"] > maxModelFailed || kinds["lesson"] > 7*maxLessonsPerLevel {
+		t.Fatalf("findings by kind %v", kinds)
+	}
 }
 
 // checkBounded fails when a model field of n passes its bound.

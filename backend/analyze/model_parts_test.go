@@ -89,18 +89,18 @@ func TestMergeAnalyses(t *testing.T) {
 		{part(graph.TypeCoding, "first", func(a *Analysis) {
 			a.Classification.HadClearGoal = true
 			a.Classification.Language = lang("Go")
-			a.Content.KeyDecisions = []graph.Decision{{What: "Use SQLite.", Why: "one file"}}
+			a.Content.KeyDecisions = []AnalysisDecision{{Decision: graph.Decision{What: "Use SQLite.", Why: "one file"}, Confidence: "low", Entries: []int{3}}}
 			a.Content.ErrorsSeen = []graph.ErrorSummary{{Type: "test_failure", Message: "TestX failed"}}
-			a.Lessons.Tool = []graph.Lesson{{Summary: "Edit needs exact text", Confidence: "low", Tags: []string{"edit"}}}
+			a.Lessons.Tool = []AnalysisLesson{{Lesson: graph.Lesson{Summary: "Edit needs exact text", Confidence: "low", Tags: []string{"edit"}}, Entries: []int{4}}}
 			a.Semantic.Tags = []string{"sqlite"}
 			a.Relationships = []ProposedRelationship{{TargetNodeID: "aa", Relation: link.LeadsTo, Confidence: 0.4}}
 		}), 100},
 		{part(graph.TypeDebugging, "second", func(a *Analysis) {
 			a.Classification.Language = lang("go")
 			a.Content.Outcome = graph.OutcomeSuccess
-			a.Content.KeyDecisions = []graph.Decision{{What: "use   sqlite", Why: "said again"}, {What: "Add an index"}}
+			a.Content.KeyDecisions = []AnalysisDecision{{Decision: graph.Decision{What: "use   sqlite", Why: "said again"}, Confidence: "high", Entries: []int{9, 3}}, {Decision: graph.Decision{What: "Add an index"}}}
 			a.Content.ErrorsSeen = []graph.ErrorSummary{{Type: "test_failure", Message: "TestX failed!", Resolved: true}}
-			a.Lessons.Tool = []graph.Lesson{{Summary: "edit needs exact text.", Confidence: "high", Tags: []string{"whitespace"}}}
+			a.Lessons.Tool = []AnalysisLesson{{Lesson: graph.Lesson{Summary: "edit needs exact text.", Confidence: "high", Tags: []string{"whitespace"}}, Entries: []int{4, 5}}}
 			a.Semantic.Tags = []string{"SQLite", "index"}
 			a.Relationships = []ProposedRelationship{{TargetNodeID: "aa", Relation: link.LeadsTo, Confidence: 0.9}, {TargetNodeID: "aa", Relation: link.RelatesTo, Confidence: 0.5}}
 		}), 300},
@@ -112,13 +112,15 @@ func TestMergeAnalyses(t *testing.T) {
 	if got.Classification.Type != graph.TypeDebugging || !got.Classification.HadClearGoal || *got.Classification.Language != "go" {
 		t.Errorf("classification %+v: debugging has 300 tokens of 500", got.Classification)
 	}
-	if len(got.Content.KeyDecisions) != 2 || got.Content.KeyDecisions[0].Why != "one file" {
+	if len(got.Content.KeyDecisions) != 2 || got.Content.KeyDecisions[0].Why != "one file" || got.Content.KeyDecisions[0].Confidence != "high" ||
+		!reflect.DeepEqual(got.Content.KeyDecisions[0].Entries, []int{3, 9}) {
 		t.Errorf("decisions %+v", got.Content.KeyDecisions)
 	}
 	if len(got.Content.ErrorsSeen) != 1 || !got.Content.ErrorsSeen[0].Resolved {
 		t.Errorf("errors %+v: resolved in a later part", got.Content.ErrorsSeen)
 	}
-	if l := got.Lessons.Tool; len(l) != 1 || l[0].Confidence != "high" || !reflect.DeepEqual(l[0].Tags, []string{"edit", "whitespace"}) {
+	if l := got.Lessons.Tool; len(l) != 1 || l[0].Confidence != "high" || !reflect.DeepEqual(l[0].Tags, []string{"edit", "whitespace"}) ||
+		!reflect.DeepEqual(l[0].Entries, []int{4, 5}) {
 		t.Errorf("lessons %+v", l)
 	}
 	if !reflect.DeepEqual(got.Semantic.Tags, []string{"sqlite", "index"}) {
@@ -411,7 +413,7 @@ func TestHandoverFits(t *testing.T) {
 	}
 	a.normalize()
 	for i := range 30 {
-		a.Content.KeyDecisions = append(a.Content.KeyDecisions, graph.Decision{What: strings.Repeat("long decision ", 20), AlternativesConsidered: []string{}})
+		a.Content.KeyDecisions = append(a.Content.KeyDecisions, AnalysisDecision{Decision: graph.Decision{What: strings.Repeat("long decision ", 20), AlternativesConsidered: []string{}}})
 		_ = i
 	}
 	for _, room := range []int{100, 400, 2000, 20000} {

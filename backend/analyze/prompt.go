@@ -66,8 +66,9 @@ var systemPrompt = func() string {
 	b.WriteString(`You analyse one segment of a coding-agent session (pi) for Rhizome, a knowledge graph of a person's AI-assisted work. You read the transcript and answer with one JSON object in the given schema, pi-brain's node fields:
 
 - classification: the kind of work (coding, debugging, refactoring, sysadmin, research, planning, qa, brainstorm, handoff, documentation, configuration, data, other), whether the user gave a specific actionable goal, the primary programming language and the frameworks used.
-- content: a summary of 1 to 3 specific sentences (names of files, features, commands); the outcome (success, partial, failed, abandoned); key decisions with what was decided, why, and the alternatives the transcript mentions; errors seen, with whether they were fixed in the segment.
+- content: a summary of 1 to 3 specific sentences (names of files, features, commands); the outcome (success, partial, failed, abandoned); key decisions with what was decided, why, and the alternatives the transcript mentions; errors seen, with whether they were fixed in the segment; corrections (a belief or action the session found wrong: what was believed, what is right, severity minor, significant or critical); failed approaches (what was tried, what came of it, what to do instead).
 - lessons at seven levels, each with a one-line summary, details, confidence (high: the transcript shows it plainly; medium: it suggests it; low: a guess) and tags: project (facts about this project), task (general techniques), user (how the user could prompt or scope better), model (how the model behaved), tool (how a tool behaves or should be used), skill (how well a skill worked), subagent (how subagents should be briefed).
+- every key decision, correction, failed approach and lesson also gives its confidence (as for lessons; null for a decision, correction or failed approach when you cannot say) and its entries: the [#n] numbers of the transcript entries that state it (an empty list when none states it outright). Each becomes an item of the user's knowledge base, pointing back to those entries.
 - observations: prompting wins and failures, model quirks (model as provider/model, frequency once/sometimes/often/always, severity), tool-use errors (tool, error type, context, model, whether a retry succeeded).
 - semantic: tags (specific lowercase terms), topics (broader concepts), concepts (technical concepts).
 - relationships: links from this segment to the other nodes listed in the prompt, when the transcript gives a reason. Use a listed node's id as targetNodeId, or null with a description when the target is not listed. Confidence is 0 to 1. Relations:
@@ -427,7 +428,9 @@ func handoverJSON(a Analysis, room int) string {
 		shorten := func(n int) int { return min(n, keep) }
 		h.Content.KeyDecisions = h.Content.KeyDecisions[:shorten(len(h.Content.KeyDecisions))]
 		h.Content.ErrorsSeen = h.Content.ErrorsSeen[:shorten(len(h.Content.ErrorsSeen))]
-		for _, l := range lessonLists(&h.Lessons) {
+		h.Content.Corrections = h.Content.Corrections[:shorten(len(h.Content.Corrections))]
+		h.Content.FailedApproaches = h.Content.FailedApproaches[:shorten(len(h.Content.FailedApproaches))]
+		for _, l := range answerLessonLists(&h.Lessons) {
 			*l.list = (*l.list)[:shorten(len(*l.list))]
 		}
 		h.Observations.PromptingWins = h.Observations.PromptingWins[:shorten(len(h.Observations.PromptingWins))]

@@ -70,10 +70,85 @@ var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 type Analysis struct {
 	Classification AnalysisClassification `json:"classification"`
 	Content        AnalysisContent        `json:"content"`
-	Lessons        graph.LessonsByLevel   `json:"lessons"`
+	Lessons        AnalysisLessons        `json:"lessons"`
 	Observations   AnalysisObservations   `json:"observations"`
 	Semantic       AnalysisSemantic       `json:"semantic"`
 	Relationships  []ProposedRelationship `json:"relationships"`
+}
+
+// AnalysisLessons are the lessons of an answer by level, as
+// graph.LessonsByLevel holds a node's.
+type AnalysisLessons struct {
+	Project  []AnalysisLesson `json:"project"`
+	Task     []AnalysisLesson `json:"task"`
+	User     []AnalysisLesson `json:"user"`
+	Model    []AnalysisLesson `json:"model"`
+	Tool     []AnalysisLesson `json:"tool"`
+	Skill    []AnalysisLesson `json:"skill"`
+	Subagent []AnalysisLesson `json:"subagent"`
+}
+
+// AnalysisLesson is a lesson as the model reports it: the node's
+// graph.Lesson (without its level) and the entries that state it.
+type AnalysisLesson struct {
+	graph.Lesson
+	// Entries are the transcript's entry numbers ([#n], session.Entry.Seq)
+	// the model says state the lesson; numbers outside the segment are
+	// dropped when it becomes a knowledge item.
+	Entries []int `json:"entries"`
+}
+
+// Confidence is how sure the model is of a decision, correction or failed
+// approach: high, medium or low; "" when it gave none (null, or an answer
+// written to the schema before it asked), written back as null.
+type Confidence string
+
+// MarshalJSON writes "" as null, as the schema has it.
+func (c Confidence) MarshalJSON() ([]byte, error) {
+	if c == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(c))
+}
+
+// AnalysisDecision is a key decision as the model reports it: the node's
+// graph.Decision, how sure the model is, and the entries that state it.
+type AnalysisDecision struct {
+	graph.Decision
+	Confidence Confidence `json:"confidence"`
+	Entries    []int      `json:"entries"` // as AnalysisLesson.Entries
+}
+
+// Correction is a belief a segment corrected (ccmemory's Correction):
+// what was believed ("" when the model does not say), what is right, and
+// how much it mattered (minor, significant, critical).
+type Correction struct {
+	WrongBelief string `json:"wrongBelief"`
+	RightBelief string `json:"rightBelief"`
+	Severity    string `json:"severity"`
+}
+
+// FailedApproach is an approach a segment tried that did not work
+// (ccmemory's FailedApproach): what was tried, what came of it, and what to
+// do instead ("" when the model does not say).
+type FailedApproach struct {
+	Approach string `json:"approach"`
+	Outcome  string `json:"outcome"`
+	Lesson   string `json:"lesson"`
+}
+
+// AnalysisCorrection is a correction as the model reports it.
+type AnalysisCorrection struct {
+	Correction
+	Confidence Confidence `json:"confidence"`
+	Entries    []int      `json:"entries"` // as AnalysisLesson.Entries
+}
+
+// AnalysisFailedApproach is a failed approach as the model reports it.
+type AnalysisFailedApproach struct {
+	FailedApproach
+	Confidence Confidence `json:"confidence"`
+	Entries    []int      `json:"entries"` // as AnalysisLesson.Entries
 }
 
 // AnalysisClassification is the part of graph.Classification a model
@@ -86,12 +161,16 @@ type AnalysisClassification struct {
 }
 
 // AnalysisContent is the part of graph.Content a model writes; filesTouched
-// and toolsUsed stay the offline analyzer's.
+// and toolsUsed stay the offline analyzer's. Corrections and failed
+// approaches are not node fields: they become knowledge items only
+// (Result.Findings).
 type AnalysisContent struct {
-	Summary      string               `json:"summary"`
-	Outcome      graph.Outcome        `json:"outcome"`
-	KeyDecisions []graph.Decision     `json:"keyDecisions"`
-	ErrorsSeen   []graph.ErrorSummary `json:"errorsSeen"`
+	Summary          string                   `json:"summary"`
+	Outcome          graph.Outcome            `json:"outcome"`
+	KeyDecisions     []AnalysisDecision       `json:"keyDecisions"`
+	ErrorsSeen       []graph.ErrorSummary     `json:"errorsSeen"`
+	Corrections      []AnalysisCorrection     `json:"corrections"`
+	FailedApproaches []AnalysisFailedApproach `json:"failedApproaches"`
 }
 
 // AnalysisObservations is graph.ModelObservations without modelsUsed,
@@ -189,6 +268,9 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidAna
 // checks what the schema cannot say: every confidence is a finite number in
 // 0..1. Lists come back non-nil; strings are kept as written. A reply that
 // is not one JSON object, or breaks the schema, gives a *ValidationError.
+// A reply written to the schema before it asked for corrections, failed
+// approaches, the confidence of decisions and the entries of decisions and
+// lessons is read with those empty (see upgradeAnswer).
 func ParseAnalysis(raw []byte) (Analysis, error) {
 	schema, err := compiledSchema()
 	if err != nil {
@@ -206,6 +288,7 @@ func ParseAnalysis(raw []byte) (Analysis, error) {
 	if end := dec.InputOffset(); len(bytes.TrimSpace(raw[end:])) > 0 {
 		return Analysis{}, &ValidationError{Syntax: fmt.Sprintf("text follows the JSON value, from byte %d of %d", end, len(raw))}
 	}
+	upgradeAnswer(doc)
 	if err := schema.Validate(doc); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {
@@ -232,6 +315,47 @@ func ParseAnalysis(raw []byte) (Analysis, error) {
 	}
 	a.normalize()
 	return a, nil
+}
+
+// upgradeAnswer adds to doc (a decoded reply) the fields an answer written
+// to the first analysis schema lacks: content.corrections and
+// content.failedApproaches (empty), and each key decision's confidence
+// (null) and entries (empty) and each lesson's entries (empty). Such
+// answers stay readable (canned analyses, a server's cached replies); a
+// field present is left as it is, for the schema to judge, and so is a
+// value of the wrong type.
+func upgradeAnswer(doc any) {
+	root, ok := doc.(map[string]any)
+	if !ok {
+		return
+	}
+	fill := func(m map[string]any, key string, v any) {
+		if _, ok := m[key]; !ok {
+			m[key] = v
+		}
+	}
+	if content, ok := root["content"].(map[string]any); ok {
+		fill(content, "corrections", []any{})
+		fill(content, "failedApproaches", []any{})
+		if list, ok := content["keyDecisions"].([]any); ok {
+			for _, d := range list {
+				if d, ok := d.(map[string]any); ok {
+					fill(d, "confidence", nil)
+					fill(d, "entries", []any{})
+				}
+			}
+		}
+	}
+	if lessons, ok := root["lessons"].(map[string]any); ok {
+		for _, list := range lessons {
+			list, _ := list.([]any)
+			for _, l := range list {
+				if l, ok := l.(map[string]any); ok {
+					fill(l, "entries", []any{})
+				}
+			}
+		}
+	}
 }
 
 // syntaxMessage says where and why raw is not one JSON value.
@@ -287,13 +411,23 @@ func (a *Analysis) normalize() {
 	nonNil(&a.Classification.Frameworks)
 	nonNil(&a.Content.KeyDecisions)
 	nonNil(&a.Content.ErrorsSeen)
+	nonNil(&a.Content.Corrections)
+	nonNil(&a.Content.FailedApproaches)
 	for i := range a.Content.KeyDecisions {
 		nonNil(&a.Content.KeyDecisions[i].AlternativesConsidered)
+		nonNil(&a.Content.KeyDecisions[i].Entries)
 	}
-	for _, l := range lessonLists(&a.Lessons) {
+	for i := range a.Content.Corrections {
+		nonNil(&a.Content.Corrections[i].Entries)
+	}
+	for i := range a.Content.FailedApproaches {
+		nonNil(&a.Content.FailedApproaches[i].Entries)
+	}
+	for _, l := range answerLessonLists(&a.Lessons) {
 		nonNil(l.list)
 		for i := range *l.list {
 			nonNil(&(*l.list)[i].Tags)
+			nonNil(&(*l.list)[i].Entries)
 		}
 	}
 	nonNil(&a.Observations.PromptingWins)
@@ -322,5 +456,17 @@ type levelList struct {
 // spec's order.
 func lessonLists(l *graph.LessonsByLevel) []levelList {
 	return []levelList{{"project", &l.Project}, {"task", &l.Task}, {"user", &l.User}, {"model", &l.Model},
+		{"tool", &l.Tool}, {"skill", &l.Skill}, {"subagent", &l.Subagent}}
+}
+
+// answerLevelList is one level's lessons of an answer.
+type answerLevelList struct {
+	level string
+	list  *[]AnalysisLesson
+}
+
+// answerLessonLists is lessonLists for an answer's lessons.
+func answerLessonLists(l *AnalysisLessons) []answerLevelList {
+	return []answerLevelList{{"project", &l.Project}, {"task", &l.Task}, {"user", &l.User}, {"model", &l.Model},
 		{"tool", &l.Tool}, {"skill", &l.Skill}, {"subagent", &l.Subagent}}
 }
