@@ -404,4 +404,3 @@ func (s *Search) titleHybridHits(ctx context.Context, hits []HybridHit) error {
 	}
 	return nil
 }
-

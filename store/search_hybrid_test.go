@@ -125,3 +125,32 @@ func analyzeNodeOf(t *testing.T, s *Store, prefix string, idx int) string {
 	}
 	return id
 }
+
+// A query that names a day and a time of day brings the entries written
+// then first, though no word of the question is in them.
+func TestHybridTimeOfDay(t *testing.T) {
+	s := analyzedLibrary(t)
+	ctx := context.Background()
+	if _, err := s.RefreshSearchIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
+	engine := &search.Engine{Source: s.SearchSource(), Settings: search.DefaultSettings(), Now: func() time.Time { return now }}
+	resp, err := engine.Search(ctx, search.Request{Query: "what was I working on just before midnight on 20 November 2025",
+		Filter: search.Filter{Kinds: []string{search.KindEntry}}, Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := time.Date(2025, 11, 20, 21, 0, 0, 0, time.UTC)
+	if resp.Time == nil || !resp.Time.Range.From.Equal(from) || resp.Keyword != "what was I working" {
+		t.Fatalf("read as %q, time %+v", resp.Keyword, resp.Time)
+	}
+	for i, r := range resp.Results {
+		if !resp.Time.Range.Contains(r.Doc.Time) {
+			t.Errorf("result %d at %v, outside %v..%v", i, r.Doc.Time, resp.Time.Range.From, resp.Time.Range.To)
+		}
+	}
+	if len(resp.Results) != 20 {
+		t.Errorf("%d results, want 20", len(resp.Results))
+	}
+}

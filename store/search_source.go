@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -64,29 +65,97 @@ func (src *SearchSource) Keyword(ctx context.Context, q string, f search.Filter,
 }
 
 // InRange implements search.Source: the newest n nodes whose segment
-// started in r (entries have no time index; their nodes stand for them).
+// started in r and, for a range of at most inRangeEntrySpan, the entries
+// written in it (a person's own messages first, then the newest): "what was
+// I doing on 20 November" has no words to find them by.
 func (src *SearchSource) InRange(ctx context.Context, r search.TimeRange, f search.Filter, n int) ([]search.Hit, error) {
-	if len(f.Kinds) > 0 && !containsString(f.Kinds, search.KindNode) {
-		return nil, nil
-	}
-	sf := keywordFilter(search.Filter{Project: f.Project, NodeTypes: f.NodeTypes, Range: r, ExcludeArchived: f.ExcludeArchived})
-	cond, args := sf.nodeSQL()
-	rows, err := src.s.db.QueryContext(ctx, `SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk
-		WHERE n.timestamp <> ''`+cond+` ORDER BY n.timestamp DESC LIMIT ?`, append(args, n)...)
-	if err != nil {
-		return nil, fmt.Errorf("store: unable to list the nodes of a time range: %w", err)
-	}
-	defer rows.Close()
 	var out []search.Hit
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+	if len(f.Kinds) == 0 || containsString(f.Kinds, search.KindNode) {
+		sf := keywordFilter(search.Filter{Project: f.Project, NodeTypes: f.NodeTypes, Range: r, ExcludeArchived: f.ExcludeArchived})
+		cond, args := sf.nodeSQL()
+		rows, err := src.s.db.QueryContext(ctx, `SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk
+			WHERE n.timestamp <> ''`+cond+` ORDER BY n.timestamp DESC LIMIT ?`, append(args, n)...)
+		if err != nil {
 			return nil, fmt.Errorf("store: unable to list the nodes of a time range: %w", err)
 		}
-		out = append(out, search.Hit{Item: NodeItem(id), Score: 1})
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return nil, fmt.Errorf("store: unable to list the nodes of a time range: %w", err)
+			}
+			out = append(out, search.Hit{Item: NodeItem(id), Score: 1})
+		}
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("store: unable to list the nodes of a time range: %w", err)
+		}
+	}
+	if (len(f.Kinds) > 0 && !containsString(f.Kinds, search.KindEntry)) || r.From.IsZero() || r.To.IsZero() || r.To.Sub(r.From) > inRangeEntrySpan {
+		return out, nil
+	}
+	sf := keywordFilter(search.Filter{Project: f.Project, Roles: f.Roles, Range: r, ExcludeArchived: f.ExcludeArchived})
+	cond, args := sf.entrySQL()
+	rows, err := src.s.db.QueryContext(ctx, `SELECT e.pk FROM segments g JOIN sessions s ON s.pk = g.session_pk
+		JOIN entries e ON e.session_pk = g.session_pk AND e.seq BETWEEN g.start_seq AND g.end_seq
+		WHERE g.start_timestamp < ? AND g.end_timestamp >= ? AND e.text <> ''`+cond+`
+		ORDER BY e.role = 'user' DESC, e.timestamp DESC LIMIT ?`,
+		append(append([]any{isoTime(r.To), isoTime(r.From)}, args...), n)...)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list the entries of a time range: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pk int64
+		if err := rows.Scan(&pk); err != nil {
+			return nil, fmt.Errorf("store: unable to list the entries of a time range: %w", err)
+		}
+		out = append(out, search.Hit{Item: EntryItem(pk), Score: 1})
 	}
 	return out, rows.Err()
 }
+
+// Neighbours implements search.Neighbours: for each entry item, the
+// entries with text just before and just after it in its session.
+func (src *SearchSource) Neighbours(ctx context.Context, items []string) (map[string][]string, error) {
+	var pks []int64
+	for _, it := range items {
+		if k, v, _ := strings.Cut(it, ":"); k == search.KindEntry {
+			if pk, err := strconv.ParseInt(v, 10, 64); err == nil {
+				pks = append(pks, pk)
+			}
+		}
+	}
+	out := map[string][]string{}
+	if len(pks) == 0 {
+		return out, nil
+	}
+	list, _ := json.Marshal(pks)
+	rows, err := src.s.db.QueryContext(ctx, `SELECT e.pk,
+		(SELECT p.pk FROM entries p WHERE p.session_pk = e.session_pk AND p.seq < e.seq AND p.text <> '' ORDER BY p.seq DESC LIMIT 1),
+		(SELECT n.pk FROM entries n WHERE n.session_pk = e.session_pk AND n.seq > e.seq AND n.text <> '' ORDER BY n.seq LIMIT 1)
+		FROM entries e WHERE e.pk IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the entries next to the hits: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var pk int64
+		var prev, next sql.NullInt64
+		if err := rows.Scan(&pk, &prev, &next); err != nil {
+			return nil, fmt.Errorf("store: unable to read the entries next to the hits: %w", err)
+		}
+		for _, n := range []sql.NullInt64{prev, next} {
+			if n.Valid {
+				out[EntryItem(pk)] = append(out[EntryItem(pk)], EntryItem(n.Int64))
+			}
+		}
+	}
+	return out, rows.Err()
+}
+
+// inRangeEntrySpan is the longest time range whose entries InRange lists:
+// a day or a week is read through; a month has its words to go by.
+const inRangeEntrySpan = 8 * 24 * time.Hour
 
 // Docs implements search.Source: what the scorer reads of each item. An
 // entry takes its tags, relations and importance from its segment's node;

@@ -1,7 +1,10 @@
 package search
 
 import (
+	"context"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -95,4 +98,101 @@ func TestFilterMatch(t *testing.T) {
 			t.Errorf("%+v: %v, want %v", tc.f, got, tc.want)
 		}
 	}
+}
+
+// Content overlap counts another form of a query word as the word ("I've
+// been researching" answers "what did she research"), not a word that
+// merely begins the same, nor a form of a stem too short to tell.
+func TestOverlapCountsForms(t *testing.T) {
+	words := contentWords("what did Caroline research")
+	even := []float64{1, 1}
+	for _, c := range []struct {
+		text string
+		want float64
+	}{
+		{"Caroline: I've been researching adoption agencies", 1},
+		{"Caroline: the researchers called", 1}, // researcher -> research
+		{"Caroline: I resent it", 0.5},
+		{"Melanie: we went camping", 0},
+	} {
+		if got := overlap(words, even, c.text); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("overlap(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+	if got := overlap([]string{"us"}, []float64{1}, "use it"); got != 0 {
+		t.Errorf("us found in \"use it\": %v", got)
+	}
+}
+
+// The best keyword entries lend a share of their score to the turns either
+// side (Settings.Context): a reply that holds none of the question's words
+// is found through the question before it, below the question itself.
+func TestContextLendsToNeighbours(t *testing.T) {
+	src := &neighbourSource{
+		text: map[string]string{
+			"entry:1": "Kenji: where did you move to in the end?",
+			"entry:2": "Olivia: Savannah! The commute was killing me.",
+			"entry:3": "Kenji: nice",
+		},
+		next: map[string][]string{"entry:1": {"entry:2"}, "entry:2": {"entry:1", "entry:3"}},
+	}
+	for _, share := range []float64{0, 0.7} {
+		st := DefaultSettings()
+		st.Context = share
+		e := &Engine{Source: src, Settings: st}
+		resp, err := e.Search(context.Background(), Request{Query: "where did Olivia move", Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var items []string
+		for _, r := range resp.Results {
+			items = append(items, r.Doc.Item)
+		}
+		found := slices.Contains(items, "entry:2")
+		if share > 0 && (!found || items[0] != "entry:1") {
+			t.Errorf("context %v: %v, want the question first and its answer found", share, items)
+		}
+		if share == 0 && found && resp.Results[slices.Index(items, "entry:2")].Components.Keyword > 0 {
+			t.Errorf("context 0 lent a keyword score: %v", items)
+		}
+	}
+}
+
+// neighbourSource is a Source over a few entries whose keyword search
+// finds the entries holding "move" (bm25 1).
+type neighbourSource struct {
+	text map[string]string
+	next map[string][]string
+}
+
+func (s *neighbourSource) Keyword(_ context.Context, q string, _ Filter, _ int) ([]Hit, error) {
+	var out []Hit
+	for item, text := range s.text {
+		if strings.Contains(text, "move") {
+			out = append(out, Hit{Item: item, Score: 1})
+		}
+	}
+	return out, nil
+}
+
+func (s *neighbourSource) InRange(context.Context, TimeRange, Filter, int) ([]Hit, error) {
+	return nil, nil
+}
+
+func (s *neighbourSource) Docs(_ context.Context, items []string, _ Filter) (map[string]Doc, error) {
+	out := map[string]Doc{}
+	for _, it := range items {
+		if text, ok := s.text[it]; ok {
+			out[it] = Doc{Item: it, Kind: KindEntry, Text: text}
+		}
+	}
+	return out, nil
+}
+
+func (s *neighbourSource) Neighbours(_ context.Context, items []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, it := range items {
+		out[it] = s.next[it]
+	}
+	return out, nil
 }

@@ -53,7 +53,7 @@ const (
 // A point names a span on its own ("March", "2025-03-14", "yesterday",
 // "Monday"); the patterns below combine points with "since", "before",
 // "after", "in", "on", "during", "between ... and ...", "from ... to ...".
-var pointRe = `(?:today|yesterday|` + isoRe + `|` + monthRe + `\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?|(\d{1,2})(?:st|nd|rd|th)?\s+` + monthRe + `(?:,?\s+(\d{4}))?|` + monthRe + `(?:\s+(\d{4}))?|(?:last\s+)?` + weekdayRe + `|(?:this|last|past|previous)\s+` + unitRe + `|` + numRe + `\s+` + unitRe + `\s+ago|in\s+(\d{4}))`
+var pointRe = `(?:today|yesterday|` + isoRe + `|` + monthRe + `\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?|(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRe + `(?:,?\s+(\d{4}))?|` + monthRe + `(?:\s+(\d{4}))?|(?:last\s+)?` + weekdayRe + `|(?:this|last|past|previous)\s+` + unitRe + `|` + numRe + `\s+` + unitRe + `\s+ago|in\s+(\d{4}))`
 
 var (
 	betweenExpr = regexp.MustCompile(`(?i)\b(?:between|from)\s+(` + pointRe + `)\s+(?:and|to|until)\s+(` + pointRe + `)\b`)
@@ -77,6 +77,9 @@ var (
 //	March 5, 5 March, March 5th, 2025 (that day)
 //	2025-03-14, 2025-03 (ISO dates: that day, that month), in 2025
 //	since X, after X, before X, until X, between X and Y, from X to Y
+//	the 17th of December
+//	and beside a day: in the morning/afternoon/evening/night, the
+//	evening of, (just) before/after/around/at midnight, noon, 9am, 21:30
 //
 // Month and weekday names may be abbreviated ("Mar", "Mon"); case does not
 // matter. ok is false when q holds no time expression (q is returned as it
@@ -141,10 +144,105 @@ func ParseTime(q string, now time.Time) (expr TimeExpr, rest string, ok bool) {
 	} {
 		if r, at, found := try(); found {
 			rest = strings.TrimSpace(spaces.ReplaceAllString(q[:at[0]]+" "+q[at[1]:], " "))
-			return TimeExpr{Range: r, Text: q[at[0]:at[1]]}, rest, true
+			expr := TimeExpr{Range: r, Text: q[at[0]:at[1]]}
+			if !r.From.IsZero() && r.From.Equal(startOfDay(r.From)) && r.To.Equal(r.From.AddDate(0, 0, 1)) {
+				expr, rest = timeOfDay(expr, rest)
+			}
+			return expr, rest, true
 		}
 	}
 	return TimeExpr{}, q, false
+}
+
+var timeOfDayExpr = regexp.MustCompile(`(?i)\b(?:(?:in|on|during)\s+)?(?:the\s+)?(?:(morning|afternoon|evening|night)(?:\s+of)?|(?:(?:just|right|shortly)\s+)?(before|after|around|at|by)\s+(midnight|noon|\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}))\b`)
+
+// timeOfDay narrows a one-day expression by a time of day said beside it
+// in the rest of the query: in the morning (5-12 h), afternoon (12-18 h),
+// evening (17-24 h) or night (20-24 h); before a time (the three hours
+// before it: "just before midnight", "right before 1am"), after it (the
+// three hours after), around or at it (an hour and a half either side);
+// times as midnight, noon, 9am, 9:30pm, 21:30. The words are taken out of
+// the rest and put before the expression's text.
+func timeOfDay(expr TimeExpr, rest string) (TimeExpr, string) {
+	m := timeOfDayExpr.FindStringSubmatchIndex(rest)
+	if m == nil {
+		return expr, rest
+	}
+	day := expr.Range.From
+	at := func(h, min int) time.Time {
+		return day.Add(time.Duration(h)*time.Hour + time.Duration(min)*time.Minute)
+	}
+	var r TimeRange
+	if m[2] >= 0 {
+		switch strings.ToLower(rest[m[2]:m[3]]) {
+		case "morning":
+			r = TimeRange{From: at(5, 0), To: at(12, 0)}
+		case "afternoon":
+			r = TimeRange{From: at(12, 0), To: at(18, 0)}
+		case "evening":
+			r = TimeRange{From: at(17, 0), To: at(24, 0)}
+		default: // night
+			r = TimeRange{From: at(20, 0), To: at(24, 0)}
+		}
+	} else {
+		rel := strings.ToLower(rest[m[4]:m[5]])
+		word := strings.ToLower(strings.ReplaceAll(rest[m[6]:m[7]], " ", ""))
+		var t time.Time
+		switch word {
+		case "midnight":
+			t = at(24, 0)
+			if rel == "after" {
+				t = at(0, 0)
+			}
+		case "noon":
+			t = at(12, 0)
+		default:
+			h, min, ok := clock(word)
+			if !ok {
+				return expr, rest
+			}
+			t = at(h, min)
+		}
+		span := 3 * time.Hour
+		switch rel {
+		case "before", "by":
+			r = TimeRange{From: t.Add(-span), To: t}
+		case "after":
+			r = TimeRange{From: t, To: t.Add(span)}
+		default:
+			r = TimeRange{From: t.Add(-span / 2), To: t.Add(span / 2)}
+		}
+	}
+	expr.Range = r
+	expr.Text = strings.TrimSpace(rest[m[0]:m[1]]) + " " + expr.Text
+	return expr, strings.TrimSpace(spaces.ReplaceAllString(rest[:m[0]]+" "+rest[m[1]:], " "))
+}
+
+// clock reads "9am", "9:30pm", "21:30" as hours and minutes.
+func clock(s string) (h, min int, ok bool) {
+	pm, am := strings.HasSuffix(s, "pm"), strings.HasSuffix(s, "am")
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "pm"), "am")
+	hs, ms, _ := strings.Cut(s, ":")
+	h, err := strconv.Atoi(hs)
+	if err != nil {
+		return 0, 0, false
+	}
+	if ms != "" {
+		if min, err = strconv.Atoi(ms); err != nil || min > 59 {
+			return 0, 0, false
+		}
+	}
+	switch {
+	case (am || pm) && (h < 1 || h > 12):
+		return 0, 0, false
+	case pm && h < 12:
+		h += 12
+	case am && h == 12:
+		h = 0
+	case h > 23:
+		return 0, 0, false
+	}
+	return h, min, true
 }
 
 // betweenPoints reads "between X and Y" / "from X to Y" as its two points.
@@ -171,7 +269,7 @@ func betweenPoints(whole string, now time.Time) (a, b TimeRange, ok bool) {
 var (
 	onlyISO      = regexp.MustCompile(`^` + isoRe + `$`)
 	onlyMonthDay = regexp.MustCompile(`(?i)^` + monthRe + `\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?$`)
-	onlyDayMonth = regexp.MustCompile(`(?i)^(\d{1,2})(?:st|nd|rd|th)?\s+` + monthRe + `(?:,?\s+(\d{4}))?$`)
+	onlyDayMonth = regexp.MustCompile(`(?i)^(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthRe + `(?:,?\s+(\d{4}))?$`)
 	onlyMonth    = regexp.MustCompile(`(?i)^` + monthRe + `(?:\s+(\d{4}))?$`)
 	onlyWeekday  = regexp.MustCompile(`(?i)^(?:last\s+)?` + weekdayRe + `$`)
 	onlyThisLast = regexp.MustCompile(`(?i)^(this|last|past|previous)\s+` + unitRe + `$`)

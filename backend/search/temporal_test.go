@@ -13,6 +13,7 @@ func TestParseTime(t *testing.T) {
 	}
 	now := time.Date(2025, 3, 12, 15, 4, 0, 0, loc)
 	d := func(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, loc) }
+	h := func(y int, m time.Month, day, hour int) time.Time { return time.Date(y, m, day, hour, 0, 0, 0, loc) }
 	var zero time.Time
 	for _, tc := range []struct {
 		q        string
@@ -38,6 +39,15 @@ func TestParseTime(t *testing.T) {
 		{"three weeks ago", d(2025, 2, 17), d(2025, 2, 24), "", "three weeks ago"},
 		{"a month ago", d(2025, 2, 1), d(2025, 3, 1), "", "a month ago"},
 		{"pgx 2025-01-13", d(2025, 1, 13), d(2025, 1, 14), "pgx", "2025-01-13"},
+		// A time of day beside a day narrows it.
+		{"what was I working on just before midnight on 20 February", h(2025, 2, 20, 21), d(2025, 2, 21), "what was I working",
+			"on just before midnight on 20 February"},
+		{"push right before 1am on 24 February 2025", h(2025, 2, 23, 22), h(2025, 2, 24, 1), "push", "right before 1am on 24 February 2025"},
+		{"commit on the evening of 17 February", h(2025, 2, 17, 17), d(2025, 2, 18), "commit", "on the evening of 17 February"},
+		{"deploy yesterday at 9:30pm", h(2025, 3, 11, 20), h(2025, 3, 11, 23), "deploy", "at 9:30pm yesterday"},
+		{"tests after noon today", h(2025, 3, 12, 12), h(2025, 3, 12, 15), "tests", "after noon today"},
+		{"the 17th of February", d(2025, 2, 17), d(2025, 2, 18), "", "the 17th of February"},
+		{"at 25:00 yesterday", d(2025, 3, 11), d(2025, 3, 12), "at 25:00", "yesterday"}, // no such time: the day
 		{"2024-11 release", d(2024, 11, 1), d(2024, 12, 1), "release", "2024-11"},
 		{"before 2025-01-01", zero, d(2025, 1, 1), "", "before 2025-01-01"},
 		{"after January", d(2025, 2, 1), zero, "", "after January"},
