@@ -260,8 +260,8 @@ func TestEditedExtractedItemSurvivesReimport(t *testing.T) {
 	if err != nil || got.Item.Version != ed.Version || got.Item.Fields.Fact != ed.Fields.Fact {
 		t.Fatalf("after re-import %+v, %v", got.Item, err)
 	}
-	if n, _ := l.Knowledge.List(KnowledgeFilter{Limit: 1000}); len(n) != 6 {
-		t.Fatalf("%d items after re-import, want the session's 6", len(n))
+	if n, _ := l.Knowledge.List(KnowledgeFilter{Limit: 1000}); len(n) != len(goldenKnowledge(t, "large-session.jsonl")) {
+		t.Fatalf("%d items after re-import, want the session's %d (its golden file)", len(n), len(goldenKnowledge(t, "large-session.jsonl")))
 	}
 }
 

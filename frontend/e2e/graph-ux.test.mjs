@@ -373,7 +373,13 @@ describe('at 1024x700 and 1280x900', () => {
       // Along an edge: from a node with a neighbour, the arrow pointing at it goes to a node joined to it.
       await fit(page);
       const pos = await page.evaluate((ids) => Object.fromEntries(ids.map((id) => [id, window.__rhizome.nodePosition(id)])), graph.nodes.map((x) => x.id));
-      const edge = graph.edges.find((e) => Math.hypot(pos[e.target].x - pos[e.source].x, pos[e.target].y - pos[e.source].y) > 40);
+      // An edge between two segments (a knowledge item opens its own
+      // panel) whose source stands clear of every other node: the click
+      // lands on it.
+      const segment = new Set(graph.nodes.filter((x) => !x.knowledge).map((x) => x.id));
+      const clear = (id) => graph.nodes.every((o) => o.id === id || !pos[o.id] || Math.hypot(pos[o.id].x - pos[id].x, pos[o.id].y - pos[id].y) > 16);
+      const edge = graph.edges.find((e) => segment.has(e.source) && segment.has(e.target) && pos[e.source] && pos[e.target] &&
+        Math.hypot(pos[e.target].x - pos[e.source].x, pos[e.target].y - pos[e.source].y) > 40 && clear(e.source));
       await page.mouse.click(pos[edge.source].x, pos[edge.source].y);
       await page.waitForSelector(`[data-testid=node-panel][data-node="${edge.source}"]`);
       await page.keyboard.press('Escape');
@@ -387,11 +393,16 @@ describe('at 1024x700 and 1280x900', () => {
       assert.ok(linked(edge.source, moved), `${key} moved from ${edge.source} to ${moved}, which are not joined (edge to ${edge.target})`);
       assert.match(await page.textContent('[data-testid=graph-cursor]'), new RegExp(graph.nodes.find((x) => x.id === moved).type));
       await shot(page, 'ux-10-keyboard-cursor-1024');
-      // Enter opens it, Esc closes it and leaves the focus in the graph.
+      // Enter opens it (a knowledge item beside its segment in its own
+      // panel), Esc closes it and leaves the focus in the graph.
       await page.keyboard.press('Enter');
-      await page.waitForSelector(`[data-testid=node-panel][data-node="${moved}"]`);
+      const panelOf = (id) => graph.nodes.find((x) => x.id === id).knowledge
+        ? `[data-testid=knowledge-node-panel][data-id="${id}"]`
+        : `[data-testid=node-panel][data-node="${id}"]`;
+      const panel = panelOf(moved);
+      await page.waitForSelector(panel);
       await page.keyboard.press('Escape');
-      await page.waitForSelector('[data-testid=node-panel]', { state: 'detached' });
+      await page.waitForSelector(panel, { state: 'detached' });
       assert.equal(await active(), 'graph-canvas');
       // Tab reaches the node list; arrows move in it, Enter opens.
       await page.keyboard.press('Tab');
@@ -405,7 +416,7 @@ describe('at 1024x700 and 1280x900', () => {
       assert.ok(chosen, 'no option active');
       await shot(page, 'ux-10-node-list-1024');
       await page.keyboard.press('Enter');
-      await page.waitForSelector(`[data-testid=node-panel][data-node="${chosen}"]`);
+      await page.waitForSelector(panelOf(chosen));
       // The help overlay lists the keys.
       await page.keyboard.press('Escape');
       await page.keyboard.press('?');

@@ -171,12 +171,13 @@ test('knowledge text stays inert: markup in a decision or rule is shown as text'
   await page.waitForFunction((t) => [...document.querySelectorAll('[data-testid=rule]')].some((e) => e.textContent.includes(t)), evil);
   assert.equal(await page.evaluate(() => window.__xss), undefined);
 
-  // Re-running the offline rules finds the samples' 13 items again and keeps what was recorded by
-  // hand (the fact recorded from the node panel belongs to a session too: 14).
+  // Re-running the offline rules finds the samples' items again and keeps what was recorded by
+  // hand (the fact recorded from the node panel belongs to a session too: counted with them).
   const before = (await serve.call('Knowledge', 'List', { limit: 1000 })).length;
   await page.click('[data-testid=reextract]');
   await page.waitForSelector('[data-testid=reextract-result]');
-  assert.match(await page.textContent('[data-testid=reextract-result]'), /^3 sessions read again: 14 → 14 items$/);
+  const read = /^3 sessions read again: (\d+) → (\d+) items$/.exec((await page.textContent('[data-testid=reextract-result]')).trim());
+  assert.ok(read && read[1] === read[2] && Number(read[1]) >= 50, `re-extraction: ${read?.[0]}`);
   assert.equal((await serve.call('Knowledge', 'List', { limit: 1000 })).length, before);
   await shot(page, 'e2e-knowledge-8-inert-reextract');
   assert.equal(await page.locator('[data-testid=knowledge-view] img').count(), 0);
