@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"rhizome/backend/eval"
+	"rhizome/backend/llm/llmtest"
 )
 
 // `rhizome eval` imports a benchmark's own JSON into a temporary library
@@ -107,5 +108,38 @@ func TestEvalSyntheticLoCoMoFloors(t *testing.T) {
 		if r.Category == "overall" && r.Search.TurnRecall[10] < r.BM25.TurnRecall[10]+0.15 {
 			t.Errorf("overall recall@10 %.3f is not 0.15 above BM25's %.3f", r.Search.TurnRecall[10], r.BM25.TurnRecall[10])
 		}
+	}
+}
+
+// With an embeddings endpoint named (--base-url, --model) the benchmark's
+// turns and questions are embedded by it (llmtest's OpenAI server on
+// loopback: a hashed bag of words), and the report is made as offline; half
+// an endpoint is refused, saying what is missing.
+func TestEvalWithEmbeddingsEndpoint(t *testing.T) {
+	srv := llmtest.NewOpenAIServer(1)
+	base, stop, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop(context.Background())
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"eval", "--json", "--base-url", base, "--model", "embed-test", "locomo", "../backend/eval/testdata/locomo-mini.json"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("eval with an endpoint: exit %d: %s", code, errb.String())
+	}
+	if srv.EmbeddingRequests() == 0 {
+		t.Error("the endpoint embedded nothing")
+	}
+	var rep eval.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if all := rep.Rows[len(rep.Rows)-1]; all.Category != "overall" || all.Search.TurnRecall[10] != 1 {
+		t.Errorf("overall %+v", all)
+	}
+	errb.Reset()
+	if code := run(context.Background(), []string{"eval", "--base-url", base, "locomo", "../backend/eval/testdata/locomo-mini.json"}, &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "needs both --base-url and --model") {
+		t.Errorf("--base-url alone: exit %d: %s", code, errb.String())
 	}
 }
