@@ -83,36 +83,12 @@ func mergeAnalyses(parts []partAnswer) Analysis {
 	rels := map[string]int{}
 	for _, p := range parts {
 		a := p.a
-		for _, d := range a.Content.KeyDecisions {
-			if i, ok := decisions[norm(d.What)]; ok {
-				kept := &out.Content.KeyDecisions[i]
-				kept.Confidence = higherConfidence(kept.Confidence, d.Confidence)
-				kept.Entries = unionInts(kept.Entries, d.Entries)
-				continue
-			}
-			decisions[norm(d.What)] = len(out.Content.KeyDecisions)
-			out.Content.KeyDecisions = append(out.Content.KeyDecisions, d)
-		}
-		for _, c := range a.Content.Corrections {
-			if i, ok := corrections[norm(c.RightBelief)]; ok {
-				kept := &out.Content.Corrections[i]
-				kept.Confidence = higherConfidence(kept.Confidence, c.Confidence)
-				kept.Entries = unionInts(kept.Entries, c.Entries)
-				continue
-			}
-			corrections[norm(c.RightBelief)] = len(out.Content.Corrections)
-			out.Content.Corrections = append(out.Content.Corrections, c)
-		}
-		for _, f := range a.Content.FailedApproaches {
-			if i, ok := failed[norm(f.Approach)]; ok {
-				kept := &out.Content.FailedApproaches[i]
-				kept.Confidence = higherConfidence(kept.Confidence, f.Confidence)
-				kept.Entries = unionInts(kept.Entries, f.Entries)
-				continue
-			}
-			failed[norm(f.Approach)] = len(out.Content.FailedApproaches)
-			out.Content.FailedApproaches = append(out.Content.FailedApproaches, f)
-		}
+		mergeFindings(&out.Content.KeyDecisions, decisions, a.Content.KeyDecisions,
+			func(d AnalysisDecision) string { return d.What }, func(d *AnalysisDecision) (*Confidence, *[]int) { return &d.Confidence, &d.Entries })
+		mergeFindings(&out.Content.Corrections, corrections, a.Content.Corrections,
+			func(c AnalysisCorrection) string { return c.RightBelief }, func(c *AnalysisCorrection) (*Confidence, *[]int) { return &c.Confidence, &c.Entries })
+		mergeFindings(&out.Content.FailedApproaches, failed, a.Content.FailedApproaches,
+			func(f AnalysisFailedApproach) string { return f.Approach }, func(f *AnalysisFailedApproach) (*Confidence, *[]int) { return &f.Confidence, &f.Entries })
 		for _, e := range a.Content.ErrorsSeen {
 			k := norm(e.Type) + "\x00" + norm(e.Message)
 			if i, ok := errs[k]; ok {
@@ -180,6 +156,25 @@ func mergeAnalyses(parts []partAnswer) Analysis {
 
 // higherConfidence is the higher of two confidences (high, medium, low;
 // "" is none).
+// mergeFindings appends each of items to *list, unless one with the same
+// key (normalised: norm) is there already (seen maps keys to indexes in
+// *list), which then keeps the higher confidence and gains the entries.
+// parts gives a finding's confidence and entries.
+func mergeFindings[T any](list *[]T, seen map[string]int, items []T, key func(T) string, parts func(*T) (*Confidence, *[]int)) {
+	for _, it := range items {
+		k := norm(key(it))
+		if i, ok := seen[k]; ok {
+			keptConf, keptEntries := parts(&(*list)[i])
+			conf, entries := parts(&it)
+			*keptConf = higherConfidence(*keptConf, *conf)
+			*keptEntries = unionInts(*keptEntries, *entries)
+			continue
+		}
+		seen[k] = len(*list)
+		*list = append(*list, it)
+	}
+}
+
 func higherConfidence[C ~string](a, b C) C {
 	if confidenceRank[string(b)] > confidenceRank[string(a)] {
 		return b
