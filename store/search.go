@@ -86,6 +86,10 @@ type SearchFilter struct {
 	// aside) by bm25, instead of those holding all of them: the retrieval a
 	// hybrid ranking starts from.
 	AnyWord bool
+	// KeysOnly makes entry hits carry their key (EntryPK), kind and score
+	// alone, without the text, title, snippet and node that showing them
+	// takes: the hybrid search reads what it scores itself (Docs).
+	KeysOnly bool
 	// ExcludeArchived leaves out the nodes consolidation archived
 	// (memory_state) and their entries, in the query itself: a search asks
 	// for limit hits and gets limit live ones.
@@ -456,6 +460,13 @@ func (s *Store) searchEntries(ctx context.Context, p *searchPlan, f SearchFilter
 	}
 	if err != nil {
 		return nil, err
+	}
+	if f.KeysOnly {
+		hits := make([]SearchHit, len(cands))
+		for i, c := range cands {
+			hits[i] = SearchHit{Kind: HitEntry, EntryPK: c.pk, Score: c.score}
+		}
+		return hits, nil
 	}
 	return s.entryHits(ctx, p, cands)
 }

@@ -45,7 +45,7 @@ func keywordFilter(f search.Filter) SearchFilter {
 // words (stopwords aside); the hybrid ranking weighs how many they hold.
 func (src *SearchSource) Keyword(ctx context.Context, q string, f search.Filter, n int) ([]search.Hit, error) {
 	kf := keywordFilter(f)
-	kf.AnyWord = true
+	kf.AnyWord, kf.KeysOnly = true, true
 	if len(kf.Kinds) == 0 {
 		kf.Kinds = []string{search.KindNode, search.KindEntry} // the hybrid search ranks nodes and entries only
 	}
