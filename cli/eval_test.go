@@ -63,7 +63,7 @@ func TestEvalCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("eval longmemeval: exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"longmemeval: 3 conversations, 6 sessions, 12 turns, 3 questions", "single-session-user", "temporal-reasoning", "overall", "p95"} {
+	for _, want := range []string{"longmemeval: 3 conversations, 6 sessions, 12 turns, 3 questions", "single-session-user", "temporal-reasoning", "overall", "p95", "session recall_any@5"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}
