@@ -400,16 +400,20 @@ func TestSummaryQueueResumesAfterReopening(t *testing.T) {
 	defer cancel()
 	a.StartSummaries(ctx)
 	deadline := time.Now().Add(60 * time.Second)
-	var slowest time.Duration
+	// Reads that began and ended while a model request was open: the
+	// worker does not hold the library while it waits for the model.
+	during := 0
 	for {
-		start := time.Now()
+		open := m.inFlight.Load() > 0
 		if _, err := a.Library.Sessions(""); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := a.Graph.Graph(GraphFilter{}); err != nil {
 			t.Fatal(err)
 		}
-		slowest = max(slowest, time.Since(start))
+		if open && m.inFlight.Load() > 0 {
+			during++
+		}
 		q, err := a.Summaries.QueueStatus()
 		if err != nil {
 			t.Fatal(err)
@@ -422,8 +426,8 @@ func TestSummaryQueueResumesAfterReopening(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if slowest > time.Second {
-		t.Errorf("reading the library took %s while the worker ran", slowest)
+	if during == 0 {
+		t.Error("no read of the library answered while a model request was open")
 	}
 	if most := m.most.Load(); most > 2 || most < 1 {
 		t.Errorf("%d model requests at once, the concurrency setting is 2", most)
