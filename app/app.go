@@ -88,6 +88,8 @@ type core struct {
 	deferRel   bool           // appends leave their relations to the queue (StartBackground, DeferRelations)
 	background bool           // StartBackground ran: imports kick the queue
 
+	narrower search.NarrowerCache // the hybrid search's WordNet bridges over the library's terms
+
 	bridgeMu   sync.Mutex
 	bridges    *search.Graph // the graph bridges walk, as of bridgesVer
 	bridgesVer string

@@ -161,7 +161,7 @@ func (s *Search) Hybrid(q HybridQuery) (HybridResult, error) {
 	vec := s.c.vectors.current()
 	st := search.DefaultSettings()
 	st.Weights, st.DecayRate = search.Weights(set.Weights), set.DecayRate
-	eng := &search.Engine{Source: s.c.store.SearchSource(), Settings: st, Now: s.c.now}
+	eng := &search.Engine{Source: s.c.store.SearchSource(), Settings: st, Now: s.c.now, Narrower: &s.c.narrower}
 	res := HybridResult{Hits: []HybridHit{}, Bridges: []BridgePath{}}
 	if vec.index != nil && vec.index.Len() > 0 {
 		eng.Embedder, eng.Index = vec.embedder, vec.index

@@ -346,9 +346,9 @@ func BenchmarkHybridSearch(b *testing.B) {
 	idx := embedLibrary(b, s, lsa, lsa.ID())
 	b.Logf("embedded and indexed %d vectors in %v", idx.Len(), time.Since(start).Round(time.Second))
 	now := base.AddDate(1, 0, 0)
-	engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(),
+	engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(), Narrower: &search.NarrowerCache{},
 		Now: func() time.Time { return now }}
-	everyNode := &search.Engine{Source: allNodes{s.SearchSource(), s}, Embedder: lsa, Index: exactIndex{idx}, Settings: search.DefaultSettings(),
+	everyNode := &search.Engine{Source: allNodes{s.SearchSource(), s}, Embedder: lsa, Index: exactIndex{idx}, Settings: search.DefaultSettings(), Narrower: &search.NarrowerCache{},
 		Now: func() time.Time { return now }}
 	for b.Loop() {
 		var hybrid, baseline []time.Duration

@@ -52,7 +52,7 @@ func TestHeldOutRetrieval(t *testing.T) {
 		if err := json.Unmarshal(b, &set); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(),
+		engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(), Narrower: &search.NarrowerCache{},
 			Now: func() time.Time { return set.Now }}
 		var got heldOut
 		for _, q := range set.Queries {

@@ -25,7 +25,7 @@ func TestHybridSearch(t *testing.T) {
 	lsa := trainLSA(t, s, search.LSAOptions{})
 	idx := embedLibrary(t, s, lsa, lsa.ID())
 	now := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
-	engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(),
+	engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(), Narrower: &search.NarrowerCache{},
 		Now: func() time.Time { return now }}
 
 	resp, err := engine.Search(ctx, search.Request{Query: "rate limiting on 2026-01-12", Limit: 10})

@@ -262,7 +262,7 @@ func TestRetrievalQuality(t *testing.T) {
 	for _, seed := range []uint64{1, 2, 3} {
 		lsa := trainLSA(t, s, search.LSAOptions{Seed: seed})
 		idx := embedLibrary(t, s, lsa, lsa.ID())
-		engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(),
+		engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(), Narrower: &search.NarrowerCache{},
 			Now: func() time.Time { return set.Now }}
 		var vector, hybrid metrics
 		for i, q := range set.Queries {

@@ -375,3 +375,33 @@ func (src *SearchSource) TermStats(ctx context.Context, terms []string) (map[str
 	}
 	return out, st.docs, nil
 }
+
+// VocabularyStamp implements search.Vocabulary: it changes whenever the
+// keyword index's terms do (a refresh moves indexed_to; a rebuild resets
+// it).
+func (src *SearchSource) VocabularyStamp(ctx context.Context) (string, error) {
+	st, err := readIndexState(ctx, src.s.db)
+	if err != nil {
+		return "", fmt.Errorf("store: %w", err)
+	}
+	return fmt.Sprintf("%p/%d/%d/%d", src.s, st.indexedTo, st.docs, st.tokens), nil
+}
+
+// Vocabulary implements search.Vocabulary: every term of the keyword index
+// (the entries up to its indexed_to), in term order.
+func (src *SearchSource) Vocabulary(ctx context.Context) ([]string, error) {
+	rows, err := src.s.db.QueryContext(ctx, `SELECT term FROM search_terms`)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the keyword index's terms: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, fmt.Errorf("store: unable to read the keyword index's terms: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
