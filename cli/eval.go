@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -34,6 +35,7 @@ func runEval(ctx context.Context, c *call) int {
 	asJSON := c.Bool("json", false, "print the report as JSON")
 	limit := c.Int("limit", 0, "ask only the first N questions (0: all)")
 	keep := c.String("keep", "", "keep the library in this folder instead of a temporary one; a folder an earlier --keep filled is asked again without importing")
+	misses := c.String("misses", "", "write each scored question whose evidence is not all among the first 10 hits to this file (JSON lines: the question, its evidence turns and the hits, with their text)")
 	embeddings := c.modelFlags()
 	if status, ok := c.parse(); !ok {
 		return status
@@ -61,7 +63,17 @@ func runEval(ctx context.Context, c *call) int {
 		fmt.Fprintf(stderr, "rhizome eval: --keep: %v\n", err)
 		return 1
 	}
-	rep, err := runBenchmark(ctx, b, dir, *limit, embeddings.override(), stderr)
+	var missed io.Writer
+	if *misses != "" {
+		f, err := os.Create(*misses)
+		if err != nil {
+			fmt.Fprintf(stderr, "rhizome eval: --misses: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		missed = f
+	}
+	rep, err := runBenchmark(ctx, b, dir, *limit, embeddings.override(), stderr, missed)
 	if ctx.Err() != nil {
 		fmt.Fprintf(stderr, "rhizome eval: %v\n", context.Cause(ctx))
 		return interruptedStatus(ctx)
@@ -104,8 +116,10 @@ func readBenchmark(kind, file string) (*eval.Benchmark, string, error) {
 // runBenchmark imports b into a library in dir and asks it the first limit
 // questions (all when limit <= 0). An embeddings endpoint (its base URL
 // and model; the key from RHIZOME_LLM_API_KEY, kept in dir's library
-// settings) makes the vectors instead of the offline model.
-func runBenchmark(ctx context.Context, b *eval.Benchmark, dir string, limit int, embeddings app.ModelOverride, progress io.Writer) (eval.Report, error) {
+// settings) makes the vectors instead of the offline model. When misses
+// is not nil, each scored question whose evidence is not all among the
+// first 10 hits is written to it as a JSON line (evalMiss).
+func runBenchmark(ctx context.Context, b *eval.Benchmark, dir string, limit int, embeddings app.ModelOverride, progress, misses io.Writer) (eval.Report, error) {
 	db := filepath.Join(dir, "library.db")
 	_, statErr := os.Stat(db)
 	imported := statErr == nil
@@ -212,6 +226,9 @@ func runBenchmark(ctx context.Context, b *eval.Benchmark, dir string, limit int,
 			br.Sessions = appendNew(br.Sessions, sessionOf[q.Conversation][t])
 		}
 		base[i] = br
+		if misses != nil && len(q.Evidence) > 0 && eval.Recall(q.Evidence, r.Turns, 10) < 1 {
+			writeMiss(misses, b, q, r.Turns, br.Turns)
+		}
 	}
 	cats := eval.LoCoMoCategories
 	if b.Name == "longmemeval" {
@@ -259,4 +276,46 @@ func printEvalReport(w io.Writer, r eval.Report) {
 turn recall@k: the share of a question's evidence turns among its first k hits; session recall@5: 1 when
 every session holding evidence is among the first 5 sessions the hits come from (recall_all; recall_any:
 when one of them is). Questions without evidence (adversarial, abstention) are not scored.`))
+}
+
+// evalMiss is one line of `rhizome eval --misses`: a question whose
+// evidence was not all among the first 10 hits, with the text of its
+// evidence turns and of those hits (a mark on the hits that are evidence).
+type evalMiss struct {
+	ID       string     `json:"id"`
+	Category string     `json:"category"`
+	Question string     `json:"question"`
+	Answer   string     `json:"answer,omitempty"`
+	Evidence []evalTurn `json:"evidence"`
+	Hits     []evalTurn `json:"hits"`
+}
+
+type evalTurn struct {
+	ID string `json:"id"`
+	// Rank is an evidence turn's place among the hits (1 is first; 0 when
+	// it is not among them).
+	Rank     int    `json:"rank,omitempty"`
+	BM25Rank int    `json:"bm25Rank,omitempty"` // the same in the plain BM25's ranking
+	Evidence bool   `json:"evidence,omitempty"`
+	Text     string `json:"text"`
+}
+
+// writeMiss writes q and its first 10 hits to w as one JSON line; bm25 is
+// the baseline's ranking of the same question.
+func writeMiss(w io.Writer, b *eval.Benchmark, q eval.Question, hits, bm25 []string) {
+	text := map[string]string{}
+	for _, s := range b.Conversations[q.Conversation].Sessions {
+		for _, t := range s.Turns {
+			text[t.ID] = t.Speaker + ": " + t.Text
+		}
+	}
+	m := evalMiss{ID: q.ID, Category: q.Category, Question: q.Text, Answer: q.Answer}
+	for _, id := range q.Evidence {
+		m.Evidence = append(m.Evidence, evalTurn{ID: id, Rank: slices.Index(hits, id) + 1, BM25Rank: slices.Index(bm25, id) + 1, Text: text[id]})
+	}
+	for _, id := range hits[:min(10, len(hits))] {
+		m.Hits = append(m.Hits, evalTurn{ID: id, Evidence: slices.Contains(q.Evidence, id), Text: text[id]})
+	}
+	line, _ := json.Marshal(m)
+	w.Write(append(line, '\n'))
 }
