@@ -388,20 +388,56 @@ func (src *SearchSource) VocabularyStamp(ctx context.Context) (string, error) {
 }
 
 // Vocabulary implements search.Vocabulary: every term of the keyword index
-// (the entries up to its indexed_to), in term order.
-func (src *SearchSource) Vocabulary(ctx context.Context) ([]string, error) {
-	rows, err := src.s.db.QueryContext(ctx, `SELECT term FROM search_terms`)
+// (the entries up to its indexed_to) with its entry count, in term order.
+func (src *SearchSource) Vocabulary(ctx context.Context) ([]search.TermCount, error) {
+	rows, err := src.s.db.QueryContext(ctx, `SELECT term, df FROM search_terms`)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read the keyword index's terms: %w", err)
 	}
 	defer rows.Close()
-	var out []string
+	var out []search.TermCount
 	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
+		var t search.TermCount
+		if err := rows.Scan(&t.Term, &t.DF); err != nil {
 			return nil, fmt.Errorf("store: unable to read the keyword index's terms: %w", err)
 		}
 		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// Holding implements search.Holding: up to n entries that pass f and hold
+// any of terms (keyword-index terms, each matched as an FTS5 phrase),
+// newest first, unranked: the caller chose the terms by their counts.
+func (src *SearchSource) Holding(ctx context.Context, terms []string, f search.Filter, n int) ([]string, error) {
+	kf := keywordFilter(f)
+	if len(terms) == 0 || n <= 0 || !kf.wants(search.KindEntry) {
+		return nil, nil
+	}
+	quoted := make([]string, len(terms))
+	for i, t := range terms {
+		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+	}
+	match := strings.Join(quoted, " OR ")
+	query, args := `SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rowid DESC LIMIT ?`, []any{match, n}
+	if kf.entryFiltered() {
+		cond, cargs := kf.entrySQL()
+		query = `SELECT e.pk FROM entries_fts JOIN entries e ON e.pk = entries_fts.rowid JOIN sessions s ON s.pk = e.session_pk
+			WHERE entries_fts MATCH ?` + cond + ` ORDER BY e.pk DESC LIMIT ?`
+		args = append(append([]any{match}, cargs...), n)
+	}
+	rows, err := src.s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to find the entries holding %d terms: %w", len(terms), err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var pk int64
+		if err := rows.Scan(&pk); err != nil {
+			return nil, fmt.Errorf("store: unable to find the entries holding %d terms: %w", len(terms), err)
+		}
+		out = append(out, EntryItem(pk))
 	}
 	return out, rows.Err()
 }

@@ -386,7 +386,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 		if err := e.lendContext(ctx, st, hits, keyword, add); err != nil {
 			return resp, err
 		}
-		if below, err = e.narrower(ctx, st, text, req.Filter, keyword, add); err != nil {
+		if below, err = e.narrower(ctx, st, text, req.Filter, add); err != nil {
 			return resp, err
 		}
 		if e.Embedder != nil && e.Index != nil && st.Weights.Vector > 0 {
@@ -464,17 +464,19 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 	for i := range weights {
 		weights[i] = 1
 	}
+	var total int64 // items the TermStats count over; 0 when unknown
 	if ts, ok := e.Source.(TermStats); ok && len(words) > 0 {
 		df, docs, err := ts.TermStats(ctx, words)
 		if err != nil {
 			return resp, err
 		}
+		total = docs
 		for i, w := range words {
 			weights[i] = IDF(docs+1, df[w]) // +1: a word in no item weighs most, not infinitely
 		}
 	}
 	forms := newWordForms(words)
-	forms.addNarrower(below, st.Narrower)
+	forms.addNarrower(below, st.Narrower, total)
 	results := make([]Result, 0, len(order))
 	for _, item := range order {
 		d, ok := docs[item]
@@ -482,13 +484,14 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 			continue
 		}
 		var c Components
+		var lent float64
+		c.Content, lent = forms.overlapLent(weights, d.Text)
 		if maxBM25 > 0 {
-			c.Keyword = keyword[item] / maxBM25
+			c.Keyword = clamp01(max(keyword[item], lent) / maxBM25)
 		}
 		if v, ok := vector[item]; ok && maxVec > 0 {
 			c.Vector = clamp01(v / maxVec)
 		}
-		c.Content = forms.overlap(weights, d.Text)
 		c.Tag = tagMatch(words, weights, d.Tags)
 		if d.Centrality > 0 {
 			c.Relation = clamp01(d.Centrality)
@@ -522,21 +525,28 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 	return resp, nil
 }
 
-// narrowerTermsPerWord bounds the terms a query word is looked for as
-// (those fewest steps below it first); a word whose terms are more than
+// narrowerTermsPerWord bounds the terms a query word gathers candidates
+// by (those fewest steps below it first, then the rarest; all of them
+// earn it credit in what is gathered); a word whose terms are more than
 // narrowerShare of the vocabulary says nothing ("thing").
 const (
-	narrowerTermsPerWord = 200
+	narrowerTermsPerWord = 40
 	narrowerShare        = 0.05
+	// narrowerBudget is how many entries the terms gathering candidates
+	// may hold together, in candidates (Settings.Candidates).
+	narrowerBudget = 1
 )
 
 // narrower finds, for each content word of text, the library terms below
-// it, and adds the items holding them as candidates, each with
-// st.Narrower of its bm25 for those terms where that beats its own
-// keyword score. It returns the terms by content word (nil when off).
-func (e *Engine) narrower(ctx context.Context, st Settings, text string, f Filter, keyword map[string]float64, add func(string)) ([][]Narrower, error) {
+// it, and adds the items holding them as candidates (the nearest and
+// rarest terms, while their entries number at most narrowerBudget
+// candidates); the scoring lends each the keyword score its best such term
+// earns (narrowerCredit). It returns the terms by content word (nil when
+// off).
+func (e *Engine) narrower(ctx context.Context, st Settings, text string, f Filter, add func(string)) ([][]Narrower, error) {
 	v, ok := e.Source.(Vocabulary)
-	if e.Narrower == nil || st.Narrower <= 0 || !ok {
+	h, ok2 := e.Source.(Holding)
+	if e.Narrower == nil || st.Narrower <= 0 || !ok || !ok2 {
 		return nil, nil
 	}
 	x, err := e.Narrower.Get(ctx, v)
@@ -545,34 +555,35 @@ func (e *Engine) narrower(ctx context.Context, st Settings, text string, f Filte
 	}
 	words := contentWords(text)
 	below := make([][]Narrower, len(words))
-	var terms []string
+	var picked []Narrower
 	for i, w := range words {
 		ns := x.Of(w)
 		if len(ns) == 0 || float64(len(ns)) > narrowerShare*float64(x.Terms()) {
 			continue
 		}
-		if len(ns) > narrowerTermsPerWord {
-			ns = slices.Clone(ns)
-			sort.SliceStable(ns, func(a, b int) bool { return ns[a].Steps < ns[b].Steps })
-			ns = ns[:narrowerTermsPerWord]
-		}
 		below[i] = ns
-		for _, n := range ns {
-			terms = append(terms, n.Term)
+		picked = append(picked, ns[:min(len(ns), narrowerTermsPerWord)]...)
+	}
+	sortNarrower(picked)
+	budget := int64(narrowerBudget * st.Candidates)
+	var terms []string
+	var sum int64
+	for _, n := range picked {
+		if sum+n.DF > budget {
+			continue
 		}
+		sum += n.DF
+		terms = append(terms, n.Term)
 	}
 	if len(terms) == 0 {
 		return below, nil
 	}
-	hits, err := e.Source.Keyword(ctx, strings.Join(terms, " "), f, st.Candidates)
+	items, err := h.Holding(ctx, terms, f, int(budget))
 	if err != nil {
 		return nil, err
 	}
-	for _, h := range hits {
-		if lent := st.Narrower * h.Score; lent > keyword[h.Item] {
-			keyword[h.Item] = lent
-		}
-		add(h.Item)
+	for _, it := range items {
+		add(it)
 	}
 	return below, nil
 }
@@ -678,9 +689,18 @@ func overlap(words []string, weights []float64, text string) float64 {
 
 // overlap is overlap of f's words, weights by word.
 func (f *wordForms) overlap(weights []float64, text string) float64 {
+	o, _ := f.overlapLent(weights, text)
+	return o
+}
+
+// overlapLent is overlap, and the keyword score the best term below a word
+// (addNarrower) found in text lends the item: its credit times its IDF,
+// about the bm25 of a one-word match.
+func (f *wordForms) overlapLent(weights []float64, text string) (float64, float64) {
 	if len(weights) == 0 || text == "" {
-		return 0
+		return 0, 0
 	}
+	var lent float64
 	credit := make([]float64, len(weights))
 	var total float64
 	for _, w := range weights {
@@ -693,19 +713,20 @@ func (f *wordForms) overlap(weights []float64, text string) float64 {
 				credit[i] = 1
 				n++
 			}
-		} else if b, ok := f.below[t.Term]; ok && credit[b.word] < b.credit {
-			credit[b.word] = b.credit
+		} else if b, ok := f.below[t.Term]; ok {
+			credit[b.word] = max(credit[b.word], b.credit)
+			lent = max(lent, b.credit*b.idf)
 		}
-		return n < len(weights)
+		return f.below != nil || n < len(weights)
 	})
 	if total == 0 {
-		return 0
+		return 0, lent
 	}
 	var found float64
 	for i, c := range credit {
 		found += c * weights[i]
 	}
-	return found / total
+	return found / total, lent
 }
 
 // wordForms tells which of a query's words a token is, exactly or as
@@ -734,26 +755,32 @@ func newWordForms(words []string) *wordForms {
 	return f
 }
 
-// narrowerCredit is what a term below a query word earns it.
+// narrowerCredit is what a term below a query word earns it, and the
+// term's IDF.
 type narrowerCredit struct {
-	word   int
-	credit float64
+	word        int
+	credit, idf float64
 }
 
 // addNarrower lets the terms below each word (below, by word) earn it
-// share of its credit, less a tenth per step.
-func (f *wordForms) addNarrower(below [][]Narrower, share float64) {
+// share of its credit, less a tenth per step; docs is how many items the
+// terms' counts are over (0: unknown, every IDF 1).
+func (f *wordForms) addNarrower(below [][]Narrower, share float64, docs int64) {
 	for i, ns := range below {
 		for _, n := range ns {
 			c := share * max(0, 1-0.1*float64(n.Steps))
 			if _, own := f.exact[n.Term]; own || c <= 0 {
 				continue
 			}
+			idf := 1.0
+			if docs > 0 {
+				idf = IDF(docs+1, n.DF)
+			}
 			if f.below == nil {
 				f.below = map[string]narrowerCredit{}
 			}
 			if old, ok := f.below[n.Term]; !ok || c > old.credit {
-				f.below[n.Term] = narrowerCredit{i, c}
+				f.below[n.Term] = narrowerCredit{i, c, idf}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"sort"
 	"sync"
 
 	"rhizome/backend/wordnet"
@@ -13,6 +14,14 @@ import (
 type Narrower struct {
 	Term  string
 	Steps int
+	DF    int64 // the entries holding Term
+}
+
+// TermCount is a term of a library's keyword index with the number of
+// entries holding it.
+type TermCount struct {
+	Term string
+	DF   int64
 }
 
 // NarrowerIndex bridges a question's words to the words an answer is
@@ -37,24 +46,42 @@ const (
 )
 
 // NewNarrowerIndex indexes terms (a library's vocabulary, as Tokenize
-// folds it) under the concepts lex places them below. Stopwords and terms
-// of fewer than three letters are left out.
-func NewNarrowerIndex(lex *wordnet.Lexicon, terms []string) *NarrowerIndex {
+// folds it) under the concepts lex places them below, each concept's
+// terms nearest first, then rarest. Stopwords and terms of fewer than
+// three letters are left out.
+func NewNarrowerIndex(lex *wordnet.Lexicon, terms []TermCount) *NarrowerIndex {
 	x := &NarrowerIndex{lex: lex, below: map[string][]Narrower{}, terms: len(terms)}
 	for _, t := range terms {
-		if len(t) < 3 || stopwords[t] {
+		if len(t.Term) < 3 || stopwords[t.Term] {
 			continue
 		}
-		for _, c := range lex.Broader(t, narrowerNounSenses, narrowerVerbSenses, narrowerMaxSteps) {
-			x.below[c.Lemma] = append(x.below[c.Lemma], Narrower{Term: t, Steps: c.Steps})
+		for _, c := range lex.Broader(t.Term, narrowerNounSenses, narrowerVerbSenses, narrowerMaxSteps) {
+			x.below[c.Lemma] = append(x.below[c.Lemma], Narrower{Term: t.Term, Steps: c.Steps, DF: t.DF})
 		}
+	}
+	for _, ns := range x.below {
+		sortNarrower(ns)
 	}
 	return x
 }
 
+// sortNarrower orders terms nearest first, then rarest, then by term.
+func sortNarrower(ns []Narrower) {
+	sort.Slice(ns, func(a, b int) bool {
+		if ns[a].Steps != ns[b].Steps {
+			return ns[a].Steps < ns[b].Steps
+		}
+		if ns[a].DF != ns[b].DF {
+			return ns[a].DF < ns[b].DF
+		}
+		return ns[a].Term < ns[b].Term
+	})
+}
+
 // Of returns the library terms below word (its lemmas, as WordNet reads
-// its form: "cities" is city), each once at its fewest steps; word's own
-// forms are not among them.
+// its form: "cities" is city), each once at its fewest steps, nearest
+// first, then rarest; word's own forms are not among them. The slice is
+// the index's: callers do not change it.
 func (x *NarrowerIndex) Of(word string) []Narrower {
 	if x == nil {
 		return nil
@@ -64,21 +91,18 @@ func (x *NarrowerIndex) Of(word string) []Narrower {
 		return x.below[lemmas[0]]
 	}
 	best := map[string]int{}
-	var order []string
+	var out []Narrower
 	for _, lm := range lemmas {
 		for _, n := range x.below[lm] {
-			if old, ok := best[n.Term]; !ok {
-				best[n.Term] = n.Steps
-				order = append(order, n.Term)
-			} else if n.Steps < old {
-				best[n.Term] = n.Steps
+			if i, ok := best[n.Term]; !ok {
+				best[n.Term] = len(out)
+				out = append(out, n)
+			} else if n.Steps < out[i].Steps {
+				out[i].Steps = n.Steps
 			}
 		}
 	}
-	out := make([]Narrower, len(order))
-	for i, t := range order {
-		out[i] = Narrower{t, best[t]}
-	}
+	sortNarrower(out)
 	return out
 }
 
@@ -89,7 +113,13 @@ func (x *NarrowerIndex) Terms() int { return x.terms }
 // holds, and a stamp that changes when they do.
 type Vocabulary interface {
 	VocabularyStamp(ctx context.Context) (string, error)
-	Vocabulary(ctx context.Context) ([]string, error)
+	Vocabulary(ctx context.Context) ([]TermCount, error)
+}
+
+// Holding is what a Source may also tell: up to n items passing f that
+// hold any of terms (terms of its Vocabulary), unranked.
+type Holding interface {
+	Holding(ctx context.Context, terms []string, f Filter, n int) ([]string, error)
 }
 
 // NarrowerCache keeps one library's NarrowerIndex until its vocabulary
