@@ -275,17 +275,15 @@ type Settings struct {
 	Narrower float64
 }
 
-// DefaultSettings are the spec's weights, AutoMem's decay rate 0.01, 60
-// candidates per retriever (100 read more items for no better recall on
-// the tune files: LoCoMo-shaped 0.595 at both; the real sessions' by
-// entry 0.626 at 100, 0.643 at 60), a relation component of 0.5 at 4 edges, the
+// DefaultSettings are the spec's weights, AutoMem's decay rate 0.01, 100
+// candidates per retriever, a relation component of 0.5 at 4 edges, the
 // best 20 keyword entries lending 0.7 of their score to the turns either
 // side (tuned on build/evalgen's tune file: recall@10 0.557 without,
 // 0.573 with; 0.5 gave 0.564, 1.0 0.576 with a lower session recall), and
 // 0.7 of a word's credit for a term WordNet places below it (the same
 // file: 0.565 without, 0.586 at 0.5, 0.596 at 0.7, 0.591 at 0.9).
 func DefaultSettings() Settings {
-	return Settings{Weights: DefaultWeights(), DecayRate: 0.01, Candidates: 60, RelationHalf: 4, Context: 0.7, ContextSeeds: 20, Narrower: 0.7}
+	return Settings{Weights: DefaultWeights(), DecayRate: 0.01, Candidates: 100, RelationHalf: 4, Context: 0.7, ContextSeeds: 20, Narrower: 0.7}
 }
 
 // Engine is the hybrid search: it gathers candidates from keyword search,
@@ -338,7 +336,7 @@ type Response struct {
 func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 	st := e.Settings
 	if st.Candidates <= 0 {
-		st.Candidates = DefaultSettings().Candidates
+		st.Candidates = 100
 	}
 	if st.RelationHalf <= 0 {
 		st.RelationHalf = 4
