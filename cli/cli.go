@@ -18,7 +18,7 @@
 //	rhizome mcp    [--db PATH] [--read-only]
 //	rhizome watch  [--db PATH]
 //	rhizome export-session [--db PATH] ITEM OUT
-//	rhizome eval   [--json] [--limit N] [--keep DIR] [--base-url URL --model NAME] locomo|longmemeval FILE
+//	rhizome eval   [--json] [--limit N] [--keep DIR] [--misses FILE] [--base-url URL --model NAME] locomo|longmemeval FILE
 //
 // The library is one SQLite file, by default in the user's data directory
 // (see defaultDBPath); RHIZOME_DB or --db overrides it. Every command that
@@ -105,7 +105,7 @@ var commands = []command{
 	{"export-session", `  rhizome export-session [--db PATH] ITEM OUT
                                             write a session's original file back, byte for byte
 `, runExportSession},
-	{"eval", `  rhizome eval   [--json] [--limit N] [--keep DIR] [--base-url URL --model NAME] locomo|longmemeval FILE
+	{"eval", `  rhizome eval   [--json] [--limit N] [--keep DIR] [--misses FILE] [--base-url URL --model NAME] locomo|longmemeval FILE
                                             the memory's evidence recall on LoCoMo or LongMemEval
                                             (their published JSON, in a temporary library),
                                             beside plain BM25
