@@ -329,10 +329,10 @@ func (p *searchPlan) clauseDF(c search.Clause) (df int64, known bool) {
 func (s *Store) planSearch(ctx context.Context, q search.Query) (*searchPlan, error) {
 	p := &searchPlan{query: q, expansions: map[string][]string{}, terms: map[string]termInfo{}}
 	var err error
-	if p.state, err = readIndexState(ctx, s.db); err != nil {
+	if p.state, err = readIndexState(ctx, cachedDB{s}); err != nil {
 		return nil, err
 	}
-	if p.docs, p.avgdl, err = ftsTotals(ctx, s.db, "entries_fts"); err != nil {
+	if p.docs, p.avgdl, err = ftsTotals(ctx, cachedDB{s}, "entries_fts"); err != nil {
 		return nil, err
 	}
 	want := q.AllTerms()
@@ -342,14 +342,14 @@ func (s *Store) planSearch(ctx context.Context, q search.Query) (*searchPlan, er
 				continue
 			}
 			prefix := c.Terms[len(c.Terms)-1]
-			exp, err := prefixTerms(ctx, s.db, prefix)
+			exp, err := prefixTerms(ctx, cachedDB{s}, prefix)
 			if err != nil {
 				return nil, err
 			}
 			p.expansions[prefix] = exp
 			want = append(want, exp...)
 		}
-		if err := p.loadTerms(ctx, s.db, want); err != nil {
+		if err := p.loadTerms(ctx, cachedDB{s}, want); err != nil {
 			return nil, err
 		}
 	}
@@ -505,7 +505,7 @@ const textRankLimit = 500
 // rankFewByText ranks every match of a selective query by bm25 computed from
 // the matches' text.
 func (s *Store) rankFewByText(ctx context.Context, p *searchPlan, f SearchFilter, limit int) ([]entryCandidate, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? LIMIT ?`, p.match, 4*textRankLimit)
+	rows, err := (cachedDB{s}).QueryContext(ctx, `SELECT rowid FROM entries_fts WHERE entries_fts MATCH ? LIMIT ?`, p.match, 4*textRankLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -534,11 +534,11 @@ func (s *Store) rankEntriesExact(ctx context.Context, p *searchPlan, f SearchFil
 	var err error
 	if f.entryFiltered() {
 		cond, args := f.entrySQL()
-		rows, err = s.db.QueryContext(ctx, `SELECT x.rowid, x.r FROM (SELECT rowid, bm25(entries_fts) AS r
+		rows, err = (cachedDB{s}).QueryContext(ctx, `SELECT x.rowid, x.r FROM (SELECT rowid, bm25(entries_fts) AS r
 			FROM entries_fts WHERE entries_fts MATCH ?) x JOIN entries e ON e.pk = x.rowid JOIN sessions s ON s.pk = e.session_pk
 			WHERE 1 = 1`+cond+` ORDER BY x.r LIMIT ?`, append(append([]any{p.match}, args...), limit)...)
 	} else {
-		rows, err = s.db.QueryContext(ctx, `SELECT rowid, rank FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank LIMIT ?`, p.match, limit)
+		rows, err = (cachedDB{s}).QueryContext(ctx, `SELECT rowid, rank FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank LIMIT ?`, p.match, limit)
 	}
 	if err != nil {
 		return nil, err
@@ -627,7 +627,7 @@ func (s *Store) rankEntriesCommon(ctx context.Context, p *searchPlan, f SearchFi
 		join = ` JOIN entries e ON e.pk = entries_fts.rowid JOIN sessions s ON s.pk = e.session_pk`
 	}
 	var last int64
-	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(pk), 0) FROM entries`).Scan(&last); err != nil {
+	if err := (cachedDB{s}).QueryRowContext(ctx, `SELECT coalesce(max(pk), 0) FROM entries`).Scan(&last); err != nil {
 		return nil, err
 	}
 	windows := []int64{0}
@@ -635,7 +635,7 @@ func (s *Store) rankEntriesCommon(ctx context.Context, p *searchPlan, f SearchFi
 		windows = append(windows, p.state.indexedTo)
 	}
 	for _, after := range windows {
-		rows, err := s.db.QueryContext(ctx, `SELECT entries_fts.rowid FROM entries_fts`+join+`
+		rows, err := (cachedDB{s}).QueryContext(ctx, `SELECT entries_fts.rowid FROM entries_fts`+join+`
 			WHERE entries_fts MATCH ? AND entries_fts.rowid > ?`+cond+` ORDER BY entries_fts.rowid DESC LIMIT ?`,
 			append(append([]any{p.match, after}, args...), tuning.recent)...)
 		if err != nil {
@@ -670,7 +670,7 @@ func (s *Store) rankByText(ctx context.Context, p *searchPlan, f SearchFilter, p
 	if f.entryFiltered() {
 		query += ` JOIN sessions s ON s.pk = e.session_pk`
 	}
-	rows, err := s.db.QueryContext(ctx, query+` WHERE e.pk IN (SELECT value FROM json_each(?))`+cond,
+	rows, err := (cachedDB{s}).QueryContext(ctx, query+` WHERE e.pk IN (SELECT value FROM json_each(?))`+cond,
 		append([]any{string(list)}, args...)...)
 	if err != nil {
 		return nil, err
@@ -714,7 +714,7 @@ func (s *Store) entryHits(ctx context.Context, p *searchPlan, cands []entryCandi
 		pks[i] = c.pk
 	}
 	list, _ := json.Marshal(pks)
-	rows, err := s.db.QueryContext(ctx, `SELECT e.pk, e.seq, e.entry_id, e.type, e.role, e.timestamp, e.text, s.id,
+	rows, err := (cachedDB{s}).QueryContext(ctx, `SELECT e.pk, e.seq, e.entry_id, e.type, e.role, e.timestamp, e.text, s.id,
 		CASE WHEN s.name <> '' THEN s.name ELSE s.file_name END,
 		coalesce((SELECT n.id FROM segments g JOIN nodes n ON n.session_pk = g.session_pk AND n.segment_idx = g.idx
 			WHERE g.session_pk = e.session_pk AND g.start_seq <= e.seq AND g.end_seq >= e.seq LIMIT 1), '')
@@ -771,7 +771,7 @@ func (s *Store) entryHits(ctx context.Context, p *searchPlan, cands []entryCandi
 // keywordTuning.nodes).
 func (s *Store) searchNodes(ctx context.Context, p *searchPlan, f SearchFilter, limit int) ([]SearchHit, error) {
 	cond, args := f.nodeSQL()
-	rows, err := s.db.QueryContext(ctx, `SELECT n.id, s.id, n.type, n.timestamp, n.summary, n.tags, n.topics, n.files, x.r
+	rows, err := (cachedDB{s}).QueryContext(ctx, `SELECT n.id, s.id, n.type, n.timestamp, n.summary, n.tags, n.topics, n.files, x.r
 		FROM (SELECT rowid, bm25(nodes_fts, 4.0, 2.0, 2.0, 1.0) AS r FROM nodes_fts WHERE nodes_fts MATCH ?
 			ORDER BY rowid DESC LIMIT ?) x
 		JOIN nodes n ON n.pk = x.rowid JOIN sessions s ON s.pk = n.session_pk

@@ -73,7 +73,7 @@ func (src *SearchSource) InRange(ctx context.Context, r search.TimeRange, f sear
 	if len(f.Kinds) == 0 || containsString(f.Kinds, search.KindNode) {
 		sf := keywordFilter(search.Filter{Project: f.Project, NodeTypes: f.NodeTypes, Range: r, ExcludeArchived: f.ExcludeArchived})
 		cond, args := sf.nodeSQL()
-		rows, err := src.s.db.QueryContext(ctx, `SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk
+		rows, err := (cachedDB{src.s}).QueryContext(ctx, `SELECT n.id FROM nodes n JOIN sessions s ON s.pk = n.session_pk
 			WHERE n.timestamp <> ''`+cond+` ORDER BY n.timestamp DESC LIMIT ?`, append(args, n)...)
 		if err != nil {
 			return nil, fmt.Errorf("store: unable to list the nodes of a time range: %w", err)
@@ -95,7 +95,7 @@ func (src *SearchSource) InRange(ctx context.Context, r search.TimeRange, f sear
 	}
 	sf := keywordFilter(search.Filter{Project: f.Project, Roles: f.Roles, Range: r, ExcludeArchived: f.ExcludeArchived})
 	cond, args := sf.entrySQL()
-	rows, err := src.s.db.QueryContext(ctx, `SELECT e.pk FROM segments g JOIN sessions s ON s.pk = g.session_pk
+	rows, err := (cachedDB{src.s}).QueryContext(ctx, `SELECT e.pk FROM segments g JOIN sessions s ON s.pk = g.session_pk
 		JOIN entries e ON e.session_pk = g.session_pk AND e.seq BETWEEN g.start_seq AND g.end_seq
 		WHERE g.start_timestamp < ? AND g.end_timestamp >= ? AND e.text <> ''`+cond+`
 		ORDER BY e.role = 'user' DESC, e.timestamp DESC LIMIT ?`,
@@ -130,7 +130,7 @@ func (src *SearchSource) Neighbours(ctx context.Context, items []string) (map[st
 		return out, nil
 	}
 	list, _ := json.Marshal(pks)
-	rows, err := src.s.db.QueryContext(ctx, `SELECT e.pk,
+	rows, err := (cachedDB{src.s}).QueryContext(ctx, `SELECT e.pk,
 		(SELECT p.pk FROM entries p WHERE p.session_pk = e.session_pk AND p.seq < e.seq AND p.text <> '' ORDER BY p.seq DESC LIMIT 1),
 		(SELECT n.pk FROM entries n WHERE n.session_pk = e.session_pk AND n.seq > e.seq AND n.text <> '' ORDER BY n.seq LIMIT 1)
 		FROM entries e WHERE e.pk IN (SELECT value FROM json_each(?))`, string(list))
@@ -243,7 +243,7 @@ func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string
 		return out, nil
 	}
 	list, _ := json.Marshal(ids)
-	rows, err := src.s.db.QueryContext(ctx, `SELECT n.id, s.id, s.cwd, n.type, n.timestamp, n.summary, n.tags, n.topics, n.files,
+	rows, err := (cachedDB{src.s}).QueryContext(ctx, `SELECT n.id, s.id, s.cwd, n.type, n.timestamp, n.summary, n.tags, n.topics, n.files,
 		coalesce(f.tools, ''), coalesce(f.models, ''), coalesce(f.importance, 0),
 		EXISTS (SELECT 1 FROM memory_state m WHERE m.item = 'rhizome:node/' || n.id AND m.archived = 1)
 	FROM nodes n JOIN sessions s ON s.pk = n.session_pk LEFT JOIN search_node_facets f ON f.node_pk = n.pk
@@ -270,7 +270,7 @@ func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string
 		return nil, fmt.Errorf("store: unable to read nodes for search: %w", err)
 	}
 	// Degree and relation types.
-	erows, err := src.s.db.QueryContext(ctx, `SELECT x.value, e.type FROM json_each(?) x JOIN edges e ON e.source_id = x.value
+	erows, err := (cachedDB{src.s}).QueryContext(ctx, `SELECT x.value, e.type FROM json_each(?) x JOIN edges e ON e.source_id = x.value
 		UNION ALL SELECT x.value, e.type FROM json_each(?) x JOIN edges e ON e.target_id = x.value`, string(list), string(list))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read the edges of nodes for search: %w", err)
@@ -320,7 +320,7 @@ func (src *SearchSource) entryDocs(ctx context.Context, pks []int64, facets bool
 	if facets {
 		fc = entryFacets
 	}
-	rows, err := src.s.db.QueryContext(ctx, `SELECT e.pk, e.entry_id, e.seq, e.type, e.role, e.timestamp, e.text, s.id, s.cwd,
+	rows, err := (cachedDB{src.s}).QueryContext(ctx, `SELECT e.pk, e.entry_id, e.seq, e.type, e.role, e.timestamp, e.text, s.id, s.cwd,
 		CASE WHEN s.name <> '' THEN s.name ELSE s.file_name END, `+fc+`,
 		coalesce((SELECT n.id FROM segments g JOIN nodes n ON n.session_pk = g.session_pk AND n.segment_idx = g.idx
 			WHERE g.session_pk = e.session_pk AND g.start_seq <= e.seq AND g.end_seq >= e.seq LIMIT 1), '')
@@ -361,12 +361,12 @@ func (src *SearchSource) entryDocs(ctx context.Context, pks []int64, facets bool
 // entries hold each term, among how many entries it has counted (zero
 // before RefreshSearchIndex first ran).
 func (src *SearchSource) TermStats(ctx context.Context, terms []string) (map[string]int64, int64, error) {
-	st, err := readIndexState(ctx, src.s.db)
+	st, err := readIndexState(ctx, cachedDB{src.s})
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: %w", err)
 	}
 	p := &searchPlan{terms: map[string]termInfo{}}
-	if err := p.loadTerms(ctx, src.s.db, terms); err != nil {
+	if err := p.loadTerms(ctx, cachedDB{src.s}, terms); err != nil {
 		return nil, 0, fmt.Errorf("store: %w", err)
 	}
 	out := make(map[string]int64, len(terms))
@@ -380,7 +380,7 @@ func (src *SearchSource) TermStats(ctx context.Context, terms []string) (map[str
 // keyword index's terms do (a refresh moves indexed_to; a rebuild resets
 // it).
 func (src *SearchSource) VocabularyStamp(ctx context.Context) (string, error) {
-	st, err := readIndexState(ctx, src.s.db)
+	st, err := readIndexState(ctx, cachedDB{src.s})
 	if err != nil {
 		return "", fmt.Errorf("store: %w", err)
 	}
@@ -390,7 +390,7 @@ func (src *SearchSource) VocabularyStamp(ctx context.Context) (string, error) {
 // Vocabulary implements search.Vocabulary: every term of the keyword index
 // (the entries up to its indexed_to) with its entry count, in term order.
 func (src *SearchSource) Vocabulary(ctx context.Context) ([]search.TermCount, error) {
-	rows, err := src.s.db.QueryContext(ctx, `SELECT term, df FROM search_terms`)
+	rows, err := (cachedDB{src.s}).QueryContext(ctx, `SELECT term, df FROM search_terms`)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read the keyword index's terms: %w", err)
 	}
@@ -426,7 +426,7 @@ func (src *SearchSource) Holding(ctx context.Context, terms []string, f search.F
 			WHERE entries_fts MATCH ?` + cond + ` ORDER BY e.pk DESC LIMIT ?`
 		args = append(append([]any{match}, cargs...), n)
 	}
-	rows, err := src.s.db.QueryContext(ctx, query, args...)
+	rows, err := (cachedDB{src.s}).QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to find the entries holding %d terms: %w", len(terms), err)
 	}

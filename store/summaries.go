@@ -425,7 +425,7 @@ func (s *Store) SummariesOf(ctx context.Context, kind string, subjects []string)
 		query += ` AND subject IN (SELECT value FROM json_each(?))`
 		args = append(args, jsonStrings(subjects))
 	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := (cachedDB{s}).QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list the %s summaries: %w", kind, err)
 	}
