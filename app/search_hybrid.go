@@ -377,11 +377,11 @@ func (s *Search) titleHybridHits(ctx context.Context, hits []HybridHit) error {
 			sessionIDs = append(sessionIDs, h.SessionID)
 		}
 	}
-	nodeSums, err := s.c.store.SummariesOf(ctx, string(summary.KindSegment), nodeIDs)
+	nodeSums, err := s.c.store.SummaryHeadings(ctx, string(summary.KindSegment), nodeIDs, labelRunes+1)
 	if err != nil {
 		return err
 	}
-	sesSums, err := s.c.store.SummariesOf(ctx, string(summary.KindSession), sessionIDs)
+	sesSums, err := s.c.store.SummaryHeadings(ctx, string(summary.KindSession), sessionIDs, 0)
 	if err != nil {
 		return err
 	}
@@ -389,16 +389,16 @@ func (s *Search) titleHybridHits(ctx context.Context, hits []HybridHit) error {
 		h := &hits[i]
 		switch h.Kind {
 		case "node":
-			if r := nodeSums[h.NodeID]; r != nil && r.Shown.Text != "" {
-				h.Title = clipRunes(r.Shown.Text, labelRunes)
+			if r := nodeSums[h.NodeID]; r.Text != "" {
+				h.Title = clipRunes(r.Text, labelRunes)
 			}
 		default:
-			if r := sesSums[h.SessionID]; r != nil && r.Shown.Title != "" {
+			if r := sesSums[h.SessionID]; r.Title != "" {
 				where := h.Title
 				if _, after, ok := strings.Cut(h.Title, " · "); ok {
 					where = after
 				}
-				h.Title = clipRunes(r.Shown.Title+" · "+where, labelRunes)
+				h.Title = clipRunes(r.Title+" · "+where, labelRunes)
 			}
 		}
 	}

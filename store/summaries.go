@@ -444,6 +444,38 @@ func (s *Store) SummariesOf(ctx context.Context, kind string, subjects []string)
 	return out, nil
 }
 
+// SummaryHeadings returns, for each of subjects (of kind) that has a
+// summary, the title it shows and the first maxRunes characters of its
+// text: what a list of search hits is labelled with, without reading the
+// whole rows (SummariesOf).
+func (s *Store) SummaryHeadings(ctx context.Context, kind string, subjects []string, maxRunes int) (map[string]SummaryHeading, error) {
+	out := map[string]SummaryHeading{}
+	if len(subjects) == 0 {
+		return out, nil
+	}
+	rows, err := (cachedDB{s}).QueryContext(ctx, `SELECT subject, title, substr(text, 1, ?) FROM summaries
+		WHERE kind = ? AND subject IN (SELECT DISTINCT value FROM json_each(?))`, maxRunes, kind, jsonStrings(subjects))
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to read the %s summaries' headings: %w", kind, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var subject string
+		var h SummaryHeading
+		if err := rows.Scan(&subject, &h.Title, &h.Text); err != nil {
+			return nil, fmt.Errorf("store: unable to read a %s summary's heading: %w", kind, err)
+		}
+		out[subject] = h
+	}
+	return out, rows.Err()
+}
+
+// SummaryHeading is a summary's title and the start of its text.
+type SummaryHeading struct {
+	Title string
+	Text  string
+}
+
 // ClaimSummaries takes up to limit queued items that are due (NextTry at
 // or before now), offline jobs first, then in the order they were queued,
 // and leases them: their NextTry becomes now + lease, so that no other

@@ -123,3 +123,31 @@ func TestSummariesStored(t *testing.T) {
 		t.Errorf("unknown item: %v", err)
 	}
 }
+
+// What a list of hits is labelled with: the shown title and the start of
+// the shown text, counted in characters, of the subjects that have a
+// summary; the others are absent.
+func TestSummaryHeadings(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
+	for _, sub := range []string{"a", "b"} {
+		key := SummaryKey{Item: "rhizome:session/" + sub, Kind: "session", Subject: sub}
+		text := strings.Repeat("é", 50) + " lighthouse " + sub
+		if err := s.WriteSummaries(ctx, []SummaryWrite{{Key: key, InputHash: ptr("h"),
+			Add: &SummaryVersion{Title: "Title " + sub, Text: text, Source: "offline", InputHash: "h", MadeAt: t0}}}, showNewest, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.SummaryHeadings(ctx, "session", []string{"a", "a", "missing"}, 52)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := SummaryHeading{Title: "Title a", Text: strings.Repeat("é", 50) + " l"}
+	if len(got) != 1 || got["a"] != want {
+		t.Errorf("headings %+v, want only a: %+v", got, want)
+	}
+	if none, err := s.SummaryHeadings(ctx, "segment", []string{"a"}, 10); err != nil || len(none) != 0 {
+		t.Errorf("another kind's: %+v %v", none, err)
+	}
+}
