@@ -229,6 +229,11 @@ func (q *vectorQueue) run(ctx context.Context) error {
 	if _, err := st.RefreshSearchIndex(ctx); err != nil {
 		return err
 	}
+	// The WordNet bridges over its terms are built here, not by the first
+	// search after the terms changed (a quarter second the first time).
+	if _, err := q.c.narrower.Get(ctx, st.SearchSource()); err != nil {
+		return err
+	}
 	emb, model, err := q.embedder(ctx, set)
 	if errors.Is(err, search.ErrTooFewDocuments) {
 		return nil // an empty library: nothing to embed
