@@ -196,3 +196,23 @@ func (s *neighbourSource) Neighbours(_ context.Context, items []string) (map[str
 	}
 	return out, nil
 }
+
+// A text keeps its content words' share of the vector component, in full
+// from full words; stopwords do not count; 0 turns the prior off.
+func TestLengthPrior(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		full int
+		want float64
+	}{
+		{"Yesss! Where is it?", 10, 0.1},
+		{"Kenji: Yesss! Where is it?", 10, 0.2},
+		{"Rent in Spokane went up again, I swear every landlord in town got the same memo", 10, 1},
+		{"", 10, 0},
+		{"Yesss!", 0, 1},
+	} {
+		if got := lengthPrior(c.text, c.full); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("lengthPrior(%q, %d) = %v, want %v", c.text, c.full, got, c.want)
+		}
+	}
+}
