@@ -116,7 +116,7 @@ func (src *SearchSource) InRange(ctx context.Context, r search.TimeRange, f sear
 
 // Neighbours implements search.Neighbours: for each entry item, the
 // entries with text just before and just after it in its session.
-func (src *SearchSource) Neighbours(ctx context.Context, items []string) (map[string][]string, error) {
+func (src *SearchSource) Neighbours(ctx context.Context, items []string, reach int) (map[string][]search.Neighbour, error) {
 	var pks []int64
 	for _, it := range items {
 		if k, v, _ := strings.Cut(it, ":"); k == search.KindEntry {
@@ -125,32 +125,53 @@ func (src *SearchSource) Neighbours(ctx context.Context, items []string) (map[st
 			}
 		}
 	}
-	out := map[string][]string{}
+	out := map[string][]search.Neighbour{}
 	if len(pks) == 0 {
 		return out, nil
 	}
+	reach = min(max(reach, 1), maxNeighbourReach)
 	list, _ := json.Marshal(pks)
-	rows, err := (cachedDB{src.s}).QueryContext(ctx, `SELECT e.pk,
-		(SELECT p.pk FROM entries p WHERE p.session_pk = e.session_pk AND p.seq < e.seq AND p.text <> '' ORDER BY p.seq DESC LIMIT 1),
-		(SELECT n.pk FROM entries n WHERE n.session_pk = e.session_pk AND n.seq > e.seq AND n.text <> '' ORDER BY n.seq LIMIT 1)
-		FROM entries e WHERE e.pk IN (SELECT value FROM json_each(?))`, string(list))
+	rows, err := (cachedDB{src.s}).QueryContext(ctx, neighboursQuery(reach), string(list))
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to read the entries next to the hits: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var pk int64
-		var prev, next sql.NullInt64
-		if err := rows.Scan(&pk, &prev, &next); err != nil {
+		near := make([]sql.NullInt64, 2*reach)
+		dest := []any{&pk}
+		for i := range near {
+			dest = append(dest, &near[i])
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("store: unable to read the entries next to the hits: %w", err)
 		}
-		for _, n := range []sql.NullInt64{prev, next} {
+		for i, n := range near {
 			if n.Valid {
-				out[EntryItem(pk)] = append(out[EntryItem(pk)], EntryItem(n.Int64))
+				out[EntryItem(pk)] = append(out[EntryItem(pk)], search.Neighbour{Item: EntryItem(n.Int64), Steps: i/2 + 1})
 			}
 		}
 	}
 	return out, rows.Err()
+}
+
+// maxNeighbourReach bounds Neighbours' reach (and so its query texts).
+const maxNeighbourReach = 4
+
+// neighboursQuery reads, for each entry key of a JSON list, the keys of the
+// entries with text reach turns either side: columns before 1, after 1,
+// before 2, after 2, ...
+func neighboursQuery(reach int) string {
+	var b strings.Builder
+	b.WriteString(`SELECT e.pk`)
+	for k := range reach {
+		fmt.Fprintf(&b, `,
+		(SELECT p.pk FROM entries p WHERE p.session_pk = e.session_pk AND p.seq < e.seq AND p.text <> '' ORDER BY p.seq DESC LIMIT 1 OFFSET %d),
+		(SELECT n.pk FROM entries n WHERE n.session_pk = e.session_pk AND n.seq > e.seq AND n.text <> '' ORDER BY n.seq LIMIT 1 OFFSET %d)`, k, k)
+	}
+	b.WriteString(`
+		FROM entries e WHERE e.pk IN (SELECT value FROM json_each(?))`)
+	return b.String()
 }
 
 // inRangeEntrySpan is the longest time range whose entries InRange lists:

@@ -226,11 +226,19 @@ type TermStats interface {
 }
 
 // Neighbours is what a Source may also tell: the entries either side of
-// an entry in its session (the turn before and the turn after), by item.
-// A turn that answers a question holds the answer but often not the
-// question's words, which the turn before it holds.
+// an entry in its session, up to reach turns away (entries with text;
+// the turn before and the turn after are 1 step away), by item. A turn
+// that answers a question holds the answer but often not the question's
+// words, which the turn before it holds; in a conversation the speaker's
+// own next turn is 2 steps away.
 type Neighbours interface {
-	Neighbours(ctx context.Context, items []string) (map[string][]string, error)
+	Neighbours(ctx context.Context, items []string, reach int) (map[string][]Neighbour, error)
+}
+
+// Neighbour is an entry Steps turns from another in its session.
+type Neighbour struct {
+	Item  string
+	Steps int
 }
 
 // Embedder turns texts into vectors (the llm package's /v1/embeddings
@@ -267,6 +275,9 @@ type Settings struct {
 	// ContextSeeds is how many of the best keyword entries lend their
 	// score to their neighbours.
 	ContextSeeds int
+	// ContextReach is how many turns either side the lending goes, each
+	// step further taking Context again (Context^steps); 0 means 1.
+	ContextReach int
 	// Narrower is the share of a query word's content credit an item
 	// earns by a term WordNet places below the word ("Spokane" for city),
 	// less a tenth per hypernym step between them; such items are also
@@ -286,12 +297,16 @@ type Settings struct {
 // 0.573 with; 0.5 gave 0.564, 1.0 0.576 with a lower session recall), and
 // 0.7 of a word's credit for a term WordNet places below it (the same
 // file: 0.565 without, 0.586 at 0.5, 0.596 at 0.7, 0.591 at 0.9), and the
-// vector component in full from 10 content words (the same file: 0.595
+// lending reach two turns either side (the same file: 0.633 at one,
+// 0.673 at two and three; at two a share of 0.6 gave 0.657, 0.8 0.680,
+// 0.9 0.699, but the real sessions' tune set lost there: by entry 0.625
+// at 0.7, 0.617 at 0.8; two turns cost it one segment, 0.917 -> 0.883),
+// the vector component in full from 10 content words (the same file: 0.595
 // without, 0.605 at 4, 0.630 at 9, 0.633 at 10 and at 12, 0.637 at 20;
 // the real sessions' tune set by entry 0.626 without, 0.625 at 10, 0.592
 // at 20).
 func DefaultSettings() Settings {
-	return Settings{Weights: DefaultWeights(), DecayRate: 0.01, Candidates: 100, RelationHalf: 4, Context: 0.7, ContextSeeds: 20, Narrower: 0.7, VectorFullWords: 10}
+	return Settings{Weights: DefaultWeights(), DecayRate: 0.01, Candidates: 100, RelationHalf: 4, Context: 0.7, ContextSeeds: 20, ContextReach: 2, Narrower: 0.7, VectorFullWords: 10}
 }
 
 // Engine is the hybrid search: it gathers candidates from keyword search,
@@ -617,16 +632,15 @@ func (e *Engine) lendContext(ctx context.Context, st Settings, hits []Hit, keywo
 	for i, h := range seeds {
 		items[i] = h.Item
 	}
-	next, err := nb.Neighbours(ctx, items)
+	next, err := nb.Neighbours(ctx, items, max(1, st.ContextReach))
 	if err != nil {
 		return err
 	}
 	for _, h := range seeds {
-		lent := st.Context * h.Score
 		for _, n := range next[h.Item] {
-			if lent > keyword[n] {
-				keyword[n] = lent
-				add(n)
+			if lent := math.Pow(st.Context, float64(n.Steps)) * h.Score; lent > keyword[n.Item] {
+				keyword[n.Item] = lent
+				add(n.Item)
 			}
 		}
 	}

@@ -134,7 +134,7 @@ func TestContextLendsToNeighbours(t *testing.T) {
 			"entry:2": "Olivia: Savannah! The commute was killing me.",
 			"entry:3": "Kenji: nice",
 		},
-		next: map[string][]string{"entry:1": {"entry:2"}, "entry:2": {"entry:1", "entry:3"}},
+		next: map[string][]Neighbour{"entry:1": {{"entry:2", 1}}, "entry:2": {{"entry:1", 1}, {"entry:3", 1}}},
 	}
 	for _, share := range []float64{0, 0.7} {
 		st := DefaultSettings()
@@ -162,7 +162,7 @@ func TestContextLendsToNeighbours(t *testing.T) {
 // finds the entries holding "move" (bm25 1).
 type neighbourSource struct {
 	text map[string]string
-	next map[string][]string
+	next map[string][]Neighbour
 }
 
 func (s *neighbourSource) Keyword(_ context.Context, q string, _ Filter, _ int) ([]Hit, error) {
@@ -189,12 +189,49 @@ func (s *neighbourSource) Docs(_ context.Context, items []string, _ Filter) (map
 	return out, nil
 }
 
-func (s *neighbourSource) Neighbours(_ context.Context, items []string) (map[string][]string, error) {
-	out := map[string][]string{}
+func (s *neighbourSource) Neighbours(_ context.Context, items []string, reach int) (map[string][]Neighbour, error) {
+	out := map[string][]Neighbour{}
 	for _, it := range items {
-		out[it] = s.next[it]
+		for _, n := range s.next[it] {
+			if n.Steps <= reach {
+				out[it] = append(out[it], n)
+			}
+		}
 	}
 	return out, nil
+}
+
+// The lending reaches Settings.ContextReach turns, taking Context again
+// at each step: the speaker's own next turn, two away, is found with a
+// reach of two, below the turn between.
+func TestContextReach(t *testing.T) {
+	src := &neighbourSource{
+		text: map[string]string{
+			"entry:1": "Olivia: we tried the new place where you move between tables",
+			"entry:2": "Kenji: nice",
+			"entry:3": "Olivia: I ordered the pani puri",
+		},
+		next: map[string][]Neighbour{"entry:1": {{"entry:2", 1}, {"entry:3", 2}}},
+	}
+	for _, reach := range []int{1, 2} {
+		st := DefaultSettings()
+		st.ContextReach = reach
+		e := &Engine{Source: src, Settings: st}
+		resp, err := e.Search(context.Background(), Request{Query: "move", Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kw := map[string]float64{}
+		for _, r := range resp.Results {
+			kw[r.Doc.Item] = r.Components.Keyword
+		}
+		if reach == 1 && kw["entry:3"] > 0 {
+			t.Errorf("reach 1 lent two turns away: %v", kw)
+		}
+		if reach == 2 && !(kw["entry:3"] > 0 && kw["entry:3"] < kw["entry:2"]) {
+			t.Errorf("reach 2: %v, want the turn two away lent less than the one between", kw)
+		}
+	}
 }
 
 // A text keeps its content words' share of the vector component, in full
