@@ -65,8 +65,9 @@ type watchSetting struct {
 
 // defaultFolders are the folders agents write their sessions to, with the
 // agent: pi's ~/.pi/agent/sessions ($PI_CODING_AGENT_DIR/sessions), Claude
-// Code's ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects), Codex's
-// ~/.codex/sessions and archived_sessions ($CODEX_HOME/...).
+// Code's ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects), Qwen Code's
+// ~/.qwen/projects ($QWEN_HOME/projects), Codex's ~/.codex/sessions and
+// archived_sessions ($CODEX_HOME/...).
 func defaultFolders() []WatchedFolder {
 	home, _ := os.UserHomeDir()
 	pi := filepath.Join(home, ".pi", "agent")
@@ -77,6 +78,10 @@ func defaultFolders() []WatchedFolder {
 	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
 		claude = d
 	}
+	qwen := filepath.Join(home, ".qwen")
+	if d := os.Getenv("QWEN_HOME"); d != "" {
+		qwen = d
+	}
 	codex := filepath.Join(home, ".codex")
 	if d := os.Getenv("CODEX_HOME"); d != "" {
 		codex = d
@@ -84,6 +89,7 @@ func defaultFolders() []WatchedFolder {
 	return []WatchedFolder{
 		{Path: filepath.Join(pi, "sessions"), Agent: "pi", Default: true},
 		{Path: filepath.Join(claude, "projects"), Agent: "claude-code", Default: true},
+		{Path: filepath.Join(qwen, "projects"), Agent: "qwen-code", Default: true},
 		{Path: filepath.Join(codex, "sessions"), Agent: "codex", Default: true},
 		{Path: filepath.Join(codex, "archived_sessions"), Agent: "codex", Default: true},
 	}

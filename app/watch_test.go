@@ -85,12 +85,13 @@ func (w *watchLib) progressEvents(since time.Time, phase string) int {
 }
 
 // agentHomes points the default watched folders into a temporary home and
-// creates them.
+// creates them, Qwen Code's excepted (a folder that does not exist yet).
 func agentHomes(t *testing.T) (claude, codexSessions string) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("PI_CODING_AGENT_DIR", filepath.Join(home, "pi"))
 	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "claude"))
+	t.Setenv("QWEN_HOME", filepath.Join(home, "qwen"))
 	t.Setenv("CODEX_HOME", filepath.Join(home, "codex"))
 	claude = filepath.Join(home, "claude", "projects")
 	codexSessions = filepath.Join(home, "codex", "sessions")
@@ -115,7 +116,7 @@ func TestWatcherImportsAppendsLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fs) != 4 || !fs[1].Enabled || !fs[1].Exists || fs[1].Path != claude || fs[3].Exists {
+	if len(fs) != 5 || !fs[1].Enabled || !fs[1].Exists || fs[1].Path != claude || fs[2].Exists || fs[4].Exists {
 		t.Fatalf("folders %+v", fs)
 	}
 
@@ -234,7 +235,7 @@ func TestWatchFoldersSettings(t *testing.T) {
 	l := newWatchLib(t)
 	extra := t.TempDir()
 	fs, err := l.Watch.AddFolder(extra)
-	if err != nil || len(fs) != 5 || fs[4].Path != extra || !fs[4].Enabled || fs[4].Default {
+	if err != nil || len(fs) != 6 || fs[5].Path != extra || !fs[5].Enabled || fs[5].Default {
 		t.Fatalf("%v %+v", err, fs)
 	}
 	if _, err := l.Watch.AddFolder("relative/path"); err == nil {
@@ -252,10 +253,10 @@ func TestWatchFoldersSettings(t *testing.T) {
 	}
 	again := &Watch{c: l.c, im: l.Import}
 	fs2, _ := again.Folders()
-	if fs2[0].Enabled || len(fs2) != 5 {
+	if fs2[0].Enabled || len(fs2) != 6 {
 		t.Errorf("not kept: %+v", fs2)
 	}
-	if fs, err = l.Watch.RemoveFolder(extra); err != nil || len(fs) != 4 {
+	if fs, err = l.Watch.RemoveFolder(extra); err != nil || len(fs) != 5 {
 		t.Errorf("%v %+v", err, fs)
 	}
 	if err := l.Watch.Start(); err != nil {
@@ -271,12 +272,12 @@ func TestWatchFoldersSettings(t *testing.T) {
 	}
 }
 
-// Without PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR and CODEX_HOME, the watched
+// Without PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, QWEN_HOME and CODEX_HOME, the watched
 // folders are the agents' own defaults under the home folder (issue 11 §2).
 func TestWatchedFolderDefaultsUnderHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	for _, v := range []string{"PI_CODING_AGENT_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME"} {
+	for _, v := range []string{"PI_CODING_AGENT_DIR", "CLAUDE_CONFIG_DIR", "QWEN_HOME", "CODEX_HOME"} {
 		t.Setenv(v, "")
 	}
 	var got []string
@@ -286,6 +287,7 @@ func TestWatchedFolderDefaultsUnderHome(t *testing.T) {
 	want := []string{
 		"pi " + filepath.Join(home, ".pi/agent/sessions"),
 		"claude-code " + filepath.Join(home, ".claude/projects"),
+		"qwen-code " + filepath.Join(home, ".qwen/projects"),
 		"codex " + filepath.Join(home, ".codex/sessions"),
 		"codex " + filepath.Join(home, ".codex/archived_sessions"),
 	}

@@ -176,8 +176,8 @@ func (c *collector) file(path string, info fs.FileInfo) {
 
 // walk lists every session file below the folder dir (IsSessionFile: the
 // *.jsonl files but Codex's session_index.jsonl and history.jsonl, read
-// for titles or not at all), in lexical order, following links, each folder
-// once.
+// for titles or not at all, and Qwen Code's usage_record.jsonl), in
+// lexical order, following links, each folder once.
 func (c *collector) walk(dir string) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -214,8 +214,10 @@ func (c *collector) walk(dir string) {
 }
 
 // IsSessionFile reports whether path names a session file (*.jsonl; a
-// Codex session_index.jsonl or history.jsonl is not one).
+// Codex session_index.jsonl or history.jsonl is not one, nor Qwen Code's
+// ~/.qwen/usage_record.jsonl, a line of token counts per run).
 func IsSessionFile(p string) bool {
 	base := filepath.Base(p)
-	return strings.EqualFold(filepath.Ext(base), ".jsonl") && base != "session_index.jsonl" && base != "history.jsonl"
+	return strings.EqualFold(filepath.Ext(base), ".jsonl") && base != "session_index.jsonl" && base != "history.jsonl" &&
+		base != "usage_record.jsonl"
 }

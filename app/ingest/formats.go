@@ -14,6 +14,7 @@ import (
 	"rhizome/backend/claudecode"
 	"rhizome/backend/codex"
 	"rhizome/backend/pisession"
+	"rhizome/backend/qwen"
 	"rhizome/backend/session"
 	"rhizome/backend/sessionformat"
 	"rhizome/store"
@@ -21,8 +22,9 @@ import (
 
 // The reader seam: every file is read through a sessionReader of its
 // format, found by content (sessionformat.Detect), never by name. pi
-// sessions (pisession.Reader), Claude Code sessions (claudecode.Reader) and
-// Codex rollouts (codex.Reader) give the same entries; what differs is
+// sessions (pisession.Reader), Claude Code sessions (claudecode.Reader), Qwen
+// Code sessions (qwen.Reader) and Codex rollouts (codex.Reader) give the
+// same entries; what differs is
 // said here: how a read resumes when the file grows, what the format's
 // metadata lines say, which entries are copies of others, and prices.
 
@@ -32,6 +34,7 @@ const (
 	formatPi         = "pi"
 	formatClaudeCode = "claude-code"
 	formatCodex      = "codex"
+	formatQwen       = "qwen-code"
 )
 
 // sessionReader reads a session file as a stream of entries in file order,
@@ -63,8 +66,9 @@ type sessionReader interface {
 // SessionMeta is what a session's metadata lines say, kept with the session
 // (store.Session.Meta).
 type SessionMeta struct {
-	// Title: Claude Code custom-title, ai-title or summary; Codex
-	// session_index.jsonl's thread name; pi's session_info name.
+	// Title: Claude Code custom-title, ai-title or summary; Qwen Code
+	// custom_title; Codex session_index.jsonl's thread name; pi's
+	// session_info name.
 	Title string `json:"title,omitempty"`
 	// Models used, in order of first use.
 	Models []string `json:"models,omitempty"`
@@ -74,14 +78,16 @@ type SessionMeta struct {
 	// Duplicates counts entries that repeat one stored before (in this
 	// file or another): kept, not counted twice.
 	Duplicates int `json:"duplicates,omitempty"`
-	// Rewinds counts the real branches of a Claude Code session.
+	// Rewinds counts the real branches of a Claude Code or Qwen Code
+	// session.
 	Rewinds int `json:"rewinds,omitempty"`
 	// RolledBackTurns lists the Codex turns a rollback superseded.
 	RolledBackTurns []string `json:"rolledBackTurns,omitempty"`
 	// SpawnedBy is the id of the Task/Agent tool call that spawned a
-	// Claude Code sub-agent, from its sidecar (agent-<id>.meta.json,
-	// toolUseId): the call links it when no result naming the agent came
-	// (an interrupted call). See claude-code-codex-formats.md §1.4.
+	// Claude Code sub-agent (or the agent call of a Qwen Code one), from
+	// its sidecar (agent-<id>.meta.json, toolUseId): the call links it
+	// when no result naming the agent came (an interrupted call). See
+	// claude-code-codex-formats.md §1.4.
 	SpawnedBy string `json:"spawnedBy,omitempty"`
 	// HistoryThread and HistoryEnd say where a Codex 0.169 fork's history
 	// ends in another thread's file (session_meta.history_base: its
@@ -98,6 +104,8 @@ func newSessionReader(format string, r io.Reader, path string) sessionReader {
 		return &claudeReader{Reader: claudecode.NewReader(r, path)}
 	case formatCodex:
 		return &codexReader{Reader: codex.NewReader(r, path)}
+	case formatQwen:
+		return &qwenReader{Reader: qwen.NewReader(r, path)}
 	}
 	return &piReader{Reader: pisession.NewReader(r, path)}
 }
@@ -118,6 +126,12 @@ func resumeSessionReader(format string, r io.Reader, path string, state json.Raw
 			return nil, fmt.Errorf("the stored state of the Codex reader: %w", err)
 		}
 		return &codexReader{Reader: codex.NewReaderAt(r, path, st), resumed: true}, nil
+	case formatQwen:
+		var st qwen.State
+		if err := json.Unmarshal(state, &st); err != nil {
+			return nil, fmt.Errorf("the stored state of the Qwen Code reader: %w", err)
+		}
+		return &qwenReader{Reader: qwen.NewReaderAt(r, path, st)}, nil
 	}
 	var st piState
 	if err := json.Unmarshal(state, &st); err != nil {
@@ -185,6 +199,22 @@ func (c *claudeReader) Meta() SessionMeta {
 	return SessionMeta{Title: m.Title, Models: m.Models, Rewinds: m.Rewinds}
 }
 
+// qwenReader is a Qwen Code session's reader.
+type qwenReader struct {
+	*qwen.Reader
+}
+
+func (q *qwenReader) State() (json.RawMessage, int, error) {
+	st := q.Reader.State()
+	b, err := json.Marshal(st)
+	return b, st.Seq, err
+}
+
+func (q *qwenReader) Meta() SessionMeta {
+	m := q.Metadata()
+	return SessionMeta{Title: m.Title, Models: m.Models, Rewinds: m.Rewinds}
+}
+
 // codexReader is a Codex rollout's reader.
 type codexReader struct {
 	*codex.Reader
@@ -243,13 +273,13 @@ func detectFormatHead(f io.ReaderAt, size int64, head []byte, format, why string
 		format, why = sessionformat.Detect(head)
 	}
 	switch format {
-	case formatPi, formatClaudeCode, formatCodex:
+	case formatPi, formatClaudeCode, formatCodex, formatQwen:
 		return format, nil
 	case sessionformat.MemoBrain, sessionformat.RhizomeLoom, sessionformat.Loom, sessionformat.MiniLoom,
 		sessionformat.Exoloom, sessionformat.Loomsidian:
 		return "", fmt.Errorf("not a session file: %s; import it as what it is (a loom tree or a reasoning graph), not as a session", why)
 	}
-	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code or Codex): %s", why)
+	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code, Qwen Code or Codex): %s", why)
 }
 
 // lineEnds reports whether the first maxFirstLine bytes of f hold a
@@ -322,9 +352,10 @@ func shorten(v any) any {
 	return v
 }
 
-// priceUsage sets the cost of a Codex response's usage from Rhizome's price
-// table (analyze.DefaultPrices, OpenAI's published prices; Codex's logs
-// carry tokens, not dollars): input (uncached), cached input and output at
+// priceUsage sets the cost of a Codex or Qwen Code response's usage from
+// Rhizome's price table (analyze.DefaultPrices, OpenAI's published prices;
+// their logs carry tokens, not dollars, and Qwen Code speaks the OpenAI
+// API): input (uncached), cached input and output at
 // the model's rates. It reports false, leaving the cost zero, when the
 // table has no price for the model: the session's cost is then unknown for
 // it (SessionMeta.Unpriced).
@@ -410,8 +441,8 @@ func isSubagentFile(h *session.Header) bool {
 
 // DecodeStored decodes entries stored from a file of format, as its reader
 // read them at import (see pisession.DecodeStored): header is the stored
-// header (pi's header line; the header a Claude Code or Codex reader made),
-// the first of raws the entry with Seq firstSeq. What the reader derived
+// header (pi's header line; the header a Claude Code, Qwen Code or Codex
+// reader made), the first of raws the entry with Seq firstSeq. What the reader derived
 // from other lines (a result's tool name, a rewind, a copy) is not in the
 // objects: the import stored it beside them (entryMeta; see entryView).
 func DecodeStored(format string, header []byte, file string, firstSeq int, raws [][]byte) ([]*session.Entry, error) {
@@ -428,9 +459,12 @@ func DecodeStored(format string, header []byte, file string, firstSeq int, raws 
 		buf.WriteByte('\n')
 	}
 	var rd sessionReader
-	if format == formatClaudeCode {
+	switch format {
+	case formatClaudeCode:
 		rd = &claudeReader{Reader: claudecode.NewReaderAt(&buf, file, claudecode.State{Header: hdr, Seq: firstSeq})}
-	} else {
+	case formatQwen:
+		rd = &qwenReader{Reader: qwen.NewReaderAt(&buf, file, qwen.State{Header: hdr, Seq: firstSeq})}
+	default:
 		rd = &codexReader{Reader: codex.NewReaderAt(&buf, file, codex.State{Header: hdr, Seq: firstSeq})}
 	}
 	out := make([]*session.Entry, 0, len(raws))

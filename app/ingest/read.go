@@ -14,6 +14,7 @@ import (
 	"rhizome/backend/analyze"
 	"rhizome/backend/claudecode"
 	"rhizome/backend/knowledge"
+	"rhizome/backend/qwen"
 	"rhizome/backend/segment"
 	"rhizome/backend/session"
 	"rhizome/backend/summary"
@@ -104,6 +105,12 @@ func (j *job) open() (*session.Header, error) {
 	j.format = format
 	j.counter = &countingReader{r: io.NewSectionReader(f, 0, 1<<62)}
 	j.reader = newSessionReader(format, j.counter, j.src.path)
+	if qr, ok := j.reader.(*qwenReader); ok && j.src.onDisk {
+		// A Qwen Code sub-agent's records name no model: its sidecar does.
+		if am, ok := qwen.AgentMetaOf(j.src.path); ok {
+			qr.SetAgentModel(am.Model)
+		}
+	}
 	return j.reader.Header()
 }
 
@@ -347,6 +354,11 @@ func (s *stream) run() error {
 			res.meta.SpawnedBy = am.ToolUseID
 		}
 	}
+	if j.format == formatQwen && j.hdr.AgentID != "" && j.src.onDisk {
+		if am, ok := qwen.AgentMetaOf(j.src.path); ok {
+			res.meta.SpawnedBy = am.ToolUseID
+		}
+	}
 	res.resume = rs
 	probe, err := fileProbe(j.file, res.consumed)
 	if err != nil {
@@ -528,7 +540,7 @@ func (s *stream) process(e *session.Entry) error {
 	if err := s.scan.entry(e); err != nil {
 		return err
 	}
-	if j.format == formatCodex && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
+	if (j.format == formatCodex || j.format == formatQwen) && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
 		e.Message.Model != "" && e.Message.Usage.TotalTokens+e.Message.Usage.Input+e.Message.Usage.Output > 0 {
 		if !priceUsage(e.Message.Model, e.Message.Usage) {
 			s.unpriced[e.Message.Model] = true

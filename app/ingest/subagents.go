@@ -11,12 +11,14 @@ import (
 )
 
 // Sub-agent linking: a sub-agent's transcript is a session of its own
-// (Claude Code <sessionId>/subagents/agent-<agentId>.jsonl, a Codex thread
-// spawned by spawn_agent), linked by a subagent edge from the parent's node
+// (Claude Code <sessionId>/subagents/agent-<agentId>.jsonl, Qwen Code
+// subagents/<sessionId>/agent-<agentId>.jsonl, a Codex thread spawned by
+// spawn_agent), linked by a subagent edge from the parent's node
 // holding the tool call that spawned it to the sub-agent's first node,
 // whichever of the two was imported first. See
 // claude-code-codex-formats.md §1.4 (Task/Agent, toolUseResult.agentId) and
-// §2.4 (spawn_agent's agent id).
+// §2.4 (spawn_agent's agent id); Qwen Code's in backend/qwen (the agent
+// call's result names <subagentName>-<call id>, the sub-agent's agentId).
 
 // linkSubagents makes the subagent edges of sess: into its first node when
 // it is a sub-agent whose parent's spawning entry is stored, and from its
@@ -42,7 +44,7 @@ func linkSubagents(tx *store.Tx, sess *store.Session, spawns map[string]int, spa
 			}
 		}
 	}
-	if sess.Format == formatClaudeCode {
+	if sess.Format == formatClaudeCode || sess.Format == formatQwen {
 		// Sub-agents stored before it whose result never came: linked to
 		// the call their sidecar names, when it is in this session.
 		if err := linkBySidecar(tx, sess, now); err != nil {

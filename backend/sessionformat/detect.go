@@ -1,6 +1,6 @@
 // Package sessionformat tells, from the first bytes of a file, which of the
-// formats Rhizome reads it holds: a pi session, a Claude Code session, a Codex
-// rollout, a MemoBrain snapshot or a loom tree (Rhizome's own export,
+// formats Rhizome reads it holds: a pi session, a Claude Code session, a Qwen
+// Code session, a Codex rollout, a MemoBrain snapshot or a loom tree (Rhizome's own export,
 // socketteer/loom and the other loom tools), and says what an unknown file
 // looks like. It reads content only, never the file name.
 //
@@ -20,6 +20,7 @@ import (
 const (
 	Pi          = "pi"             // pi coding-agent session (JSON Lines, "session" header)
 	ClaudeCode  = "claude-code"    // Claude Code session or sub-agent transcript (JSON Lines)
+	QwenCode    = "qwen-code"      // Qwen Code session, fork or sub-agent transcript (JSON Lines)
 	Codex       = "codex"          // Codex CLI rollout (JSON Lines, every era)
 	MemoBrain   = "memobrain"      // MemoBrain reasoning-graph snapshot (JSON)
 	RhizomeLoom = "rhizome-loom"   // Rhizome's lossless loom tree export (JSON)
@@ -135,6 +136,9 @@ func sniffLine(obj map[string]json.RawMessage) (format, why string, ok bool) {
 		}
 	case codexTypes[typ] && hasPayload:
 		return Codex, fmt.Sprintf("first line is a Codex rollout item (%q with a payload)", typ), true
+	case hasSessionID && hasUUID && qwenField(obj) != "":
+		// Before Claude Code: both write uuid, parentUuid and sessionId.
+		return QwenCode, fmt.Sprintf("first line is a Qwen Code %q record (uuid, sessionId and %s)", typ, qwenField(obj)), true
 	case claudeTypes[typ] && (hasSessionID || hasUUID || typ == "summary" || typ == "file-history-snapshot"):
 		return ClaudeCode, fmt.Sprintf("first line is a Claude Code %q line", typ), true
 	case hasSessionID && (hasUUID || obj["parentUuid"] != nil):
@@ -152,6 +156,33 @@ func sniffLine(obj map[string]json.RawMessage) (format, why string, ok bool) {
 		return Codex, fmt.Sprintf("first line is a bare-era Codex response item (%q)", typ), true
 	}
 	return "", "", false
+}
+
+// qwenField names the field that tells a Qwen Code record (Qwen Code 0.24.4,
+// see backend/qwen/testdata/generate/README.md) from a Claude Code line,
+// which shares its envelope (uuid, parentUuid, sessionId, type, cwd,
+// version, gitBranch): a message in Gemini API form ("message.parts"; Claude
+// Code's has "content"), or a field only Qwen Code writes (systemPayload on
+// system records, toolCallResult on tool results, usageMetadata,
+// provenance). "" when there is none, or the message has Claude's content.
+func qwenField(obj map[string]json.RawMessage) string {
+	if raw, ok := obj["message"]; ok {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) == nil {
+			if _, ok := m["content"]; ok {
+				return ""
+			}
+			if parts, ok := m["parts"]; ok && len(parts) > 0 && parts[0] == '[' {
+				return "message.parts"
+			}
+		}
+	}
+	for _, k := range []string{"systemPayload", "toolCallResult", "usageMetadata", "provenance"} {
+		if _, ok := obj[k]; ok {
+			return k
+		}
+	}
+	return ""
 }
 
 // isDocumentStart reports whether a one-line object looks like a JSON

@@ -44,6 +44,8 @@ func TestDetectRealFiles(t *testing.T) {
 		{"../claudecode/testdata/claude-home/projects/*/*.jsonl", ClaudeCode, "Claude Code"},
 		{"../claudecode/testdata/claude-home/projects/*/*/subagents/*.jsonl", ClaudeCode, `Claude Code "user" line`},
 		{"../claudecode/testdata/handmade/*.jsonl", ClaudeCode, `Claude Code "summary" line`},
+		{"../qwen/testdata/qwen-home/projects/*/chats/*.jsonl", QwenCode, `Qwen Code "user" record (uuid, sessionId and message.parts)`},
+		{"../qwen/testdata/qwen-home/projects/*/subagents/*/*.jsonl", QwenCode, `Qwen Code "user" record (uuid, sessionId and message.parts)`},
 		{"../codex/testdata/codex-home/sessions/*/*/*/*.jsonl", Codex, `Codex rollout item ("session_meta" with a payload)`},
 		{"../codex/testdata/codex-home/archived_sessions/*.jsonl", Codex, "Codex rollout item"},
 		{"../codex/testdata/handmade/bare-era.jsonl", Codex, "bare-era Codex session header"},
@@ -92,6 +94,33 @@ func TestDetectSamples(t *testing.T) {
 		{"byte order mark", "\xEF\xBB\xBF" + `{"type":"session","id":"s"}` + "\n", Pi, "version 1"},
 	} {
 		got, why := Detect([]byte(c.in))
+		if got != c.format || !strings.Contains(why, c.why) {
+			t.Errorf("%s: %q (%s), want %q (~%s)", c.name, got, why, c.format, c.why)
+		}
+	}
+}
+
+// TestDetectQwenOrClaude tells Qwen Code records from Claude Code lines,
+// whose envelopes are the same (uuid, parentUuid, sessionId, type, cwd,
+// version, gitBranch): by the Gemini-form message (parts, not content) or a
+// field only Qwen Code writes; each real first line, and the other record
+// types each could start with, both ways.
+func TestDetectQwenOrClaude(t *testing.T) {
+	const env = `"uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2026-12-03T09:37:40.986Z","cwd":"/w","version":"0.24.4","gitBranch":"main"`
+	for _, c := range []struct {
+		name, line, format, why string
+	}{
+		{"qwen prompt", `{` + env + `,"type":"user","provenance":"real_user","message":{"role":"user","parts":[{"text":"hi"}]}}`, QwenCode, "message.parts"},
+		{"qwen sub-agent task (no provenance)", `{` + env + `,"type":"user","agentId":"Explore-call_1","isSidechain":true,"message":{"role":"user","parts":[{"text":"find"}]}}`, QwenCode, "message.parts"},
+		{"qwen system record first", `{` + env + `,"type":"system","subtype":"custom_title","systemPayload":{"customTitle":"t"}}`, QwenCode, "systemPayload"},
+		{"qwen tool result", `{` + env + `,"type":"tool_result","message":{"role":"user","parts":[{"functionResponse":{"id":"c","name":"x","response":{}}}]},"toolCallResult":{"callId":"c"}}`, QwenCode, "message.parts"},
+		{"qwen record without a message", `{` + env + `,"type":"assistant","provenance":"assistant_output"}`, QwenCode, "provenance"},
+		{"claude prompt", `{` + env + `,"type":"user","isSidechain":false,"userType":"external","message":{"role":"user","content":"hi"}}`, ClaudeCode, `Claude Code "user" line`},
+		{"claude blocks", `{` + env + `,"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]}}`, ClaudeCode, "Claude Code"},
+		{"claude content beats a stray provenance", `{` + env + `,"type":"user","provenance":"x","message":{"role":"user","content":"hi"}}`, ClaudeCode, "Claude Code"},
+		{"claude system line", `{` + env + `,"type":"system","subtype":"compact_boundary","content":"Conversation compacted"}`, ClaudeCode, "Claude Code"},
+	} {
+		got, why := Detect([]byte(c.line + "\n"))
 		if got != c.format || !strings.Contains(why, c.why) {
 			t.Errorf("%s: %q (%s), want %q (~%s)", c.name, got, why, c.format, c.why)
 		}

@@ -52,6 +52,24 @@ describe('patch', () => {
     expect(c![0].inserted).toBeGreaterThan(0);
   });
 
+  it("reads Qwen Code's real edit and write_file calls as diffs", () => {
+    const calls = lines(join(root, 'qwen/testdata/qwen-home'), (o) => o.type === 'assistant' && Array.isArray(o.message?.parts))
+      .flatMap((o) => o.message.parts)
+      .map((p: any) => p.functionCall)
+      .filter((c: any) => c && (c.name === 'edit' || c.name === 'write_file'));
+    const edit = calls.find((c: any) => c.name === 'edit');
+    const write = calls.find((c: any) => c.name === 'write_file');
+    expect(edit && write).toBeTruthy();
+    const e = toolChanges('edit', JSON.stringify(edit.args));
+    expect(e).toHaveLength(1);
+    expect(e![0]).toMatchObject({ path: edit.args.file_path, action: 'edit' });
+    expect(e![0].ops.filter((o) => o.op !== 'delete').map((o) => o.text).join('')).toBe(edit.args.new_string);
+    const w = toolChanges('write_file', JSON.stringify(write.args));
+    expect(w).toHaveLength(1);
+    expect(w![0]).toMatchObject({ path: write.args.file_path, action: 'write', deleted: 0 });
+    expect(w![0].inserted).toBeGreaterThan(0);
+  });
+
   it('reads added, deleted and moved files, a heredoc and an argv', () => {
     const p = '*** Begin Patch\n*** Add File: a.txt\n+one\n+two\n*** Update File: b.go\n*** Move to: c.go\n@@ func x\n keep\n-old\n+new\n*** Delete File: d\n*** End Patch';
     const c = parseApplyPatch(p)!;

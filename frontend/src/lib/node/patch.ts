@@ -1,8 +1,8 @@
 // File changes a tool call makes, as diffs for the node panel: Codex's
 // apply_patch (its "*** Begin Patch" format, as a custom tool's input, an
-// exec_command heredoc or an older shell argv) and Claude Code's Edit,
-// MultiEdit and Write. Pure text in, text out: nothing here is rendered as
-// HTML.
+// exec_command heredoc or an older shell argv), Claude Code's Edit,
+// MultiEdit and Write, and Qwen Code's edit and write_file. Pure text in,
+// text out: nothing here is rendered as HTML.
 
 import type { DiffOp } from '../types';
 import { diffText } from '../diff/ops';
@@ -97,9 +97,9 @@ export function toolChanges(name: string | undefined, args: string | undefined):
   if (typeof v === 'string') return parseApplyPatch(v);
   if (!v || typeof v !== 'object') return null;
   const a = v as Record<string, unknown>;
-  // Claude Code's file tools.
+  // Claude Code's file tools, and Qwen Code's (edit, write_file: the same arguments).
   const path = str(a.file_path) ?? str(a.path) ?? '';
-  if (name === 'Edit' && str(a.old_string) !== undefined && str(a.new_string) !== undefined) {
+  if ((name === 'Edit' || name === 'edit') && str(a.old_string) !== undefined && str(a.new_string) !== undefined) {
     return [edit(path, a.old_string as string, a.new_string as string, 'edit')];
   }
   if (name === 'MultiEdit' && Array.isArray(a.edits)) {
@@ -108,7 +108,7 @@ export function toolChanges(name: string | undefined, args: string | undefined):
       .map((e) => edit(path, str(e.old_string) ?? '', str(e.new_string) ?? '', 'edit'));
     return out.length ? out : null;
   }
-  if (name === 'Write' && str(a.content) !== undefined) {
+  if ((name === 'Write' || name === 'write_file') && str(a.content) !== undefined) {
     return [edit(path, '', a.content as string, 'write')];
   }
   // Codex: apply_patch's input, a heredoc in a command, an argv.

@@ -12,6 +12,8 @@ describe('quiet lines', () => {
     expect(isQuiet(e(4, 'message', { role: 'user', blocks: [{ type: 'text', text: 'hi' }] as EntryView['blocks'] }))).toBe(false);
     expect(isQuiet(e(5, 'claude:system', { blocks: [{ type: 'text', text: 'API Error: 400' }] as EntryView['blocks'] }))).toBe(false);
     expect(isQuiet(e(6, 'codex:compacted', { summary: 'What was done' }))).toBe(false);
+    expect(isQuiet(e(7, 'qwen:ui_telemetry', { subtype: 'qwen-code.api_response' }))).toBe(true);
+    expect(isQuiet(e(8, 'qwen:attribution_snapshot'))).toBe(true);
   });
   it('make one row of a run of two or more, in order, with what it holds', () => {
     const user = e(1, 'message', { role: 'user', blocks: [{ type: 'text', text: 'Trigger the API error now.' }] as EntryView['blocks'] });

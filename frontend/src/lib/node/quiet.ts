@@ -1,5 +1,6 @@
-// Claude Code's and Codex's bookkeeping lines (queue operations, the last
-// prompt, mode, token counts, task events, turn contexts…) carry no text a
+// Claude Code's, Qwen Code's and Codex's bookkeeping lines (queue operations,
+// the last prompt, mode, token counts, telemetry, task events, turn
+// contexts…) carry no text a
 // person reads: a run of them is one collapsed row in the node panel, not a
 // row each between the messages. They are all still there, one click away.
 import type { EntryView } from '../types';
@@ -10,9 +11,9 @@ export type MessageRow = { entry: EntryView } | { quiet: EntryView[] };
 /** The line type an entry is shown under: its role for a message, else its type. */
 export const lineType = (e: EntryView) => (e.type === 'message' ? (e.role ?? 'message') : e.type);
 
-/** Whether e is a Claude Code or Codex line with nothing to read: no text, summary, image or call. */
+/** Whether e is a Claude Code, Qwen Code or Codex line with nothing to read: no text, summary, image or call. */
 export function isQuiet(e: EntryView): boolean {
-  if (!/^(claude|codex):/.test(lineType(e)) || e.summary || e.label) return false;
+  if (!/^(claude|codex|qwen):/.test(lineType(e)) || e.summary || e.label) return false;
   return e.blocks.every((b) => b.type !== 'image' && b.type !== 'toolCall' && !(b.text ?? '').trim() && !(b.arguments ?? '').trim());
 }
 
@@ -45,14 +46,16 @@ const TITLES: Record<string, string> = {
   'codex:compacted': 'Compaction',
   'codex:token_usage_record': 'Token usage',
   'codex:world_state': 'World state',
+  'qwen:ui_telemetry': 'Telemetry',
+  'qwen:attribution_snapshot': 'Attribution snapshot',
 };
 
 /** The heading of line type t: its title, else (a format's own type) its name, else t. */
-export const lineHeading = (t: string) => TITLES[t] ?? (/^(claude|codex):/.test(t) ? typeName(t) : t);
+export const lineHeading = (t: string) => TITLES[t] ?? (/^(claude|codex|qwen):/.test(t) ? typeName(t) : t);
 
 /** "Queue operation" for "claude:queue-operation": a line type by name. */
 function typeName(t: string): string {
-  const name = t.replace(/^(claude|codex):/, '').replace(/[-_]+/g, ' ').trim();
+  const name = t.replace(/^(claude|codex|qwen):/, '').replace(/[-_]+/g, ' ').trim();
   return name ? name[0].toUpperCase() + name.slice(1) : t;
 }
 
