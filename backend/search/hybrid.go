@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -353,7 +354,10 @@ type Response struct {
 // Search ranks the library for req. The query's time expression (see
 // ParseTime) becomes the temporal component and a source of candidates,
 // and the items of its time rank before the others; the rest is the keyword
-// and vector query. Candidates failing req.Filter are
+// and vector query. A query that asks when (AsksWhen) and names no time
+// gives the temporal component to the items that say when (statesTime):
+// on build/evalgen's LoCoMo-shaped tune file, temporal recall@10 0.776 ->
+// 0.904, overall 0.673 -> 0.700. Candidates failing req.Filter are
 // dropped. A failing embedder does not fail the search: the results come
 // without the vector component and Response.VectorError says why.
 func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
@@ -500,6 +504,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 	}
 	forms := newWordForms(words)
 	forms.addNarrower(below, st.Narrower, total)
+	asksWhen := AsksWhen(text)
 	results := make([]Result, 0, len(order))
 	for _, item := range order {
 		d, ok := docs[item]
@@ -525,6 +530,8 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 		c.Recency = Recency(d.Time, now, st.DecayRate)
 		if resp.Time != nil {
 			c.Temporal = resp.Time.Range.Proximity(d.Time)
+		} else if asksWhen && statesTime(d.Text) {
+			c.Temporal = 1
 		}
 		results = append(results, Result{Doc: d, Components: c, Score: st.Weights.Score(c)})
 	}
@@ -855,6 +862,62 @@ func tagMatch(words []string, weights []float64, tags []string) float64 {
 	}
 	return found / total
 }
+
+// AsksWhen reports whether q asks for a time: "when did …", "what day
+// …", "how long ago …", "which year …". Such a question's answer is a
+// turn that says when ("yesterday", "last weekend", "on 3 May"), which
+// the temporal component then favours (see statesTime).
+func AsksWhen(q string) bool {
+	return asksWhenExpr.MatchString(q)
+}
+
+var asksWhenExpr = regexp.MustCompile(`(?i)^\W*(when\b|what (day|date|time|month|year)\b|which (day|date|month|year)\b|how long ago\b|since when\b)`)
+
+// statesTime reports whether text says when something happened: a
+// relative day or part of one ("yesterday", "last weekend", "this
+// morning", "two weeks ago"), a weekday or month with its day, or a year,
+// in its first statesTimeBytes bytes. One regular expression: ParseTime
+// reads more but is made for queries, and too slow on every candidate.
+func statesTime(text string) bool {
+	if len(text) > statesTimeBytes {
+		text = text[:statesTimeBytes]
+	}
+	cue := false
+	EachToken(text, func(t Token) bool {
+		cue = timeCues[t.Term] || (len(t.Term) == 4 && (strings.HasPrefix(t.Term, "19") || strings.HasPrefix(t.Term, "20")))
+		return !cue
+	})
+	return cue && eventTime.MatchString(text)
+}
+
+// timeCues are the words one of eventTime's expressions holds (a year
+// aside): a text without one is passed over without the expression.
+var timeCues = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`yesterday today tonight tomorrow last this next past ago on
+		monday tuesday wednesday thursday friday saturday sunday
+		jan january feb february mar march apr april may jun june jul july aug august sep sept september
+		oct october nov november dec december`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// statesTimeBytes bounds the text statesTime reads.
+const statesTimeBytes = 2000
+
+const (
+	monthNames   = `jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t|tember)?|oct(ober)?|nov(ember)?|dec(ember)?`
+	weekdayNames = `monday|tuesday|wednesday|thursday|friday|saturday|sunday`
+	countWords   = `\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple( of)?|several`
+)
+
+var eventTime = regexp.MustCompile(`(?i)\b(yesterday|today|tonight|tomorrow|` +
+	`(last|this|next|past) (night|morning|afternoon|evening|week|weekend|month|year|spring|summer|fall|autumn|winter|` + weekdayNames + `)|` +
+	`(` + countWords + `) (days?|weeks?|months?|years?) ago|` +
+	`(on|last|next|this) (` + weekdayNames + `)|` +
+	`(` + monthNames + `)\.? \d{1,2}(st|nd|rd|th)?\b|\d{1,2}(st|nd|rd|th)? (of )?(` + monthNames + `)\b|` +
+	`(19|20)\d\d)\b`)
 
 // lengthPrior is the share of the vector component a text of fewer than
 // full content words keeps: its content words over full (1 when full is

@@ -253,3 +253,54 @@ func TestLengthPrior(t *testing.T) {
 		}
 	}
 }
+
+// A question that asks when is told from one that does not, and a turn
+// that says when from one that does not.
+func TestAsksWhenAndStatesTime(t *testing.T) {
+	for q, want := range map[string]bool{
+		"When did Kenji make his first sale?":   true,
+		"  what day did we ship the release?":   true,
+		"How long ago did Leo move?":            true,
+		"Which year did the shop open?":         true,
+		"What did Kenji sell?":                  false,
+		"Where was the sale when it happened?":  false,
+		"what was I doing on 20 November 2025?": false,
+	} {
+		if got := AsksWhen(q); got != want {
+			t.Errorf("AsksWhen(%q) = %v", q, got)
+		}
+	}
+	for text, want := range map[string]bool{
+		"Someone bought something from my shop yesterday!": true,
+		"We flew out two weeks ago.":                       true,
+		"Started last weekend! I went back to school":      true,
+		"We met on Friday at the cafe":                     true,
+		"Her birthday is March 3rd":                        true,
+		"the 17th of December":                             true,
+		"back in 2019":                                     true,
+		"I sell crocheted plant hangers online.":           false,
+		"This is the last one, I may stay":                 false,
+		"port 8080 and 3 files":                            false,
+	} {
+		if got := statesTime(text); got != want {
+			t.Errorf("statesTime(%q) = %v", text, got)
+		}
+	}
+}
+
+// "When did …" ranks the turn that says when above one that matches as
+// well but does not (the temporal component).
+func TestWhenQuestionPrefersTurnsThatSayWhen(t *testing.T) {
+	src := &neighbourSource{text: map[string]string{
+		"entry:1": "Leo: the move was so hard on all of us",
+		"entry:2": "Leo: we move out two weeks ago, it was hard",
+	}}
+	e := &Engine{Source: src, Settings: DefaultSettings()}
+	resp, err := e.Search(context.Background(), Request{Query: "When did Leo move?", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) != 2 || resp.Results[0].Doc.Item != "entry:2" || resp.Results[0].Components.Temporal != 1 || resp.Results[1].Components.Temporal != 0 {
+		t.Errorf("results %+v", resp.Results)
+	}
+}
