@@ -279,6 +279,9 @@ type Settings struct {
 	// ContextReach is how many turns either side the lending goes, each
 	// step further taking Context again (Context^steps); 0 means 1.
 	ContextReach int
+	// ContextContent lends the content component as the keyword score is
+	// lent (the same share, from the same neighbour).
+	ContextContent bool
 	// Narrower is the share of a query word's content credit an item
 	// earns by a term WordNet places below the word ("Spokane" for city),
 	// less a tenth per hypernym step between them; such items are also
@@ -302,12 +305,14 @@ type Settings struct {
 // 0.673 at two and three; at two a share of 0.6 gave 0.657, 0.8 0.680,
 // 0.9 0.699, but the real sessions' tune set lost there: by entry 0.625
 // at 0.7, 0.617 at 0.8; two turns cost it one segment, 0.917 -> 0.883),
-// the vector component in full from 10 content words (the same file: 0.595
+// the lent share of the content component too (the same file: 0.700 ->
+// 0.705; the real sessions' tune set by entry 0.625 -> 0.648), the vector
+// component in full from 10 content words (the same file: 0.595
 // without, 0.605 at 4, 0.630 at 9, 0.633 at 10 and at 12, 0.637 at 20;
 // the real sessions' tune set by entry 0.626 without, 0.625 at 10, 0.592
 // at 20).
 func DefaultSettings() Settings {
-	return Settings{Weights: DefaultWeights(), DecayRate: 0.01, Candidates: 100, RelationHalf: 4, Context: 0.7, ContextSeeds: 20, ContextReach: 2, Narrower: 0.7, VectorFullWords: 10}
+	return Settings{Weights: DefaultWeights(), DecayRate: 0.01, Candidates: 100, RelationHalf: 4, Context: 0.7, ContextSeeds: 20, ContextReach: 2, ContextContent: true, Narrower: 0.7, VectorFullWords: 10}
 }
 
 // Engine is the hybrid search: it gathers candidates from keyword search,
@@ -391,7 +396,8 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 
 	keyword := map[string]float64{}
 	vector := map[string]float64{}
-	var below [][]Narrower // by content word
+	var below [][]Narrower           // by content word
+	lentBy := map[string]Neighbour{} // an item's keyword score lent by this seed, Steps away
 	var queryVec []float32
 	var order []string
 	seen := map[string]bool{}
@@ -410,7 +416,7 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 			keyword[h.Item] = h.Score
 			add(h.Item)
 		}
-		if err := e.lendContext(ctx, st, hits, keyword, add); err != nil {
+		if err := e.lendContext(ctx, st, hits, keyword, lentBy, add); err != nil {
 			return resp, err
 		}
 		if below, err = e.narrower(ctx, st, text, req.Filter, add); err != nil {
@@ -535,6 +541,23 @@ func (e *Engine) Search(ctx context.Context, req Request) (Response, error) {
 		}
 		results = append(results, Result{Doc: d, Components: c, Score: st.Weights.Score(c)})
 	}
+	// A turn whose keyword score its neighbour lent also takes that share
+	// of the neighbour's content overlap, where it beats its own.
+	if st.ContextContent {
+		content := make(map[string]float64, len(results))
+		for _, r := range results {
+			content[r.Doc.Item] = r.Components.Content
+		}
+		for i := range results {
+			r := &results[i]
+			if by, ok := lentBy[r.Doc.Item]; ok {
+				if c := math.Pow(st.Context, float64(by.Steps)) * content[by.Item]; c > r.Components.Content {
+					r.Components.Content = c
+					r.Score = st.Weights.Score(r.Components)
+				}
+			}
+		}
+	}
 	// A query that names a time ("on 20 November", "yesterday evening")
 	// asks for the items of that time: they come first, each part by
 	// score; the temporal component orders the rest by how near they lie.
@@ -621,7 +644,7 @@ func (e *Engine) narrower(ctx context.Context, st Settings, text string, f Filte
 // lendContext gives the turns next to the best keyword entries a share
 // (st.Context) of their score, where it beats their own: a reply is found
 // through the question it answers.
-func (e *Engine) lendContext(ctx context.Context, st Settings, hits []Hit, keyword map[string]float64, add func(string)) error {
+func (e *Engine) lendContext(ctx context.Context, st Settings, hits []Hit, keyword map[string]float64, lentBy map[string]Neighbour, add func(string)) error {
 	nb, ok := e.Source.(Neighbours)
 	if !ok || st.Context <= 0 || st.ContextSeeds <= 0 {
 		return nil
@@ -647,6 +670,7 @@ func (e *Engine) lendContext(ctx context.Context, st Settings, hits []Hit, keywo
 		for _, n := range next[h.Item] {
 			if lent := math.Pow(st.Context, float64(n.Steps)) * h.Score; lent > keyword[n.Item] {
 				keyword[n.Item] = lent
+				lentBy[n.Item] = Neighbour{Item: h.Item, Steps: n.Steps}
 				add(n.Item)
 			}
 		}

@@ -304,3 +304,36 @@ func TestWhenQuestionPrefersTurnsThatSayWhen(t *testing.T) {
 		t.Errorf("results %+v", resp.Results)
 	}
 }
+
+// With ContextContent, a turn lent its neighbour's keyword score also
+// takes that share of the neighbour's content overlap.
+func TestContextLendsContent(t *testing.T) {
+	src := &neighbourSource{
+		text: map[string]string{
+			"entry:1": "Kenji: we tried the new place where you move between tables",
+			"entry:2": "Olivia: nice",
+			"entry:3": "Kenji: I ordered the pani puri",
+		},
+		next: map[string][]Neighbour{"entry:1": {{"entry:2", 1}, {"entry:3", 2}}},
+	}
+	for _, lend := range []bool{false, true} {
+		st := DefaultSettings()
+		st.ContextContent = lend
+		e := &Engine{Source: src, Settings: st}
+		resp, err := e.Search(context.Background(), Request{Query: "move tables", Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		content := map[string]float64{}
+		for _, r := range resp.Results {
+			content[r.Doc.Item] = r.Components.Content
+		}
+		want := 0.0
+		if lend {
+			want = st.Context * st.Context * content["entry:1"]
+		}
+		if content["entry:1"] == 0 || math.Abs(content["entry:3"]-want) > 1e-12 {
+			t.Errorf("lend %v: content %v, want entry:3 at %v", lend, content, want)
+		}
+	}
+}
