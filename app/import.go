@@ -14,7 +14,7 @@ import (
 	"rhizome/app/ingest"
 )
 
-// Import brings session files (pi, Claude Code, Qwen Code, Codex) and MemoBrain files
+// Import brings session files (pi, Claude Code, Qwen Code, Copilot CLI, Codex) and MemoBrain files
 // into the library. Its use cases list what to import and hand it to the
 // import engine (ingest.Run, app/ingest); what the engine changed is then
 // told to the window and the background work (relations, vectors, the
@@ -87,7 +87,7 @@ func (im *Import) ChooseAndImport() (ImportReport, error) {
 	if d == nil {
 		return emptyReport(), ErrNoDialogs
 	}
-	paths, err := d.OpenFiles(im.c.context(), "Import sessions (pi, Claude Code, Qwen Code, Codex)")
+	paths, err := d.OpenFiles(im.c.context(), "Import sessions (pi, Claude Code, Qwen Code, Copilot CLI, Codex)")
 	if err != nil {
 		return emptyReport(), fmt.Errorf("app: unable to open the file dialog: %w", err)
 	}

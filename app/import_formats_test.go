@@ -16,6 +16,7 @@ import (
 	"rhizome/app/ingest"
 	"rhizome/backend/claudecode"
 	"rhizome/backend/codex"
+	"rhizome/backend/copilot"
 	"rhizome/backend/qwen"
 	"rhizome/backend/search"
 	"rhizome/backend/segment"
@@ -41,8 +42,8 @@ const (
 	codexHandMd  = "../backend/codex/testdata/handmade"
 )
 
-// otherFiles lists the real and hand-made Claude Code, Qwen Code and Codex
-// files by format.
+// otherFiles lists the real and hand-made Claude Code, Qwen Code, Copilot
+// CLI and Codex files by format.
 func otherFiles(t *testing.T) map[string][]string {
 	t.Helper()
 	glob := func(p string) []string {
@@ -58,12 +59,21 @@ func otherFiles(t *testing.T) map[string][]string {
 	cx = append(cx, glob(codexHandMd+"/*.jsonl")...)
 	qw := append(glob(qwenHome+"/projects/*/chats/*.jsonl"), glob(qwenHome+"/projects/*/subagents/*/*.jsonl")...)
 	qw = append(qw, glob(qwenHandMd+"/*.jsonl")...)
-	return map[string][]string{sessionformat.ClaudeCode: cc, sessionformat.Codex: cx, sessionformat.QwenCode: qw}
+	cp := append(glob(copilotHome+"/session-state/*/events.jsonl"), glob(copilotHandMd+"/*.jsonl")...)
+	return map[string][]string{sessionformat.ClaudeCode: cc, sessionformat.Codex: cx, sessionformat.QwenCode: qw, sessionformat.Copilot: cp}
 }
 
-// readOther reads a Claude Code, Qwen Code or Codex file with its own reader.
+// readOther reads a Claude Code, Qwen Code, Copilot CLI or Codex file with
+// its own reader.
 func readOther(t *testing.T, format, path string) ([]session.Entry, session.Header) {
 	t.Helper()
+	if format == sessionformat.Copilot {
+		s, err := copilot.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Entries, s.Header
+	}
 	if format == sessionformat.QwenCode {
 		s, err := qwen.ReadFile(path)
 		if err != nil {

@@ -8,7 +8,7 @@ package app
 // it exists on this machine.
 type WatchedFolder struct {
 	Path    string `json:"path"`
-	Agent   string `json:"agent,omitempty" ts_type:"'pi' | 'claude-code' | 'codex' | 'qwen-code' | ''"`
+	Agent   string `json:"agent,omitempty" ts_type:"'pi' | 'claude-code' | 'codex' | 'qwen-code' | 'copilot-cli' | ''"`
 	Default bool   `json:"default"`
 	Enabled bool   `json:"enabled"`
 	Exists  bool   `json:"exists"`

@@ -23,10 +23,11 @@ import (
 
 // Watch keeps the library in step with the folders agents write their
 // sessions to: the settings list the watched folders (pi's, Claude Code's,
-// Codex's by default, each with a switch, and any folder added), and a
-// watcher (fsnotify; every sub-folder watched, new ones as they appear)
-// imports a session file within a moment of a line being written (events
-// debounced by WatchDebounce), as an append that reads only the new bytes.
+// Qwen Code's, Copilot CLI's and Codex's by default, each with a switch,
+// and any folder added), and a watcher (fsnotify; every sub-folder
+// watched, new ones as they appear) imports a session file within a moment
+// of a line being written (events debounced by WatchDebounce), as an append
+// that reads only the new bytes.
 // A session whose file is deleted stays in the library, marked "source
 // deleted". The window starts the watcher when it opens; `rhizome watch`
 // runs it without a window.
@@ -66,8 +67,9 @@ type watchSetting struct {
 // defaultFolders are the folders agents write their sessions to, with the
 // agent: pi's ~/.pi/agent/sessions ($PI_CODING_AGENT_DIR/sessions), Claude
 // Code's ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects), Qwen Code's
-// ~/.qwen/projects ($QWEN_HOME/projects), Codex's ~/.codex/sessions and
-// archived_sessions ($CODEX_HOME/...).
+// ~/.qwen/projects ($QWEN_HOME/projects), GitHub Copilot CLI's
+// ~/.copilot/session-state ($COPILOT_HOME/session-state), Codex's
+// ~/.codex/sessions and archived_sessions ($CODEX_HOME/...).
 func defaultFolders() []WatchedFolder {
 	home, _ := os.UserHomeDir()
 	pi := filepath.Join(home, ".pi", "agent")
@@ -82,6 +84,10 @@ func defaultFolders() []WatchedFolder {
 	if d := os.Getenv("QWEN_HOME"); d != "" {
 		qwen = d
 	}
+	copilot := filepath.Join(home, ".copilot")
+	if d := os.Getenv("COPILOT_HOME"); d != "" {
+		copilot = d
+	}
 	codex := filepath.Join(home, ".codex")
 	if d := os.Getenv("CODEX_HOME"); d != "" {
 		codex = d
@@ -90,6 +96,7 @@ func defaultFolders() []WatchedFolder {
 		{Path: filepath.Join(pi, "sessions"), Agent: "pi", Default: true},
 		{Path: filepath.Join(claude, "projects"), Agent: "claude-code", Default: true},
 		{Path: filepath.Join(qwen, "projects"), Agent: "qwen-code", Default: true},
+		{Path: filepath.Join(copilot, "session-state"), Agent: "copilot-cli", Default: true},
 		{Path: filepath.Join(codex, "sessions"), Agent: "codex", Default: true},
 		{Path: filepath.Join(codex, "archived_sessions"), Agent: "codex", Default: true},
 	}

@@ -215,7 +215,11 @@ func (c *collector) walk(dir string) {
 
 // IsSessionFile reports whether path names a session file (*.jsonl; a
 // Codex session_index.jsonl or history.jsonl is not one, nor Qwen Code's
-// ~/.qwen/usage_record.jsonl, a line of token counts per run).
+// ~/.qwen/usage_record.jsonl, a line of token counts per run). What GitHub
+// Copilot CLI keeps beside a session's events.jsonl (workspace.yaml,
+// checkpoints/*.md, rewind-file-snapshots/*.json and backups/<sha256>,
+// session.db, ~/.copilot/session-store.db) is no *.jsonl: no name needs
+// passing over there, and the events.jsonl are told by content.
 func IsSessionFile(p string) bool {
 	base := filepath.Base(p)
 	return strings.EqualFold(filepath.Ext(base), ".jsonl") && base != "session_index.jsonl" && base != "history.jsonl" &&

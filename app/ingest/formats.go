@@ -13,6 +13,7 @@ import (
 	"rhizome/backend/analyze"
 	"rhizome/backend/claudecode"
 	"rhizome/backend/codex"
+	"rhizome/backend/copilot"
 	"rhizome/backend/pisession"
 	"rhizome/backend/qwen"
 	"rhizome/backend/session"
@@ -23,10 +24,11 @@ import (
 // The reader seam: every file is read through a sessionReader of its
 // format, found by content (sessionformat.Detect), never by name. pi
 // sessions (pisession.Reader), Claude Code sessions (claudecode.Reader), Qwen
-// Code sessions (qwen.Reader) and Codex rollouts (codex.Reader) give the
-// same entries; what differs is
-// said here: how a read resumes when the file grows, what the format's
-// metadata lines say, which entries are copies of others, and prices.
+// Code sessions (qwen.Reader), GitHub Copilot CLI session logs
+// (copilot.Reader) and Codex rollouts (codex.Reader) give the same entries;
+// what differs is said here: how a read resumes when the file grows, what
+// the format's metadata lines say, which entries are copies of others, and
+// prices.
 
 // Session formats the import reads, as sessionformat names them
 // (TestFormatNames holds them to its constants).
@@ -35,6 +37,7 @@ const (
 	formatClaudeCode = "claude-code"
 	formatCodex      = "codex"
 	formatQwen       = "qwen-code"
+	formatCopilot    = "copilot-cli"
 )
 
 // sessionReader reads a session file as a stream of entries in file order,
@@ -67,8 +70,9 @@ type sessionReader interface {
 // (store.Session.Meta).
 type SessionMeta struct {
 	// Title: Claude Code custom-title, ai-title or summary; Qwen Code
-	// custom_title; Codex session_index.jsonl's thread name; pi's
-	// session_info name.
+	// custom_title; Copilot CLI session.title_changed, else the name in
+	// the workspace.yaml beside its events.jsonl; Codex
+	// session_index.jsonl's thread name; pi's session_info name.
 	Title string `json:"title,omitempty"`
 	// Models used, in order of first use.
 	Models []string `json:"models,omitempty"`
@@ -78,8 +82,8 @@ type SessionMeta struct {
 	// Duplicates counts entries that repeat one stored before (in this
 	// file or another): kept, not counted twice.
 	Duplicates int `json:"duplicates,omitempty"`
-	// Rewinds counts the real branches of a Claude Code or Qwen Code
-	// session.
+	// Rewinds counts the real branches of a Claude Code, Qwen Code or
+	// Copilot CLI session.
 	Rewinds int `json:"rewinds,omitempty"`
 	// RolledBackTurns lists the Codex turns a rollback superseded.
 	RolledBackTurns []string `json:"rolledBackTurns,omitempty"`
@@ -106,6 +110,8 @@ func newSessionReader(format string, r io.Reader, path string) sessionReader {
 		return &codexReader{Reader: codex.NewReader(r, path)}
 	case formatQwen:
 		return &qwenReader{Reader: qwen.NewReader(r, path)}
+	case formatCopilot:
+		return &copilotReader{Reader: copilot.NewReader(r, path)}
 	}
 	return &piReader{Reader: pisession.NewReader(r, path)}
 }
@@ -132,6 +138,12 @@ func resumeSessionReader(format string, r io.Reader, path string, state json.Raw
 			return nil, fmt.Errorf("the stored state of the Qwen Code reader: %w", err)
 		}
 		return &qwenReader{Reader: qwen.NewReaderAt(r, path, st)}, nil
+	case formatCopilot:
+		var st copilot.State
+		if err := json.Unmarshal(state, &st); err != nil {
+			return nil, fmt.Errorf("the stored state of the Copilot CLI reader: %w", err)
+		}
+		return &copilotReader{Reader: copilot.NewReaderAt(r, path, st)}, nil
 	}
 	var st piState
 	if err := json.Unmarshal(state, &st); err != nil {
@@ -215,6 +227,24 @@ func (q *qwenReader) Meta() SessionMeta {
 	return SessionMeta{Title: m.Title, Models: m.Models, Rewinds: m.Rewinds}
 }
 
+// copilotReader is a GitHub Copilot CLI session log's reader. The name in
+// the workspace.yaml beside the file is read by the import (stream.run),
+// for a file on disk only.
+type copilotReader struct {
+	*copilot.Reader
+}
+
+func (c *copilotReader) State() (json.RawMessage, int, error) {
+	st := c.Reader.State()
+	b, err := json.Marshal(st)
+	return b, st.Seq, err
+}
+
+func (c *copilotReader) Meta() SessionMeta {
+	m := c.Metadata()
+	return SessionMeta{Title: m.Title, Models: m.Models, Rewinds: m.Rewinds}
+}
+
 // codexReader is a Codex rollout's reader.
 type codexReader struct {
 	*codex.Reader
@@ -273,13 +303,13 @@ func detectFormatHead(f io.ReaderAt, size int64, head []byte, format, why string
 		format, why = sessionformat.Detect(head)
 	}
 	switch format {
-	case formatPi, formatClaudeCode, formatCodex, formatQwen:
+	case formatPi, formatClaudeCode, formatCodex, formatQwen, formatCopilot:
 		return format, nil
 	case sessionformat.MemoBrain, sessionformat.RhizomeLoom, sessionformat.Loom, sessionformat.MiniLoom,
 		sessionformat.Exoloom, sessionformat.Loomsidian:
 		return "", fmt.Errorf("not a session file: %s; import it as what it is (a loom tree or a reasoning graph), not as a session", why)
 	}
-	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code, Qwen Code or Codex): %s", why)
+	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code, Qwen Code, Copilot CLI or Codex): %s", why)
 }
 
 // lineEnds reports whether the first maxFirstLine bytes of f hold a
@@ -352,10 +382,11 @@ func shorten(v any) any {
 	return v
 }
 
-// priceUsage sets the cost of a Codex or Qwen Code response's usage from
-// Rhizome's price table (analyze.DefaultPrices, OpenAI's published prices;
-// their logs carry tokens, not dollars, and Qwen Code speaks the OpenAI
-// API): input (uncached), cached input and output at
+// priceUsage sets the cost of a Codex, Qwen Code or Copilot CLI response's
+// usage from Rhizome's price table (analyze.DefaultPrices, OpenAI's
+// published prices; their logs carry tokens, not dollars — Copilot CLI's
+// usage "cost" is a premium-request multiplier — and Qwen Code speaks the
+// OpenAI API): input (uncached), cached input and output at
 // the model's rates. It reports false, leaving the cost zero, when the
 // table has no price for the model: the session's cost is then unknown for
 // it (SessionMeta.Unpriced).
@@ -441,10 +472,11 @@ func isSubagentFile(h *session.Header) bool {
 
 // DecodeStored decodes entries stored from a file of format, as its reader
 // read them at import (see pisession.DecodeStored): header is the stored
-// header (pi's header line; the header a Claude Code, Qwen Code or Codex
-// reader made), the first of raws the entry with Seq firstSeq. What the reader derived
-// from other lines (a result's tool name, a rewind, a copy) is not in the
-// objects: the import stored it beside them (entryMeta; see entryView).
+// header (pi's header line; the header a Claude Code, Qwen Code, Copilot
+// CLI or Codex reader made), the first of raws the entry with Seq
+// firstSeq. What the reader derived from other lines (a result's tool
+// name, a rewind, a copy) is not in the objects: the import stored it
+// beside them (entryMeta; see entryView).
 func DecodeStored(format string, header []byte, file string, firstSeq int, raws [][]byte) ([]*session.Entry, error) {
 	if format == formatPi || format == "" {
 		return pisession.DecodeStored(header, file, firstSeq, raws)
@@ -464,6 +496,8 @@ func DecodeStored(format string, header []byte, file string, firstSeq int, raws 
 		rd = &claudeReader{Reader: claudecode.NewReaderAt(&buf, file, claudecode.State{Header: hdr, Seq: firstSeq})}
 	case formatQwen:
 		rd = &qwenReader{Reader: qwen.NewReaderAt(&buf, file, qwen.State{Header: hdr, Seq: firstSeq})}
+	case formatCopilot:
+		rd = &copilotReader{Reader: copilot.NewReaderAt(&buf, file, copilot.State{Header: hdr, Seq: firstSeq})}
 	default:
 		rd = &codexReader{Reader: codex.NewReaderAt(&buf, file, codex.State{Header: hdr, Seq: firstSeq})}
 	}

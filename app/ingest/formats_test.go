@@ -3,14 +3,16 @@ package ingest
 import (
 	"testing"
 
+	"rhizome/backend/copilot"
 	"rhizome/backend/sessionformat"
 )
 
 // The import's format names are sessionformat's.
 func TestFormatNames(t *testing.T) {
 	if formatPi != sessionformat.Pi || formatClaudeCode != sessionformat.ClaudeCode || formatCodex != sessionformat.Codex ||
-		formatQwen != sessionformat.QwenCode {
-		t.Errorf("the import's format names %q %q %q %q, sessionformat's %q %q %q %q", formatPi, formatClaudeCode, formatCodex, formatQwen,
-			sessionformat.Pi, sessionformat.ClaudeCode, sessionformat.Codex, sessionformat.QwenCode)
+		formatQwen != sessionformat.QwenCode || formatCopilot != sessionformat.Copilot || sessionformat.Copilot != copilot.Format {
+		t.Errorf("the import's format names %q %q %q %q %q, sessionformat's %q %q %q %q %q (copilot.Format %q)", formatPi, formatClaudeCode, formatCodex,
+			formatQwen, formatCopilot, sessionformat.Pi, sessionformat.ClaudeCode, sessionformat.Codex, sessionformat.QwenCode, sessionformat.Copilot,
+			copilot.Format)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"rhizome/backend/analyze"
 	"rhizome/backend/claudecode"
+	"rhizome/backend/copilot"
 	"rhizome/backend/knowledge"
 	"rhizome/backend/qwen"
 	"rhizome/backend/segment"
@@ -317,12 +318,20 @@ func (s *stream) run() error {
 	}
 	// The reader's metadata covers the whole file (a resumed reader's
 	// state carries what the lines before it said); a Codex rollout's title
-	// is in its session_index.jsonl. The session's summary takes the title
-	// when its entries named it nothing.
+	// is in its session_index.jsonl, a Copilot CLI session's in its
+	// workspace.yaml. The session's summary takes the title when its
+	// entries named it nothing.
 	meta := rd.Meta()
 	title := meta.Title
 	if j.format == formatCodex && title == "" && j.titles != nil {
 		title = j.titles.title(j.src.path, j.hdr.ID)
+	}
+	if j.format == formatCopilot && title == "" && j.src.onDisk {
+		// A Copilot CLI session's name (--name, else its first prompt) is
+		// in the workspace.yaml beside its events.jsonl.
+		if ws, _, ok := copilot.WorkspaceOf(j.src.path); ok {
+			title = ws.Name
+		}
 	}
 	s.sums.pass.SessionAccumulator().NameIfNone(title)
 	if sum, ok := s.sums.pass.Session(); ok && j.resume == nil {
@@ -540,7 +549,7 @@ func (s *stream) process(e *session.Entry) error {
 	if err := s.scan.entry(e); err != nil {
 		return err
 	}
-	if (j.format == formatCodex || j.format == formatQwen) && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
+	if (j.format == formatCodex || j.format == formatQwen || j.format == formatCopilot) && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
 		e.Message.Model != "" && e.Message.Usage.TotalTokens+e.Message.Usage.Input+e.Message.Usage.Output > 0 {
 		if !priceUsage(e.Message.Model, e.Message.Usage) {
 			s.unpriced[e.Message.Model] = true

@@ -367,16 +367,17 @@ type toolArgs struct {
 }
 
 // Tool kinds by lowercase tool name: pi's read, write, edit and bash, and the
-// names other agents use for the same tools.
+// names other agents use for the same tools (GitHub Copilot CLI's view,
+// edit and create: create writes a new file, {path, file_text}).
 var (
 	readTools  = map[string]bool{"read": true, "read_file": true, "view": true, "open": true, "cat": true}
-	writeTools = map[string]bool{"write": true, "write_file": true, "create_file": true, "edit": true,
+	writeTools = map[string]bool{"write": true, "write_file": true, "create_file": true, "create": true, "edit": true,
 		"edit_file": true, "multiedit": true, "multi_edit": true, "str_replace": true,
 		"str_replace_editor": true, "str_replace_based_edit_tool": true, "notebookedit": true,
 		"apply_patch": true, "patch": true}
 	// createTools write whole files (their arguments start with the file's
 	// imports).
-	createTools = map[string]bool{"write": true, "write_file": true, "create_file": true}
+	createTools = map[string]bool{"write": true, "write_file": true, "create_file": true, "create": true}
 	bashTools   = map[string]bool{"bash": true, "shell": true, "sh": true, "exec": true, "run_command": true, "terminal": true}
 	searchTools = map[string]bool{"grep": true, "glob": true, "find": true, "ls": true, "list": true,
 		"rg": true, "list_files": true, "search_files": true, "codebase_search": true}

@@ -56,10 +56,10 @@ func DefaultOptions() Options {
 
 // OptionsFor returns the options for a session format, as
 // sessionformat.Detect names it: DefaultOptions for pi (and anything else),
-// with RewindFlags for "claude-code", "qwen-code" and "codex".
+// with RewindFlags for "claude-code", "qwen-code", "copilot-cli" and "codex".
 func OptionsFor(format string) Options {
 	o := DefaultOptions()
-	if format == "claude-code" || format == "qwen-code" || format == "codex" {
+	if format == "claude-code" || format == "qwen-code" || format == "codex" || format == "copilot-cli" {
 		o.Branches = RewindFlags
 	}
 	return o

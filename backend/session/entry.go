@@ -49,7 +49,8 @@ type Header struct {
 	// lines (Type is then "session", Version 0 and Raw nil: every line of
 	// those files is an entry). pi headers leave them empty.
 
-	// Format names the file's format: "claude-code", "qwen-code" or "codex".
+	// Format names the file's format: "claude-code", "qwen-code",
+	// "copilot-cli" or "codex".
 	Format string `json:"format,omitempty"`
 	// AgentVersion is the version of the program that wrote the file
 	// (Claude Code's "version", Codex's "cli_version").

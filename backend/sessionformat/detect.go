@@ -1,6 +1,7 @@
 // Package sessionformat tells, from the first bytes of a file, which of the
 // formats Rhizome reads it holds: a pi session, a Claude Code session, a Qwen
-// Code session, a Codex rollout, a MemoBrain snapshot or a loom tree (Rhizome's own export,
+// Code session, a GitHub Copilot CLI session log, a Codex rollout, a MemoBrain
+// snapshot or a loom tree (Rhizome's own export,
 // socketteer/loom and the other loom tools), and says what an unknown file
 // looks like. It reads content only, never the file name.
 //
@@ -21,6 +22,7 @@ const (
 	Pi          = "pi"             // pi coding-agent session (JSON Lines, "session" header)
 	ClaudeCode  = "claude-code"    // Claude Code session or sub-agent transcript (JSON Lines)
 	QwenCode    = "qwen-code"      // Qwen Code session, fork or sub-agent transcript (JSON Lines)
+	Copilot     = "copilot-cli"    // GitHub Copilot CLI session log, events.jsonl (JSON Lines)
 	Codex       = "codex"          // Codex CLI rollout (JSON Lines, every era)
 	MemoBrain   = "memobrain"      // MemoBrain reasoning-graph snapshot (JSON)
 	RhizomeLoom = "rhizome-loom"   // Rhizome's lossless loom tree export (JSON)
@@ -134,6 +136,8 @@ func sniffLine(obj map[string]json.RawMessage) (format, why string, ok bool) {
 			}
 			return Pi, "first line is a pi session header (version " + v + ")", true
 		}
+	case copilotEvent(obj):
+		return Copilot, fmt.Sprintf("first line is a GitHub Copilot CLI %q event (type, data, id, parentId)", typ), true
 	case codexTypes[typ] && hasPayload:
 		return Codex, fmt.Sprintf("first line is a Codex rollout item (%q with a payload)", typ), true
 	case hasSessionID && hasUUID && qwenField(obj) != "":
@@ -183,6 +187,28 @@ func qwenField(obj map[string]json.RawMessage) string {
 		}
 	}
 	return ""
+}
+
+// copilotEvent reports whether a line is a GitHub Copilot CLI event
+// (backend/copilot.LooksObject, which its tests hold against every format's
+// files): a dotted lower-case type ("session.start"), a data object, an id
+// string and a parentId key (a string or null).
+func copilotEvent(obj map[string]json.RawMessage) bool {
+	var typ, id string
+	if json.Unmarshal(obj["type"], &typ) != nil || json.Unmarshal(obj["id"], &id) != nil {
+		return false
+	}
+	words := strings.Split(typ, ".")
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		if w == "" || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+			return false
+		}
+	}
+	data, parent := obj["data"], obj["parentId"]
+	return len(data) > 0 && data[0] == '{' && len(parent) > 0 && (parent[0] == '"' || string(parent) == "null")
 }
 
 // isDocumentStart reports whether a one-line object looks like a JSON

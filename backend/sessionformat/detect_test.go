@@ -1,6 +1,8 @@
 package sessionformat
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +33,7 @@ func glob(t *testing.T, pattern string) []string {
 
 // TestDetectRealFiles sniffs the real files of every format in the
 // repository: pi sessions (v1 and v3), Claude Code sessions and sub-agent
-// transcripts, Codex rollouts and the hand-made eras, socketteer/loom and
+// transcripts, Qwen Code sessions, Copilot CLI session logs, Codex rollouts and the hand-made eras, socketteer/loom and
 // Rhizome loom exports.
 func TestDetectRealFiles(t *testing.T) {
 	cases := []struct {
@@ -46,6 +48,8 @@ func TestDetectRealFiles(t *testing.T) {
 		{"../claudecode/testdata/handmade/*.jsonl", ClaudeCode, `Claude Code "summary" line`},
 		{"../qwen/testdata/qwen-home/projects/*/chats/*.jsonl", QwenCode, `Qwen Code "user" record (uuid, sessionId and message.parts)`},
 		{"../qwen/testdata/qwen-home/projects/*/subagents/*/*.jsonl", QwenCode, `Qwen Code "user" record (uuid, sessionId and message.parts)`},
+		{"../copilot/testdata/copilot-home/session-state/*/events.jsonl", Copilot, `GitHub Copilot CLI "session.start" event (type, data, id, parentId)`},
+		{"../copilot/testdata/handmade/*.jsonl", Copilot, `GitHub Copilot CLI "session.start" event`},
 		{"../codex/testdata/codex-home/sessions/*/*/*/*.jsonl", Codex, `Codex rollout item ("session_meta" with a payload)`},
 		{"../codex/testdata/codex-home/archived_sessions/*.jsonl", Codex, "Codex rollout item"},
 		{"../codex/testdata/handmade/bare-era.jsonl", Codex, "bare-era Codex session header"},
@@ -123,6 +127,103 @@ func TestDetectQwenOrClaude(t *testing.T) {
 		got, why := Detect([]byte(c.line + "\n"))
 		if got != c.format || !strings.Contains(why, c.why) {
 			t.Errorf("%s: %q (%s), want %q (~%s)", c.name, got, why, c.format, c.why)
+		}
+	}
+}
+
+// TestDetectCopilotLines holds the GitHub Copilot CLI rule (copilotEvent,
+// the envelope {type: "a.b", data: {}, id, parentId}) against every line of
+// the repository's session files, not only the first (a file cut at any
+// line, or a line pasted alone, is sniffed as well): every event of the
+// real and hand-made Copilot CLI logs is Copilot's, and no line of a pi,
+// Claude Code, Qwen Code, Codex or Gemini CLI file is; then the shapes
+// around the rule, both ways.
+func TestDetectCopilotLines(t *testing.T) {
+	lines := func(path string) [][]byte {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out [][]byte
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(l, &obj) == nil { // one object (not a line of two, nor a broken one)
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	var mine []string
+	for _, p := range []string{"../copilot/testdata/copilot-home/session-state/*/events.jsonl", "../copilot/testdata/handmade/*.jsonl"} {
+		mine = append(mine, glob(t, p)...)
+	}
+	n := 0
+	for _, f := range mine {
+		for i, l := range lines(f) {
+			if !bytes.Contains(l, []byte(`"id":`)) {
+				continue // the hand-made event without an id: not an event's first line
+			}
+			n++
+			if got, why := Detect(append(l, '\n')); got != Copilot || !strings.Contains(why, "GitHub Copilot CLI") {
+				t.Errorf("%s line %d: %q (%s), want %q", f, i+1, got, why, Copilot)
+			}
+		}
+	}
+	if n < 120 {
+		t.Errorf("only %d Copilot CLI events", n)
+	}
+	var others []string
+	for _, p := range []string{
+		filepath.Join(pitest.SamplesDir(), "*.jsonl"),
+		"../segment/testdata/v3/sessions/*.jsonl",
+		"../pisession/testdata/handmade/*.jsonl",
+		"../claudecode/testdata/claude-home/projects/*/*.jsonl",
+		"../claudecode/testdata/claude-home/projects/*/*/subagents/*.jsonl",
+		"../claudecode/testdata/handmade/*.jsonl",
+		"../qwen/testdata/qwen-home/projects/*/chats/*.jsonl",
+		"../qwen/testdata/qwen-home/projects/*/subagents/*/*.jsonl",
+		"../qwen/testdata/handmade/*.jsonl",
+		"../codex/testdata/codex-home/sessions/*/*/*/*.jsonl",
+		"../codex/testdata/codex-home/archived_sessions/*.jsonl",
+		"../codex/testdata/handmade/*.jsonl",
+		"../gemini/testdata/gemini-home/tmp/*/chats/*.jsonl",
+	} {
+		others = append(others, glob(t, p)...)
+	}
+	n = 0
+	for _, f := range others {
+		for i, l := range lines(f) {
+			n++
+			if got, why := Detect(append(l, '\n')); got == Copilot {
+				t.Errorf("%s line %d: %q (%s)", f, i+1, got, why)
+			}
+		}
+	}
+	if n < 500 {
+		t.Errorf("only %d lines of other formats", n)
+	}
+
+	const ev = `"data":{"sessionId":"s"},"id":"e1","timestamp":"2026-12-03T09:41:50.886Z"`
+	for _, c := range []struct {
+		name, line, format string
+	}{
+		{"session.start", `{"type":"session.start",` + ev + `,"parentId":null}`, Copilot},
+		{"a sub-agent's event", `{"type":"assistant.turn_start",` + ev + `,"parentId":"e0","agentId":"a1"}`, Copilot},
+		{"an unknown event type", `{"type":"hologram.beam_v2",` + ev + `,"parentId":"e0"}`, Copilot},
+		{"no parentId", `{"type":"session.start",` + ev + `}`, Unknown},
+		{"a parentId that is no string", `{"type":"session.start",` + ev + `,"parentId":7}`, Unknown},
+		{"data not an object", `{"type":"session.start","data":"x","id":"e1","parentId":null}`, Unknown},
+		{"no id", `{"type":"abort","data":{},"parentId":"e0"}`, Unknown},
+		{"an id that is no string", `{"type":"session.start","data":{},"id":1,"parentId":null}`, Unknown},
+		{"a type without a dot", `{"type":"custom","data":{},"id":"e1","parentId":null}`, Unknown},
+		{"upper case", `{"type":"Session.Start","data":{},"id":"e1","parentId":null}`, Unknown},
+		{"an empty word", `{"type":"session.","data":{},"id":"e1","parentId":null}`, Unknown},
+		{"a pi header", `{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}`, Pi},
+		{"a codex item", `{"timestamp":"t","type":"event_msg","payload":{"type":"user_message"}}`, Codex},
+		{"a claude line with data", `{"type":"progress","data":{"type":"hook_progress"},"uuid":"u","parentUuid":null,"sessionId":"s"}`, ClaudeCode},
+	} {
+		if got, why := Detect([]byte(c.line + "\n")); got != c.format {
+			t.Errorf("%s: %q (%s), want %q", c.name, got, why, c.format)
 		}
 	}
 }

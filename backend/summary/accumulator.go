@@ -207,8 +207,9 @@ func (a *Accumulator) addMessage(seq int, m *session.Message) {
 	}
 }
 
-// editTools are the tools that change a file, by lowercase name.
-var editTools = wordSet(`write edit write_file edit_file create_file multiedit multi_edit str_replace
+// editTools are the tools that change a file, by lowercase name (GitHub
+// Copilot CLI's create writes a new file: {path, file_text}).
+var editTools = wordSet(`write edit write_file edit_file create_file create multiedit multi_edit str_replace
 str_replace_editor str_replace_based_edit_tool notebookedit apply_patch patch`)
 
 // addToolCall records the file an edit or write call changes.

@@ -70,6 +70,28 @@ describe('patch', () => {
     expect(w![0].inserted).toBeGreaterThan(0);
   });
 
+  it("reads GitHub Copilot CLI's real edit and create calls as diffs", () => {
+    const calls = lines(join(root, 'copilot/testdata/copilot-home'), (o) => o.type === 'assistant.message' && Array.isArray(o.data?.toolRequests))
+      .flatMap((o) => o.data.toolRequests)
+      .filter((c: any) => c.name === 'edit' || c.name === 'create');
+    const edit = calls.find((c: any) => c.name === 'edit');
+    const create = calls.find((c: any) => c.name === 'create');
+    expect(edit && create).toBeTruthy();
+    const e = toolChanges('edit', JSON.stringify(edit.arguments));
+    expect(e).toHaveLength(1);
+    expect(e![0]).toMatchObject({ path: edit.arguments.path, action: 'edit' });
+    expect(e![0].ops.filter((o) => o.op !== 'insert').map((o) => o.text).join('')).toBe(edit.arguments.old_str);
+    expect(e![0].ops.filter((o) => o.op !== 'delete').map((o) => o.text).join('')).toBe(edit.arguments.new_str);
+    expect(e![0].inserted).toBeGreaterThan(0);
+    const c = toolChanges('create', JSON.stringify(create.arguments));
+    expect(c).toHaveLength(1);
+    expect(c![0]).toMatchObject({ path: create.arguments.path, action: 'add', deleted: 0 });
+    expect(c![0].ops.map((o) => o.text).join('')).toBe(create.arguments.file_text);
+    // A create without its text, or another tool's edit, is no Copilot diff.
+    expect(toolChanges('create', JSON.stringify({ path: 'a.md' }))).toBeNull();
+    expect(toolChanges('edit', JSON.stringify({ path: 'a.md', oldText: 'a', newText: 'b' }))).toBeNull();
+  });
+
   it('reads added, deleted and moved files, a heredoc and an argv', () => {
     const p = '*** Begin Patch\n*** Add File: a.txt\n+one\n+two\n*** Update File: b.go\n*** Move to: c.go\n@@ func x\n keep\n-old\n+new\n*** Delete File: d\n*** End Patch';
     const c = parseApplyPatch(p)!;

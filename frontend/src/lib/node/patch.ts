@@ -1,8 +1,9 @@
 // File changes a tool call makes, as diffs for the node panel: Codex's
 // apply_patch (its "*** Begin Patch" format, as a custom tool's input, an
-// exec_command heredoc or an older shell argv), Claude Code's Edit,
-// MultiEdit and Write, and Qwen Code's edit and write_file. Pure text in,
-// text out: nothing here is rendered as HTML.
+// exec_command heredoc or an older shell argv; GitHub Copilot CLI's
+// apply_patch too), Claude Code's Edit, MultiEdit and Write, Qwen Code's edit
+// and write_file, and Copilot CLI's edit and create. Pure text in, text out:
+// nothing here is rendered as HTML.
 
 import type { DiffOp } from '../types';
 import { diffText } from '../diff/ops';
@@ -110,6 +111,14 @@ export function toolChanges(name: string | undefined, args: string | undefined):
   }
   if ((name === 'Write' || name === 'write_file') && str(a.content) !== undefined) {
     return [edit(path, '', a.content as string, 'write')];
+  }
+  // GitHub Copilot CLI's edit {path, old_str, new_str} and create {path,
+  // file_text} (a new file: create fails on one that exists).
+  if (name === 'edit' && str(a.old_str) !== undefined && str(a.new_str) !== undefined) {
+    return [edit(path, a.old_str as string, a.new_str as string, 'edit')];
+  }
+  if (name === 'create' && str(a.file_text) !== undefined) {
+    return [edit(path, '', a.file_text as string, 'add')];
   }
   // Codex: apply_patch's input, a heredoc in a command, an argv.
   for (const key of ['input', 'patch', 'cmd', 'command']) {

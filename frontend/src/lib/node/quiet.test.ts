@@ -14,6 +14,25 @@ describe('quiet lines', () => {
     expect(isQuiet(e(6, 'codex:compacted', { summary: 'What was done' }))).toBe(false);
     expect(isQuiet(e(7, 'qwen:ui_telemetry', { subtype: 'qwen-code.api_response' }))).toBe(true);
     expect(isQuiet(e(8, 'qwen:attribution_snapshot'))).toBe(true);
+    expect(isQuiet(e(9, 'copilot:session.usage_record', { subtype: 'user' }))).toBe(true);
+    expect(isQuiet(e(10, 'copilot:model.messages_snapshot'))).toBe(true);
+    expect(isQuiet(e(11, 'message', { role: 'custom', blocks: [{ type: 'text', text: 'You are the GitHub Copilot CLI' }] as EntryView['blocks'] }))).toBe(false);
+  });
+  it("collapse Copilot CLI's turn, usage, tool start and model trace events, named by their types", () => {
+    const call = e(3, 'message', { role: 'assistant', blocks: [{ type: 'toolCall', name: 'bash', arguments: '{"command":"wc -l ledger.py"}' }] as EntryView['blocks'] });
+    const rows = messageRows([
+      e(0, 'message', { role: 'user', blocks: [{ type: 'text', text: 'How many lines does ledger.py have?' }] as EntryView['blocks'] }),
+      e(1, 'copilot:assistant.turn_start'),
+      e(2, 'copilot:session.usage_record', { subtype: 'user' }),
+      call,
+      e(4, 'copilot:tool.execution_start', { subtype: 'bash' }),
+      e(5, 'copilot:tool.execution_start', { subtype: 'view' }),
+      e(6, 'copilot:model.model_call_success'),
+      e(7, 'copilot:subagent.started', { subtype: 'explore' }),
+    ]);
+    expect(rows.map((r) => ('quiet' in r ? r.quiet.map((x) => x.seq) : r.entry.seq))).toEqual([0, [1, 2], 3, [4, 5, 6, 7]]);
+    expect('quiet' in rows[1] && quietSummary(rows[1].quiet)).toBe('2 lines: turn start, token usage user');
+    expect('quiet' in rows[3] && quietSummary(rows[3].quiet)).toBe('4 lines: tool start bash, tool start view, model call success, subagent started explore');
   });
   it('make one row of a run of two or more, in order, with what it holds', () => {
     const user = e(1, 'message', { role: 'user', blocks: [{ type: 'text', text: 'Trigger the API error now.' }] as EntryView['blocks'] });

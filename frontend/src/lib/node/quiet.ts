@@ -1,7 +1,7 @@
-// Claude Code's, Qwen Code's and Codex's bookkeeping lines (queue operations,
-// the last prompt, mode, token counts, telemetry, task events, turn
-// contexts…) carry no text a
-// person reads: a run of them is one collapsed row in the node panel, not a
+// Claude Code's, Qwen Code's, Copilot CLI's and Codex's bookkeeping lines
+// (queue operations, the last prompt, mode, token counts, telemetry, task
+// events, turn starts and ends, model call traces, turn contexts…) carry no
+// text a person reads: a run of them is one collapsed row in the node panel, not a
 // row each between the messages. They are all still there, one click away.
 import type { EntryView } from '../types';
 
@@ -11,9 +11,12 @@ export type MessageRow = { entry: EntryView } | { quiet: EntryView[] };
 /** The line type an entry is shown under: its role for a message, else its type. */
 export const lineType = (e: EntryView) => (e.type === 'message' ? (e.role ?? 'message') : e.type);
 
-/** Whether e is a Claude Code, Qwen Code or Codex line with nothing to read: no text, summary, image or call. */
+/** The prefix of a format's own line types (Claude Code, Codex, Qwen Code, Copilot CLI). */
+const OWN = /^(claude|codex|qwen|copilot):/;
+
+/** Whether e is a Claude Code, Qwen Code, Copilot CLI or Codex line with nothing to read: no text, summary, image or call. */
 export function isQuiet(e: EntryView): boolean {
-  if (!/^(claude|codex|qwen):/.test(lineType(e)) || e.summary || e.label) return false;
+  if (!OWN.test(lineType(e)) || e.summary || e.label) return false;
   return e.blocks.every((b) => b.type !== 'image' && b.type !== 'toolCall' && !(b.text ?? '').trim() && !(b.arguments ?? '').trim());
 }
 
@@ -48,14 +51,28 @@ const TITLES: Record<string, string> = {
   'codex:world_state': 'World state',
   'qwen:ui_telemetry': 'Telemetry',
   'qwen:attribution_snapshot': 'Attribution snapshot',
+  'copilot:session.start': 'Session start',
+  'copilot:session.resume': 'Resume',
+  'copilot:session.shutdown': 'Shutdown',
+  'copilot:session.usage_record': 'Token usage',
+  'copilot:session.compaction_start': 'Compaction start',
+  'copilot:session.compaction_complete': 'Compaction not applied',
+  'copilot:session.binary_asset': 'Attachment data',
+  'copilot:assistant.turn_start': 'Turn start',
+  'copilot:assistant.turn_end': 'Turn end',
+  'copilot:tool.execution_start': 'Tool start',
 };
 
 /** The heading of line type t: its title, else (a format's own type) its name, else t. */
-export const lineHeading = (t: string) => TITLES[t] ?? (/^(claude|codex|qwen):/.test(t) ? typeName(t) : t);
+export const lineHeading = (t: string) => TITLES[t] ?? (OWN.test(t) ? typeName(t) : t);
 
-/** "Queue operation" for "claude:queue-operation": a line type by name. */
+/** "Queue operation" for "claude:queue-operation", "Model call success" for "copilot:model.model_call_success": a line type by name. */
 function typeName(t: string): string {
-  const name = t.replace(/^(claude|codex|qwen):/, '').replace(/[-_]+/g, ' ').trim();
+  const name = t
+    .replace(OWN, '')
+    .replace(/^model\.model_/, 'model.')
+    .replace(/[-_.]+/g, ' ')
+    .trim();
   return name ? name[0].toUpperCase() + name.slice(1) : t;
 }
 
