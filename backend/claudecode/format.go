@@ -188,10 +188,18 @@ func (f format) Decode(st *parseState, obj []byte, at sessionlog.Pos, em *sessio
 			// A compaction root: joined to what came before (§1.4).
 			e.ParentID = ln.LogicalParentUUID
 		}
-	} else if st.ObjIdx == 1 {
-		e.ID = "L" + strconv.Itoa(at.Line)
 	} else {
-		e.ID = "L" + strconv.Itoa(at.Line) + "." + strconv.Itoa(st.ObjIdx)
+		if st.ObjIdx == 1 {
+			e.ID = "L" + strconv.Itoa(at.Line)
+		} else {
+			e.ID = "L" + strconv.Itoa(at.Line) + "." + strconv.Itoa(st.ObjIdx)
+		}
+		// A line off the chain with an agentId (a sub-agent transcript's
+		// api-request lines, from 2.1.332) is the sub-agent's; it has no
+		// isSidechain of its own.
+		if ln.AgentID != "" {
+			e.Sidechain = true
+		}
 	}
 	if ln.PromptID != "" {
 		e.TurnID = ln.PromptID

@@ -145,8 +145,14 @@ func TestOlderFormat(t *testing.T) {
 // parent's Agent tool result names the agent, whose transcript's header
 // names the parent session and whose sidecar names the Agent call.
 func TestSubagentLinks(t *testing.T) {
-	x := loadExpected(t)
-	main := realRoot + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + x.Session + ".jsonl"
+	for _, fx := range fixtureSets {
+		t.Run(fx.Version, func(t *testing.T) { checkSubagentLinks(t, fx) })
+	}
+}
+
+func checkSubagentLinks(t *testing.T, fx fixtureSet) {
+	x := fx.expected(t)
+	main := fx.project() + x.Session + ".jsonl"
 	s, err := ReadFile(main)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +186,7 @@ func TestSubagentLinks(t *testing.T) {
 			t.Errorf("sub-agent line %d not a sidechain", e.Line)
 		}
 	}
-	if none, err := Subagents(realRoot + "/x/no-such-session.jsonl"); err != nil || none != nil {
+	if none, err := Subagents(fx.Home + "/projects/x/no-such-session.jsonl"); err != nil || none != nil {
 		t.Errorf("a session without sub-agents: %v %v", none, err)
 	}
 }
@@ -189,8 +195,14 @@ func TestSubagentLinks(t *testing.T) {
 // recorded path is on the generating machine, the file beside the session
 // holds the whole output (seq 1 1500), and the line is left as it is.
 func TestPersistedOutput(t *testing.T) {
-	x := loadExpected(t)
-	main := realRoot + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/" + x.Session + ".jsonl"
+	for _, fx := range fixtureSets {
+		t.Run(fx.Version, func(t *testing.T) { checkPersistedOutput(t, fx) })
+	}
+}
+
+func checkPersistedOutput(t *testing.T, fx fixtureSet) {
+	x := fx.expected(t)
+	main := fx.project() + x.Session + ".jsonl"
 	s, err := ReadFile(main)
 	if err != nil {
 		t.Fatal(err)
@@ -293,6 +305,65 @@ func TestPriceFor(t *testing.T) {
 			t.Errorf("PriceFor(%q) = %v %v, want %v %v", c.model, p.Input, ok, c.in, c.ok)
 		}
 	}
+	// Opus 5.5, the model Claude Code 2.1.332 uses by default: its own
+	// price, not Opus 5's (which its id starts with); cache reads at 0.05x
+	// input (platform.claude.com's Opus 5.5 page, and Claude Code 2.1.332's
+	// built-in table).
+	for _, model := range []string{"claude-opus-5-5", "claude-opus-5-5[1m]"} {
+		want := Price{Input: 4, Output: 20, CacheWrite5m: 5, CacheWrite1h: 8, CacheRead: 0.2, WebSearch: 0.01}
+		if p, ok := PriceFor(model); !ok || p != want {
+			t.Errorf("PriceFor(%q) = %+v %v, want %+v", model, p, ok, want)
+		}
+	}
+}
+
+// TestSubagentBookkeepingLines: from 2.1.332 a sub-agent transcript also
+// holds lines off the conversation chain (api-request, api-request-blob,
+// api-request-shape: no uuid, no isSidechain, the agentId): they are the
+// sub-agent's, so Sidechain like the chain lines around them (the segmenter
+// would otherwise cut the transcript at each). A main session's lines off
+// the chain carry no agentId and stay off the sidechain.
+func TestSubagentBookkeepingLines(t *testing.T) {
+	const agent = "a0123456789abcdef"
+	chain := func(uuid, parent, typ string) string {
+		p := "null"
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		content := `"review it"`
+		if typ == "assistant" {
+			content = `[{"type":"text","text":"fine"}],"id":"msg_1","model":"claude-opus-5-5","stop_reason":"end_turn"`
+		}
+		return `{"parentUuid":` + p + `,"isSidechain":true,"agentId":"` + agent + `","type":"` + typ + `","uuid":"` + uuid + `","sessionId":"` + sess +
+			`","cwd":"/w","timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"` + typ + `","content":` + content + `}}`
+	}
+	in := strings.Join([]string{
+		chain("u1", "", "user"),
+		`{"type":"api-request-blob","sessionId":"` + sess + `","agentId":"` + agent + `","hash":"h1","message":{"role":"system","content":[{"type":"text","text":"x"}]}}`,
+		`{"type":"api-request","sessionId":"` + sess + `","agentId":"` + agent + `","id":"r1","timestamp":"2026-01-01T00:00:02.000Z","version":"2.1.332"}`,
+		chain("a1", "u1", "assistant"),
+	}, "\n") + "\n"
+	s, err := Read(strings.NewReader(in), "agent-"+agent+".jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Entries) != 4 || s.Header.AgentID != agent {
+		t.Fatalf("%d entries, header %+v", len(s.Entries), s.Header)
+	}
+	for _, e := range s.Entries {
+		if !e.Sidechain {
+			t.Errorf("line %d (%s): not a sidechain", e.Line, e.Type)
+		}
+	}
+	main, err := Read(strings.NewReader(line("m1", "")+"\n"+`{"type":"api-request","sessionId":"`+sess+`","id":"r2"}`+"\n"), "main.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range main.Entries {
+		if e.Sidechain {
+			t.Errorf("main session line %d (%s): a sidechain", e.Line, e.Type)
+		}
+	}
 }
 
 // TestForkCopiesDedupe: the real --fork-session file copies lines of the
@@ -300,8 +371,14 @@ func TestPriceFor(t *testing.T) {
 // copy in the original, and what is left is the fork's own turn (§1.4:
 // deduplicate by uuid, keep the earliest).
 func TestForkCopiesDedupe(t *testing.T) {
-	x := loadExpected(t)
-	dir := realRoot + "/-tmp-rhizome-claudecode-fixtures-work-acme-api/"
+	for _, fx := range fixtureSets {
+		t.Run(fx.Version, func(t *testing.T) { checkForkCopiesDedupe(t, fx) })
+	}
+}
+
+func checkForkCopiesDedupe(t *testing.T, fx fixtureSet) {
+	x := fx.expected(t)
+	dir := fx.project()
 	orig, err := ReadFile(dir + x.Session + ".jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -324,10 +401,12 @@ func TestForkCopiesDedupe(t *testing.T) {
 		case k == "":
 		case known[k]:
 			copies = append(copies, k)
-		default:
+		case e.Type == session.TypeMessage:
 			own = append(own, session.EntryText(e))
 		}
 	}
+	// The fork's own lines: its prompt and the answer (2.1.332 also writes
+	// an attachment of its own there).
 	if len(copies) < 10 || len(own) != 2 || own[0] != "In a fork: would /ready be a better name?" || !strings.Contains(own[1], "/ready") {
 		t.Errorf("fork: %d copies, own entries %q", len(copies), own)
 	}

@@ -43,10 +43,12 @@
 // logicalParentUuid, so the roots of a compacted session are joined); lines
 // without a uuid (metadata) get "L<line>" ("L<line>.<k>" for the k-th
 // object of a line) and no parent. TurnID is the promptId of the turn.
-// Sidechain is isSidechain. A line repeating a uuid seen in the last 64
-// chain lines has DuplicateOf set (Claude Code rewrites lines on resume and
-// reactive compaction). Usage is counted once per (message.id, requestId),
-// on the response's last line; <synthetic> messages have none (§1.5).
+// Sidechain is isSidechain, and true on a line without a uuid but with an
+// agentId (a sub-agent transcript's api-request lines, from 2.1.332). A
+// line repeating a uuid seen in the last 64 chain lines has DuplicateOf set
+// (Claude Code rewrites lines on resume and reactive compaction). Usage is
+// counted once per (message.id, requestId), on the response's last line;
+// <synthetic> messages have none (§1.5).
 package claudecode
 
 import (

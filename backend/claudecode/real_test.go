@@ -18,35 +18,82 @@ import (
 	"rhizome/backend/sessionlog/sessionlogtest"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden/*.json from the real sessions")
+var update = flag.Bool("update", false, "rewrite the golden files (testdata/golden*/*.json) from the real sessions")
 
-const realRoot = "testdata/claude-home/projects"
+// fixtureSet is what one run of the generator wrote with one Claude Code
+// version (see testdata/generate/README.md): the sessions under Home, in
+// Claude Code's layout, and the ground truth in Expected; the golden
+// summaries of its files are in Golden.
+type fixtureSet struct {
+	Version  string
+	Home     string
+	Expected string
+	Golden   string
+	// RunningCost: the total_cost_usd of a run is the session's running
+	// total (restored from its cost-state lines on --resume and carried
+	// into a fork), not the run's own cost.
+	RunningCost bool
+}
 
-// realFiles are the session files Claude Code 2.1.197 wrote (see
-// testdata/generate/README.md), sub-agent transcripts included.
-func realFiles(t testing.TB) []string {
+// fixtureSets are the real sessions, oldest version first; the 2.1.197
+// ones stay as they were written when a newer version is added.
+var fixtureSets = []fixtureSet{
+	{Version: "2.1.197", Home: "testdata/claude-home", Expected: "testdata/expected.json", Golden: "testdata/golden"},
+	{Version: "2.1.332", Home: "testdata/claude-home-2.1.332", Expected: "testdata/expected-2.1.332.json", Golden: "testdata/golden-2.1.332", RunningCost: true},
+}
+
+// project is the folder of the generator's one project.
+func (fx fixtureSet) project() string {
+	return fx.Home + "/projects/-tmp-rhizome-claudecode-fixtures-work-acme-api/"
+}
+
+// files are the session files the version wrote, sub-agent transcripts
+// included.
+func (fx fixtureSet) files(t testing.TB) []string {
 	t.Helper()
 	var files []string
-	err := filepath.WalkDir(realRoot, func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(fx.Home+"/projects", func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
 			files = append(files, p)
 		}
 		return err
 	})
 	if err != nil || len(files) < 3 {
-		t.Fatalf("real files: %v (%d)", err, len(files))
+		t.Fatalf("real files of %s: %v (%d)", fx.Version, err, len(files))
 	}
 	sort.Strings(files)
 	return files
 }
 
-// expected is testdata/expected.json, written by the generator: the steps
-// it ran and every request its model server answered.
+// expected reads the set's expected file and checks that it is the
+// version's.
+func (fx fixtureSet) expected(t testing.TB) *expected {
+	t.Helper()
+	x := sessionlogtest.ReadJSON[expected](t, fx.Expected)
+	if x.ClaudeCodeVersion != fx.Version {
+		t.Fatalf("%s: written by Claude Code %s, want %s", fx.Expected, x.ClaudeCodeVersion, fx.Version)
+	}
+	return x
+}
+
+// realFiles are the session files of every fixture set.
+func realFiles(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	for _, fx := range fixtureSets {
+		files = append(files, fx.files(t)...)
+	}
+	return files
+}
+
+// expected is an expected file (testdata/expected*.json), written by the
+// generator: the steps it ran and every request its model server answered.
 type expected struct {
-	Session     string `json:"session"`
-	ForkSession string `json:"forkSession"`
-	RewindAt    string `json:"rewindAt"`
-	Steps       []struct {
+	ClaudeCodeVersion string `json:"claudeCodeVersion"`
+	Session           string `json:"session"`
+	ForkSession       string `json:"forkSession"`
+	RewindAt          string `json:"rewindAt"`
+	Steps             []struct {
 		Label         string  `json:"label"`
 		SessionID     string  `json:"sessionId"`
 		ResultCostUSD float64 `json:"resultCostUSD"`
@@ -72,10 +119,6 @@ type expected struct {
 			Status int `json:"status"`
 		} `json:"error"`
 	} `json:"requests"`
-}
-
-func loadExpected(t testing.TB) *expected {
-	return sessionlogtest.ReadJSON[expected](t, "testdata/expected.json")
 }
 
 func readAll(t testing.TB, r *Reader) []session.Entry {
@@ -130,19 +173,26 @@ func TestResumeAtEveryLine(t *testing.T) {
 }
 
 // TestUsageAgainstTheServer checks usage on the real files against what the
-// scripted server reported (testdata/expected.json), independently of the
+// scripted server reported (the set's expected file), independently of the
 // reader: each response recorded in a file carries its usage exactly once,
 // with the server's counts (§1.5 "count each request once", §1.6.1 split
 // lines); <synthetic> lines carry none.
 func TestUsageAgainstTheServer(t *testing.T) {
-	x := loadExpected(t)
+	for _, fx := range fixtureSets {
+		t.Run(fx.Version, func(t *testing.T) { checkUsageAgainstTheServer(t, fx) })
+	}
+}
+
+func checkUsageAgainstTheServer(t *testing.T, fx fixtureSet) {
+	x := fx.expected(t)
 	byID := map[string]int{}
 	for i, r := range x.Requests {
 		if r.ID != "" {
 			byID[r.ID] = i
 		}
 	}
-	for _, path := range realFiles(t) {
+	responses := 0
+	for _, path := range fx.files(t) {
 		s, err := ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -192,20 +242,98 @@ func TestUsageAgainstTheServer(t *testing.T) {
 				t.Errorf("%s: response %s counted %d times, want once", path, id, counted[id])
 			}
 		}
+		responses += len(seen)
 	}
+	if responses == 0 {
+		t.Errorf("no response in the files of %s", fx.Version)
+	}
+}
+
+// TestToolCallsPaired: in every real file each tool call has exactly one
+// result, which names the call's tool (§1.3: tool_result blocks carry only
+// the id), and no result is without its call; the file's sub-agent calls
+// (Agent) name the sub-agent in their result.
+func TestToolCallsPaired(t *testing.T) {
+	paired := 0
+	for _, path := range realFiles(t) {
+		s, err := ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := map[string]string{}
+		results := map[string][]*session.Entry{}
+		for i := range s.Entries {
+			e := &s.Entries[i]
+			m := e.Message
+			if m == nil || e.DuplicateOf != "" {
+				continue
+			}
+			for _, b := range m.Content {
+				if b.Type == session.BlockToolCall {
+					if _, dup := calls[b.ID]; dup || b.ID == "" {
+						t.Errorf("%s line %d: call id %q seen twice", path, e.Line, b.ID)
+					}
+					calls[b.ID] = b.Name
+					if !json.Valid(b.Arguments) || b.Arguments[0] != '{' {
+						t.Errorf("%s line %d: call %s arguments %s", path, e.Line, b.ID, b.Arguments)
+					}
+				}
+			}
+			if m.Role == session.RoleToolResult {
+				results[m.ToolCallID] = append(results[m.ToolCallID], e)
+			}
+		}
+		paired += len(calls)
+		for id, name := range calls {
+			rs := results[id]
+			if len(rs) != 1 || rs[0].Message.ToolName != name {
+				t.Errorf("%s: call %s (%s): %d results", path, id, name, len(rs))
+				continue
+			}
+			if name == "Agent" && rs[0].SubagentID == "" {
+				t.Errorf("%s line %d: the Agent call's result names no sub-agent", path, rs[0].Line)
+			}
+		}
+		for id, rs := range results {
+			if _, ok := calls[id]; !ok {
+				t.Errorf("%s line %d: result for %s, which no call in the file made", path, rs[0].Line, id)
+			}
+		}
+	}
+	// Each run: Bash and Read in parallel, Edit, Bash, Agent; the
+	// sub-agent's Bash.
+	if paired != 6*len(fixtureSets) {
+		t.Errorf("%d tool calls in the real files, want %d", paired, 6*len(fixtureSets))
+	}
+}
+
+// listPrices are Anthropic's list prices per Mtok of the models the
+// generator's runs used, written out from the models' pages on
+// platform.claude.com (input, output, 5-minute and 1-hour cache writes,
+// cache reads); Opus 5.5's cache reads are 0.05x input, not the usual 0.1x.
+var listPrices = map[string][5]float64{
+	"claude-opus-4-8": {5, 25, 6.25, 10, 0.50},
+	"claude-opus-5-5": {4, 20, 5, 8, 0.20},
 }
 
 // TestCostMatchesClaudeCode prices each run's responses with the package's
 // table and compares with the total_cost_usd Claude Code itself reported
 // for the run (its own built-in table, a separate implementation), and with
-// the formula of Anthropic's pricing page written out here (§1.5: 1-hour
-// writes at 2x input, 5-minute at 1.25x, reads at 0.1x).
+// the list prices written out above (§1.5). From 2.1.332 total_cost_usd is
+// the session's running total: a run's cost is what it added.
 func TestCostMatchesClaudeCode(t *testing.T) {
-	x := loadExpected(t)
+	for _, fx := range fixtureSets {
+		t.Run(fx.Version, func(t *testing.T) { checkCostMatchesClaudeCode(t, fx) })
+	}
+}
+
+func checkCostMatchesClaudeCode(t *testing.T, fx fixtureSet) {
+	x := fx.expected(t)
 	byN := map[int]int{}
 	for i, r := range x.Requests {
 		byN[r.N] = i
 	}
+	before := 0.0
 	for _, step := range x.Steps {
 		var mine, formula float64
 		for _, n := range step.Requests {
@@ -216,15 +344,19 @@ func TestCostMatchesClaudeCode(t *testing.T) {
 			su := r.Usage
 			v := usageVal{In: su.Input, Out: su.Output, Read: su.CacheRead, Create: su.CacheCreation, Create5m: su.Split.M5, Create1h: su.Split.H1}
 			mine += v.Usage(r.Model).Cost.Total
-			if r.Model != "claude-opus-4-8" {
-				t.Fatalf("request %d: model %s; the formula below is Opus 4.8's", n, r.Model)
+			p, ok := listPrices[r.Model]
+			if !ok {
+				t.Fatalf("request %d: model %s has no list price written out in this test", n, r.Model)
 			}
-			// Opus 4.8: $5 input, $25 output per Mtok.
-			formula += (float64(su.Input)*5 + float64(su.Split.M5)*5*1.25 + float64(su.Split.H1)*5*2 +
-				float64(su.CacheRead)*5*0.1 + float64(su.Output)*25) / 1e6
+			formula += (float64(su.Input)*p[0] + float64(su.Output)*p[1] + float64(su.Split.M5)*p[2] + float64(su.Split.H1)*p[3] +
+				float64(su.CacheRead)*p[4]) / 1e6
 		}
-		if math.Abs(mine-step.ResultCostUSD) > 1e-9 || math.Abs(mine-formula) > 1e-9 {
-			t.Errorf("%s: cost %.9f, Claude Code said %.9f, the formula %.9f", step.Label, mine, step.ResultCostUSD, formula)
+		claude := step.ResultCostUSD
+		if fx.RunningCost {
+			claude, before = step.ResultCostUSD-before, step.ResultCostUSD
+		}
+		if math.Abs(mine-claude) > 1e-9 || math.Abs(mine-formula) > 1e-9 {
+			t.Errorf("%s: cost %.9f, Claude Code said %.9f, the list prices %.9f", step.Label, mine, claude, formula)
 		}
 	}
 }
@@ -251,7 +383,7 @@ type goldenEntry struct {
 	TextSHA256 string `json:"textSha256,omitempty"`
 }
 
-// golden is testdata/golden/<file>.json: assertions tagged with the spec
+// golden is <set golden folder>/<file>.json: assertions tagged with the spec
 // section they check, then every entry.
 type golden struct {
 	File       string              `json:"file"`
@@ -368,34 +500,36 @@ func sha(s string) string {
 }
 
 // TestRealFilesGolden compares the parsed result of each real file with
-// testdata/golden (update with -update, review the diff).
+// its set's golden folder (update with -update, review the diff).
 func TestRealFilesGolden(t *testing.T) {
-	for _, path := range realFiles(t) {
-		s, err := ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := json.MarshalIndent(summarize(t, path, s), "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, '\n')
-		name := strings.TrimSuffix(filepath.Base(path), ".jsonl") + ".json"
-		gp := filepath.Join("testdata", "golden", name)
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(gp), 0o755); err != nil {
+	for _, fx := range fixtureSets {
+		for _, path := range fx.files(t) {
+			s, err := ReadFile(path)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(gp, got, 0o644); err != nil {
+			got, err := json.MarshalIndent(summarize(t, path, s), "", "  ")
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
-		want, err := os.ReadFile(gp)
-		if err != nil {
-			t.Fatalf("%v (run go test ./backend/claudecode -update to create it)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from %s (review, then -update):\n%s", path, gp, got)
+			got = append(got, '\n')
+			name := strings.TrimSuffix(filepath.Base(path), ".jsonl") + ".json"
+			gp := filepath.Join(fx.Golden, name)
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(gp), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(gp, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(gp)
+			if err != nil {
+				t.Fatalf("%v (run go test ./backend/claudecode -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from %s (review, then -update):\n%s", path, gp, got)
+			}
 		}
 	}
 }

@@ -27,11 +27,15 @@ const PricesAsOf = "2026-11-24"
 // 5m and 1h cache writes, cache hits, output), which agrees with the cost
 // table built into Claude Code 2.1.197 (the program that wrote the test
 // data) for every model below; web search is $10 per 1,000 searches.
+// Opus 5.5 (claude-opus-5-5, the default of Claude Code 2.1.332) is from its
+// model page and agrees with Claude Code 2.1.332's table: $4/$20, its cache
+// reads at 0.05x input ($0.20), not the usual 0.1x.
 // Model ids match by prefix after a dated suffix or "[1m]" is removed (see
 // PriceFor). Sonnet 5 is left out: its sources disagree.
 var Prices = map[string]Price{
 	"claude-fable-5":    anthropicPrice(10, 50),
 	"claude-mythos-5":   anthropicPrice(10, 50),
+	"claude-opus-5-5":   {Input: 4, Output: 20, CacheWrite5m: 5, CacheWrite1h: 8, CacheRead: 0.20, WebSearch: 0.01},
 	"claude-opus-5":     anthropicPrice(5, 25),
 	"claude-opus-4-8":   anthropicPrice(5, 25),
 	"claude-opus-4-7":   anthropicPrice(5, 25),
