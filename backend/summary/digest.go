@@ -55,16 +55,17 @@ var sectionKinds = map[string]sectionKind{
 	"objectives": secGoal, "original request": secGoal, "current goal": secGoal, "final goal": secGoal,
 	"task": secGoal, "current task": secGoal, "user request": secGoal, "user requests": secGoal,
 	"current progress": secGoal, "goal and context": secGoal, "purpose": secGoal,
+	"overall goal": secGoal, // Gemini CLI's and Qwen Code's state snapshot
 
 	"done": secDone, "completed": secDone, "completed tasks": secDone, "work completed": secDone,
 	"progress": secDone, "progress made": secDone, "what was done": secDone, "changes": secDone,
 	"changes made": secDone, "key changes": secDone, "session progress": secDone,
 	"progress and key decisions": secDone, "accomplished": secDone, "completed work": secDone,
-	"accomplishments": secDone, "work done": secDone,
+	"accomplishments": secDone, "work done": secDone, "recent actions": secDone,
 
 	"next steps": secNext, "remaining work": secNext, "remaining tasks": secNext, "remaining": secNext,
 	"in progress": secNext, "todo": secNext, "to do": secNext, "pending": secNext, "next": secNext,
-	"blocked": secNext, "open questions": secNext,
+	"blocked": secNext, "open questions": secNext, "current plan": secNext,
 
 	"constraints & preferences": secSkip, "constraints and preferences": secSkip, "key decisions": secSkip,
 	"critical context": secSkip, "user preferences": secSkip, "key patterns established": secSkip,
@@ -85,7 +86,29 @@ var (
 	filesBlock    = regexp.MustCompile(`(?s)<(read-files|modified-files)>(.*?)</(read-files|modified-files)>`)
 	issueItem     = regexp.MustCompile(`(?i)^(issue|pr|bug|ticket|pull request)\s+#(\d+)\s*[-–—:]\s*(.+)$`)
 	checkboxStart = regexp.MustCompile(`^\[[ xX]\]\s*`)
+	xmlOpen       = regexp.MustCompile(`<([a-z][a-z_]{1,40})>`)
+	xmlClose      = regexp.MustCompile(`</[a-z][a-z_]{1,40}>`)
 )
+
+// xmlSections reads the XML-tagged summaries other agents write as pi's
+// markdown sections: Qwen Code's "<state_snapshot><overall_goal>…
+// </overall_goal>…", Copilot CLI's "<overview>…</overview>". Each opening
+// tag becomes a heading of its name ("## overall goal"), each closing tag
+// a line break; a text with neither is returned as it is.
+func xmlSections(md string) string {
+	if !xmlClose.MatchString(md) {
+		return md
+	}
+	// The tag wrapping the whole summary is no section: its text is.
+	if m := xmlOpen.FindStringSubmatchIndex(md); m != nil && strings.TrimSpace(md[:m[0]]) == "" &&
+		strings.Contains(md[m[1]:], "</"+md[m[2]:m[3]]+">") {
+		md = md[m[1]:]
+	}
+	md = xmlOpen.ReplaceAllStringFunc(md, func(tag string) string {
+		return "\n## " + strings.ReplaceAll(tag[1:len(tag)-1], "_", " ") + "\n"
+	})
+	return xmlClose.ReplaceAllString(md, "\n")
+}
 
 // ParseDigest reads a pi compaction or branch summary. It never fails: text
 // it cannot read gives an empty Digest (see Digest.Empty), and only the
@@ -104,6 +127,7 @@ func ParseDigest(md string) Digest {
 		}
 	}
 	md = filesBlock.ReplaceAllString(md, "")
+	md = xmlSections(md)
 
 	type level struct {
 		depth int
