@@ -68,8 +68,10 @@ type watchSetting struct {
 // agent: pi's ~/.pi/agent/sessions ($PI_CODING_AGENT_DIR/sessions), Claude
 // Code's ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects), Qwen Code's
 // ~/.qwen/projects ($QWEN_HOME/projects), GitHub Copilot CLI's
-// ~/.copilot/session-state ($COPILOT_HOME/session-state), Codex's
-// ~/.codex/sessions and archived_sessions ($CODEX_HOME/...).
+// ~/.copilot/session-state ($COPILOT_HOME/session-state), Gemini CLI's
+// ~/.gemini/tmp (its project folders, whose chats/ hold the recordings;
+// $GEMINI_CLI_HOME replaces the home folder), Codex's ~/.codex/sessions
+// and archived_sessions ($CODEX_HOME/...).
 func defaultFolders() []WatchedFolder {
 	home, _ := os.UserHomeDir()
 	pi := filepath.Join(home, ".pi", "agent")
@@ -88,6 +90,10 @@ func defaultFolders() []WatchedFolder {
 	if d := os.Getenv("COPILOT_HOME"); d != "" {
 		copilot = d
 	}
+	geminiHome := home
+	if d := os.Getenv("GEMINI_CLI_HOME"); d != "" {
+		geminiHome = d
+	}
 	codex := filepath.Join(home, ".codex")
 	if d := os.Getenv("CODEX_HOME"); d != "" {
 		codex = d
@@ -97,6 +103,7 @@ func defaultFolders() []WatchedFolder {
 		{Path: filepath.Join(claude, "projects"), Agent: "claude-code", Default: true},
 		{Path: filepath.Join(qwen, "projects"), Agent: "qwen-code", Default: true},
 		{Path: filepath.Join(copilot, "session-state"), Agent: "copilot-cli", Default: true},
+		{Path: filepath.Join(geminiHome, ".gemini", "tmp"), Agent: "gemini-cli", Default: true},
 		{Path: filepath.Join(codex, "sessions"), Agent: "codex", Default: true},
 		{Path: filepath.Join(codex, "archived_sessions"), Agent: "codex", Default: true},
 	}

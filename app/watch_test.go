@@ -94,6 +94,7 @@ func agentHomes(t *testing.T) (claude, codexSessions string) {
 	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "claude"))
 	t.Setenv("QWEN_HOME", filepath.Join(home, "qwen"))
 	t.Setenv("COPILOT_HOME", filepath.Join(home, "copilot"))
+	t.Setenv("GEMINI_CLI_HOME", filepath.Join(home, "gemini"))
 	t.Setenv("CODEX_HOME", filepath.Join(home, "codex"))
 	claude = filepath.Join(home, "claude", "projects")
 	codexSessions = filepath.Join(home, "codex", "sessions")
@@ -118,7 +119,7 @@ func TestWatcherImportsAppendsLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fs) != 6 || !fs[1].Enabled || !fs[1].Exists || fs[1].Path != claude || fs[2].Exists || fs[3].Exists || fs[5].Exists {
+	if len(fs) != 7 || !fs[1].Enabled || !fs[1].Exists || fs[1].Path != claude || fs[2].Exists || fs[3].Exists || fs[4].Exists || fs[6].Exists {
 		t.Fatalf("folders %+v", fs)
 	}
 
@@ -237,7 +238,7 @@ func TestWatchFoldersSettings(t *testing.T) {
 	l := newWatchLib(t)
 	extra := t.TempDir()
 	fs, err := l.Watch.AddFolder(extra)
-	if err != nil || len(fs) != 7 || fs[6].Path != extra || !fs[6].Enabled || fs[6].Default {
+	if err != nil || len(fs) != 8 || fs[7].Path != extra || !fs[7].Enabled || fs[7].Default {
 		t.Fatalf("%v %+v", err, fs)
 	}
 	if _, err := l.Watch.AddFolder("relative/path"); err == nil {
@@ -255,10 +256,10 @@ func TestWatchFoldersSettings(t *testing.T) {
 	}
 	again := &Watch{c: l.c, im: l.Import}
 	fs2, _ := again.Folders()
-	if fs2[0].Enabled || len(fs2) != 7 {
+	if fs2[0].Enabled || len(fs2) != 8 {
 		t.Errorf("not kept: %+v", fs2)
 	}
-	if fs, err = l.Watch.RemoveFolder(extra); err != nil || len(fs) != 6 {
+	if fs, err = l.Watch.RemoveFolder(extra); err != nil || len(fs) != 7 {
 		t.Errorf("%v %+v", err, fs)
 	}
 	if err := l.Watch.Start(); err != nil {
@@ -274,12 +275,12 @@ func TestWatchFoldersSettings(t *testing.T) {
 	}
 }
 
-// Without PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, QWEN_HOME, COPILOT_HOME and
-// CODEX_HOME, the watched folders are the agents' own defaults under the home folder (issue 11 §2).
+// Without PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, QWEN_HOME, COPILOT_HOME,
+// GEMINI_CLI_HOME and CODEX_HOME, the watched folders are the agents' own defaults under the home folder (issue 11 §2).
 func TestWatchedFolderDefaultsUnderHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	for _, v := range []string{"PI_CODING_AGENT_DIR", "CLAUDE_CONFIG_DIR", "QWEN_HOME", "COPILOT_HOME", "CODEX_HOME"} {
+	for _, v := range []string{"PI_CODING_AGENT_DIR", "CLAUDE_CONFIG_DIR", "QWEN_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME", "CODEX_HOME"} {
 		t.Setenv(v, "")
 	}
 	var got []string
@@ -291,6 +292,7 @@ func TestWatchedFolderDefaultsUnderHome(t *testing.T) {
 		"claude-code " + filepath.Join(home, ".claude/projects"),
 		"qwen-code " + filepath.Join(home, ".qwen/projects"),
 		"copilot-cli " + filepath.Join(home, ".copilot/session-state"),
+		"gemini-cli " + filepath.Join(home, ".gemini/tmp"),
 		"codex " + filepath.Join(home, ".codex/sessions"),
 		"codex " + filepath.Join(home, ".codex/archived_sessions"),
 	}

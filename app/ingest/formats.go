@@ -14,6 +14,7 @@ import (
 	"rhizome/backend/claudecode"
 	"rhizome/backend/codex"
 	"rhizome/backend/copilot"
+	"rhizome/backend/gemini"
 	"rhizome/backend/pisession"
 	"rhizome/backend/qwen"
 	"rhizome/backend/session"
@@ -25,7 +26,8 @@ import (
 // format, found by content (sessionformat.Detect), never by name. pi
 // sessions (pisession.Reader), Claude Code sessions (claudecode.Reader), Qwen
 // Code sessions (qwen.Reader), GitHub Copilot CLI session logs
-// (copilot.Reader) and Codex rollouts (codex.Reader) give the same entries;
+// (copilot.Reader), Gemini CLI chat recordings (gemini.Reader) and Codex
+// rollouts (codex.Reader) give the same entries;
 // what differs is said here: how a read resumes when the file grows, what
 // the format's metadata lines say, which entries are copies of others, and
 // prices.
@@ -38,6 +40,7 @@ const (
 	formatCodex      = "codex"
 	formatQwen       = "qwen-code"
 	formatCopilot    = "copilot-cli"
+	formatGemini     = "gemini-cli"
 )
 
 // sessionReader reads a session file as a stream of entries in file order,
@@ -71,7 +74,8 @@ type sessionReader interface {
 type SessionMeta struct {
 	// Title: Claude Code custom-title, ai-title or summary; Qwen Code
 	// custom_title; Copilot CLI session.title_changed, else the name in
-	// the workspace.yaml beside its events.jsonl; Codex
+	// the workspace.yaml beside its events.jsonl; Gemini CLI's $set
+	// summary (or what a file with no conversation is); Codex
 	// session_index.jsonl's thread name; pi's session_info name.
 	Title string `json:"title,omitempty"`
 	// Models used, in order of first use.
@@ -83,7 +87,7 @@ type SessionMeta struct {
 	// file or another): kept, not counted twice.
 	Duplicates int `json:"duplicates,omitempty"`
 	// Rewinds counts the real branches of a Claude Code, Qwen Code or
-	// Copilot CLI session.
+	// Copilot CLI session (of a Gemini CLI one: its rewinds and rollbacks).
 	Rewinds int `json:"rewinds,omitempty"`
 	// RolledBackTurns lists the Codex turns a rollback superseded.
 	RolledBackTurns []string `json:"rolledBackTurns,omitempty"`
@@ -112,6 +116,8 @@ func newSessionReader(format string, r io.Reader, path string) sessionReader {
 		return &qwenReader{Reader: qwen.NewReader(r, path)}
 	case formatCopilot:
 		return &copilotReader{Reader: copilot.NewReader(r, path)}
+	case formatGemini:
+		return &geminiReader{Reader: gemini.NewReader(r, path)}
 	}
 	return &piReader{Reader: pisession.NewReader(r, path)}
 }
@@ -144,6 +150,12 @@ func resumeSessionReader(format string, r io.Reader, path string, state json.Raw
 			return nil, fmt.Errorf("the stored state of the Copilot CLI reader: %w", err)
 		}
 		return &copilotReader{Reader: copilot.NewReaderAt(r, path, st)}, nil
+	case formatGemini:
+		var st gemini.State
+		if err := json.Unmarshal(state, &st); err != nil {
+			return nil, fmt.Errorf("the stored state of the Gemini CLI reader: %w", err)
+		}
+		return &geminiReader{Reader: gemini.NewReaderAt(r, path, st)}, nil
 	}
 	var st piState
 	if err := json.Unmarshal(state, &st); err != nil {
@@ -245,6 +257,25 @@ func (c *copilotReader) Meta() SessionMeta {
 	return SessionMeta{Title: m.Title, Models: m.Models, Rewinds: m.Rewinds}
 }
 
+// geminiReader is a Gemini CLI chat recording's reader. What the folders
+// around the file say (the project root, a later recording of a session:
+// gemini.LayoutOf) is read by the import (job.open), for a file on disk
+// only; a resumed read has it in its state.
+type geminiReader struct {
+	*gemini.Reader
+}
+
+func (g *geminiReader) State() (json.RawMessage, int, error) {
+	st := g.Reader.State()
+	b, err := json.Marshal(st)
+	return b, st.Seq, err
+}
+
+func (g *geminiReader) Meta() SessionMeta {
+	m := g.Metadata()
+	return SessionMeta{Title: m.Name(), Models: m.Models, Rewinds: m.Rewinds + m.Rollbacks}
+}
+
 // codexReader is a Codex rollout's reader.
 type codexReader struct {
 	*codex.Reader
@@ -303,13 +334,13 @@ func detectFormatHead(f io.ReaderAt, size int64, head []byte, format, why string
 		format, why = sessionformat.Detect(head)
 	}
 	switch format {
-	case formatPi, formatClaudeCode, formatCodex, formatQwen, formatCopilot:
+	case formatPi, formatClaudeCode, formatCodex, formatQwen, formatCopilot, formatGemini:
 		return format, nil
 	case sessionformat.MemoBrain, sessionformat.RhizomeLoom, sessionformat.Loom, sessionformat.MiniLoom,
 		sessionformat.Exoloom, sessionformat.Loomsidian:
 		return "", fmt.Errorf("not a session file: %s; import it as what it is (a loom tree or a reasoning graph), not as a session", why)
 	}
-	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code, Qwen Code, Copilot CLI or Codex): %s", why)
+	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code, Qwen Code, Copilot CLI, Gemini CLI or Codex): %s", why)
 }
 
 // lineEnds reports whether the first maxFirstLine bytes of f hold a
@@ -382,14 +413,14 @@ func shorten(v any) any {
 	return v
 }
 
-// priceUsage sets the cost of a Codex, Qwen Code or Copilot CLI response's
-// usage from Rhizome's price table (analyze.DefaultPrices, OpenAI's
+// priceUsage sets the cost of a Codex, Qwen Code, Copilot CLI or Gemini CLI
+// response's usage from Rhizome's price table (analyze.DefaultPrices, OpenAI's
 // published prices; their logs carry tokens, not dollars — Copilot CLI's
 // usage "cost" is a premium-request multiplier — and Qwen Code speaks the
 // OpenAI API): input (uncached), cached input and output at
 // the model's rates. It reports false, leaving the cost zero, when the
-// table has no price for the model: the session's cost is then unknown for
-// it (SessionMeta.Unpriced).
+// table has no price for the model (no Gemini model has one yet): the
+// session's cost is then unknown for it (SessionMeta.Unpriced).
 func priceUsage(model string, u *session.Usage) bool {
 	p, ok := analyze.DefaultPrices.Lookup("openai", model, "")
 	if !ok || p.Provider != "openai" {
@@ -498,6 +529,8 @@ func DecodeStored(format string, header []byte, file string, firstSeq int, raws 
 		rd = &qwenReader{Reader: qwen.NewReaderAt(&buf, file, qwen.State{Header: hdr, Seq: firstSeq})}
 	case formatCopilot:
 		rd = &copilotReader{Reader: copilot.NewReaderAt(&buf, file, copilot.State{Header: hdr, Seq: firstSeq})}
+	case formatGemini:
+		rd = &geminiReader{Reader: gemini.NewReaderAt(&buf, file, gemini.State{Header: hdr, Seq: firstSeq})}
 	default:
 		rd = &codexReader{Reader: codex.NewReaderAt(&buf, file, codex.State{Header: hdr, Seq: firstSeq})}
 	}

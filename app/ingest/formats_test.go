@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"rhizome/backend/copilot"
+	"rhizome/backend/gemini"
 	"rhizome/backend/sessionformat"
 )
 
@@ -14,5 +15,8 @@ func TestFormatNames(t *testing.T) {
 		t.Errorf("the import's format names %q %q %q %q %q, sessionformat's %q %q %q %q %q (copilot.Format %q)", formatPi, formatClaudeCode, formatCodex,
 			formatQwen, formatCopilot, sessionformat.Pi, sessionformat.ClaudeCode, sessionformat.Codex, sessionformat.QwenCode, sessionformat.Copilot,
 			copilot.Format)
+	}
+	if formatGemini != sessionformat.Gemini || sessionformat.Gemini != gemini.Format {
+		t.Errorf("the import's Gemini CLI format %q, sessionformat's %q, gemini.Format %q", formatGemini, sessionformat.Gemini, gemini.Format)
 	}
 }

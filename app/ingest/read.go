@@ -14,6 +14,7 @@ import (
 	"rhizome/backend/analyze"
 	"rhizome/backend/claudecode"
 	"rhizome/backend/copilot"
+	"rhizome/backend/gemini"
 	"rhizome/backend/knowledge"
 	"rhizome/backend/qwen"
 	"rhizome/backend/segment"
@@ -111,6 +112,12 @@ func (j *job) open() (*session.Header, error) {
 		if am, ok := qwen.AgentMetaOf(j.src.path); ok {
 			qr.SetAgentModel(am.Model)
 		}
+	}
+	if gr, ok := j.reader.(*geminiReader); ok && j.src.onDisk {
+		// A Gemini CLI recording names no project root, and a later
+		// recording of a session (a resume's stub) has the session's id:
+		// the folders around it say (gemini.Layout).
+		gr.SetLayout(gemini.LayoutOf(j.src.path))
 	}
 	return j.reader.Header()
 }
@@ -549,7 +556,7 @@ func (s *stream) process(e *session.Entry) error {
 	if err := s.scan.entry(e); err != nil {
 		return err
 	}
-	if (j.format == formatCodex || j.format == formatQwen || j.format == formatCopilot) && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
+	if (j.format == formatCodex || j.format == formatQwen || j.format == formatCopilot || j.format == formatGemini) && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
 		e.Message.Model != "" && e.Message.Usage.TotalTokens+e.Message.Usage.Input+e.Message.Usage.Output > 0 {
 		if !priceUsage(e.Message.Model, e.Message.Usage) {
 			s.unpriced[e.Message.Model] = true

@@ -368,19 +368,24 @@ type toolArgs struct {
 
 // Tool kinds by lowercase tool name: pi's read, write, edit and bash, and the
 // names other agents use for the same tools (GitHub Copilot CLI's view,
-// edit and create: create writes a new file, {path, file_text}).
+// edit and create: create writes a new file, {path, file_text}; Gemini
+// CLI's and Qwen Code's read_many_files, replace {file_path, old_string,
+// new_string}, run_shell_command {command}, list_directory, grep_search
+// and search_file_content).
 var (
-	readTools  = map[string]bool{"read": true, "read_file": true, "view": true, "open": true, "cat": true}
+	readTools  = map[string]bool{"read": true, "read_file": true, "read_many_files": true, "view": true, "open": true, "cat": true}
 	writeTools = map[string]bool{"write": true, "write_file": true, "create_file": true, "create": true, "edit": true,
 		"edit_file": true, "multiedit": true, "multi_edit": true, "str_replace": true,
 		"str_replace_editor": true, "str_replace_based_edit_tool": true, "notebookedit": true,
-		"apply_patch": true, "patch": true}
+		"apply_patch": true, "patch": true, "replace": true}
 	// createTools write whole files (their arguments start with the file's
 	// imports).
 	createTools = map[string]bool{"write": true, "write_file": true, "create_file": true, "create": true}
-	bashTools   = map[string]bool{"bash": true, "shell": true, "sh": true, "exec": true, "run_command": true, "terminal": true}
+	bashTools   = map[string]bool{"bash": true, "shell": true, "sh": true, "exec": true, "run_command": true, "terminal": true,
+		"run_shell_command": true}
 	searchTools = map[string]bool{"grep": true, "glob": true, "find": true, "ls": true, "list": true,
-		"rg": true, "list_files": true, "search_files": true, "codebase_search": true}
+		"rg": true, "list_files": true, "search_files": true, "codebase_search": true, "list_directory": true,
+		"grep_search": true, "search_file_content": true}
 )
 
 // addToolCall feeds one tool call block: the tool, the files it names and,

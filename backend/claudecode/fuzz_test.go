@@ -8,6 +8,14 @@ import (
 	"rhizome/backend/sessionlog/sessionlogtest"
 )
 
+// openLog and resumeLog are NewReader and NewReaderAt for sessionlogtest.
+var (
+	openLog   = func(r io.Reader, file string) *sessionlog.Reader[parseState] { return NewReader(r, file).Reader }
+	resumeLog = func(r io.Reader, file string, st State) *sessionlog.Reader[parseState] {
+		return NewReaderAt(r, file, st).Reader
+	}
+)
+
 // fuzzSeeds are slices of the real and hand-made files, and garbage.
 func fuzzSeeds(tb testing.TB) [][]byte {
 	tb.Helper()
@@ -16,25 +24,12 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 		`{"type":"session","id":"s"}`+"\n", `{"type":"assistant","uuid":"x","sessionId":"s","message":{"id":"m","usage":{"output_tokens":1},"stop_reason":null}}`+"\n"+line("y", "x")+"\n")
 }
 
-// openLog and resumeLog are NewReader and NewReaderAt for sessionlogtest.
-func openLog(r io.Reader, file string) *sessionlog.Reader[parseState] {
-	return NewReader(r, file).Reader
-}
-
-func resumeLog(r io.Reader, file string, st State) *sessionlog.Reader[parseState] {
-	return NewReaderAt(r, file, st).Reader
-}
-
 // FuzzReader reads arbitrary input and checks the reader's promises
-// (sessionlogtest.CheckReader): no panic, every entry's Raw the input at its
-// Offset, lines and offsets increasing, problems inside the input, Consumed
-// at a line end, and a read resumed from the State at the middle line giving
-// the entries of a full read.
+// (sessionlogtest.CheckReader): no panic, a header error matching
+// ErrNoHeader, every entry's Raw the input at its Offset, lines and offsets
+// increasing, problems inside the input, Consumed at a line end, and a read
+// resumed from the State at the middle line giving the entries of a full
+// read.
 func FuzzReader(f *testing.F) {
-	for _, s := range fuzzSeeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		sessionlogtest.CheckReader(t, data, openLog, resumeLog)
-	})
+	sessionlogtest.FuzzReader(f, fuzzSeeds(f), openLog, resumeLog)
 }

@@ -1,9 +1,6 @@
 package claudecode
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -131,29 +128,8 @@ func readAll(t testing.TB, r *Reader) []session.Entry {
 // and the whole file is consumed (§1, "store every line raw").
 func TestRealFilesPositions(t *testing.T) {
 	for _, path := range realFiles(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := Read(bytes.NewReader(data), path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lineStart := []int64{0}
-		for i, c := range data {
-			if c == '\n' {
-				lineStart = append(lineStart, int64(i+1))
-			}
-		}
-		sessionlogtest.CheckLossless(t, path, data, s)
-		for i, e := range s.Entries {
-			if lineStart[e.Line-1] != e.Offset {
-				t.Fatalf("%s: entry %d (line %d, offset %d): not at its line's start", path, i, e.Line, e.Offset)
-			}
-			if e.ID == "" || e.Type == "" {
-				t.Errorf("%s: entry %d has no id or type", path, i)
-			}
-		}
+		data, s := sessionlogtest.ReadLossless(t, path, Read)
+		sessionlogtest.CheckAtLineStarts(t, path, data, s.Entries)
 	}
 }
 
@@ -456,12 +432,12 @@ func summarize(t *testing.T, path string, s *Session) golden {
 						continue
 					}
 					g.Persisted = append(g.Persisted, fmt.Sprintf("line %d: %s (%d bytes, sha256 %s)", e.Line,
-						filepath.Base(po.Path), len(po.Content), sha(string(po.Content))))
+						filepath.Base(po.Path), len(po.Content), sessionlogtest.TextHash(string(po.Content))))
 				}
 			}
 		}
 		if txt := session.EntryText(e); txt != "" {
-			ge.TextSHA256 = sha(txt)
+			ge.TextSHA256 = sessionlogtest.TextHash(txt)
 		}
 		g.ByType[k]++
 		switch {
@@ -494,11 +470,6 @@ func short(id string) string {
 	return id
 }
 
-func sha(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:8])
-}
-
 // TestRealFilesGolden compares the parsed result of each real file with
 // its set's golden folder (update with -update, review the diff).
 func TestRealFilesGolden(t *testing.T) {
@@ -508,28 +479,8 @@ func TestRealFilesGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := json.MarshalIndent(summarize(t, path, s), "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
 			name := strings.TrimSuffix(filepath.Base(path), ".jsonl") + ".json"
-			gp := filepath.Join(fx.Golden, name)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(gp), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(gp, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(gp)
-			if err != nil {
-				t.Fatalf("%v (run go test ./backend/claudecode -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s (review, then -update):\n%s", path, gp, got)
-			}
+			sessionlogtest.CheckGolden(t, path, filepath.Join(fx.Golden, name), summarize(t, path, s), *update)
 		}
 	}
 }

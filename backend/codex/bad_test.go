@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"io"
 	"strings"
 	"testing"
 
@@ -49,22 +48,7 @@ func TestHugeLine(t *testing.T) {
 	const limit = 1 << 20
 	huge := `{"timestamp":"2026-01-01T00:00:03Z","type":"compacted","payload":{"message":"","replacement_history":["` + strings.Repeat("i", 2*limit) + `"]}}`
 	in := meta + "\n" + huge + "\n" + item("after") + "\n"
-	r := NewReader(strings.NewReader(in), "x.jsonl")
-	r.SetMaxLineBytes(limit)
-	var ids []string
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, e.ID)
-	}
-	if ps := r.Malformed(); strings.Join(ids, ",") != "L1,L3" || len(ps) != 1 || ps[0].Line != 2 || !strings.Contains(ps[0].Reason, "over the 1048576-byte limit") {
-		t.Errorf("ids %v problems %v", ids, ps)
-	}
+	sessionlogtest.CheckHugeLine(t, NewReader(strings.NewReader(in), "x.jsonl"), in, huge, 2, "L1,L3")
 	s, err := Read(strings.NewReader(in), "x.jsonl")
 	if err != nil || len(s.Entries) != 3 || s.Entries[1].Type != session.TypeCompaction {
 		t.Errorf("default limit: %v", err)

@@ -2,8 +2,6 @@ package codex
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -76,15 +74,7 @@ func readAll(t testing.TB, r *Reader) []session.Entry {
 // line, every line consumed, nothing malformed (§2, lossless).
 func TestRealFilesPositions(t *testing.T) {
 	for _, path := range realFiles(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := Read(bytes.NewReader(data), path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sessionlogtest.CheckLossless(t, path, data, s)
+		_, s := sessionlogtest.ReadLossless(t, path, Read)
 		for i, e := range s.Entries {
 			if e.ID != fmt.Sprintf("L%d", e.Line) {
 				t.Fatalf("%s: entry %d (line %d): id %s, want L<line>", path, i, e.Line, e.ID)
@@ -347,8 +337,7 @@ func summarize(s *Session, path string) golden {
 			}
 		}
 		if txt := session.EntryText(e); txt != "" {
-			h := sha256.Sum256([]byte(txt))
-			ge.Text = hex.EncodeToString(h[:8])
+			ge.Text = sessionlogtest.TextHash(txt)
 		}
 		g.ByType[k]++
 		g.Entries = append(g.Entries, ge)
@@ -372,27 +361,8 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := json.MarshalIndent(summarize(s, path), "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, '\n')
 		gp := filepath.Join("testdata", "golden", strings.TrimSuffix(filepath.Base(path), ".jsonl")+".json")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(gp), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(gp, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(gp)
-		if err != nil {
-			t.Fatalf("%v (run go test ./backend/codex -update to create it)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from %s (review, then -update):\n%s", path, gp, got)
-		}
+		sessionlogtest.CheckGolden(t, path, gp, summarize(s, path), *update)
 	}
 }
 

@@ -131,24 +131,7 @@ func TestHugeLine(t *testing.T) {
 	const limit = 1 << 20
 	huge := event("model.messages_snapshot", "big", "u1", `{"messages":["`+strings.Repeat("x", 3*limit)+`"]}`)
 	in := start + "\n" + prompt("u1", "s1") + "\n" + huge + "\n" + prompt("u2", "big") + "\n"
-	r := NewReader(strings.NewReader(in), "x.jsonl")
-	r.SetMaxLineBytes(limit)
-	var ids []string
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, e.ID)
-	}
-	ps := r.Malformed()
-	if strings.Join(ids, ",") != "s1,u1,u2" || len(ps) != 1 || ps[0].Line != 3 || !strings.Contains(ps[0].Reason, "over the 1048576-byte limit") ||
-		ps[0].Offset != int64(strings.Index(in, huge)) {
-		t.Errorf("ids %v problems %v", ids, ps)
-	}
+	sessionlogtest.CheckHugeLine(t, NewReader(strings.NewReader(in), "x.jsonl"), in, huge, 3, "s1,u1,u2")
 	s, err := Read(strings.NewReader(in), "x.jsonl")
 	if err != nil || len(s.Entries) != 4 {
 		t.Errorf("default limit: %v", err)

@@ -9,6 +9,14 @@ import (
 	"rhizome/backend/sessionlog/sessionlogtest"
 )
 
+// openLog and resumeLog are NewReader and NewReaderAt for sessionlogtest.
+var (
+	openLog   = func(r io.Reader, file string) *sessionlog.Reader[parseState] { return NewReader(r, file).Reader }
+	resumeLog = func(r io.Reader, file string, st State) *sessionlog.Reader[parseState] {
+		return NewReaderAt(r, file, st).Reader
+	}
+)
+
 // fuzzSeeds are slices of the real and hand-made files, and garbage.
 func fuzzSeeds(tb testing.TB) [][]byte {
 	tb.Helper()
@@ -18,15 +26,6 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 		`{"type":"session","id":"s"}`+"\n", `{"type":"user.message","data":"x","id":"i","parentId":null}`+"\n")
 }
 
-// openLog and resumeLog are NewReader and NewReaderAt for sessionlogtest.
-func openLog(r io.Reader, file string) *sessionlog.Reader[parseState] {
-	return NewReader(r, file).Reader
-}
-
-func resumeLog(r io.Reader, file string, st State) *sessionlog.Reader[parseState] {
-	return NewReaderAt(r, file, st).Reader
-}
-
 // FuzzReader reads arbitrary input and checks the reader's promises
 // (sessionlogtest.CheckReader): no panic, a header error matching
 // ErrNoHeader, every entry's Raw the input at its Offset, lines and offsets
@@ -34,12 +33,7 @@ func resumeLog(r io.Reader, file string, st State) *sessionlog.Reader[parseState
 // resumed from the State at the middle line giving the entries of a full
 // read.
 func FuzzReader(f *testing.F) {
-	for _, s := range fuzzSeeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		sessionlogtest.CheckReader(t, data, openLog, resumeLog)
-	})
+	sessionlogtest.FuzzReader(f, fuzzSeeds(f), openLog, resumeLog)
 }
 
 // FuzzWorkspace reads arbitrary input as a workspace.yaml: no panic, and

@@ -110,15 +110,7 @@ func raw(t testing.TB, e *session.Entry) rawEvent {
 // (README "events.jsonl": every line kept).
 func TestRealFilesPositions(t *testing.T) {
 	for _, path := range realFiles(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := Read(bytes.NewReader(data), path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sessionlogtest.CheckLossless(t, path, data, s)
+		data, s := sessionlogtest.ReadLossless(t, path, Read)
 		if n := bytes.Count(data, []byte("\n")); len(s.Entries) != n {
 			t.Errorf("%s: %d entries for %d lines", path, len(s.Entries), n)
 		}
@@ -648,7 +640,7 @@ func summarize(t *testing.T, path string, s *Session) golden {
 			}
 		}
 		if txt := session.EntryText(e); txt != "" {
-			ge.TextSHA256 = sha(txt)
+			ge.TextSHA256 = sessionlogtest.TextHash(txt)
 		}
 		g.ByType[k]++
 		switch {
@@ -688,11 +680,6 @@ func short(id string) string {
 	return id
 }
 
-func sha(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:8])
-}
-
 // TestRealFilesGolden compares the parsed result of each real file with
 // testdata/golden/<session>.json (update with -update, review the diff).
 func TestRealFilesGolden(t *testing.T) {
@@ -701,26 +688,7 @@ func TestRealFilesGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := json.MarshalIndent(summarize(t, path, s), "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, '\n')
 		gp := filepath.Join("testdata", "golden", filepath.Base(filepath.Dir(path))+".json")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(gp), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(gp, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(gp)
-		if err != nil {
-			t.Fatalf("%v (run go test ./backend/copilot -update to create it)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from %s (review, then -update):\n%s", path, gp, got)
-		}
+		sessionlogtest.CheckGolden(t, path, gp, summarize(t, path, s), *update)
 	}
 }

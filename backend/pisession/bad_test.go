@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"rhizome/backend/session"
+	"rhizome/backend/sessionlog/sessionlogtest"
 )
 
 const hdr = `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}`
@@ -415,19 +416,12 @@ func TestLineLimit(t *testing.T) {
 	r := NewReader(strings.NewReader(input), "x.jsonl")
 	r.SetMaxLineBytes(limit)
 	var ids []string
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	sessionlogtest.Each(t, r, func(e *session.Entry) {
 		ids = append(ids, e.ID)
 		if cap(r.buf) > limit+readBufferBytes {
 			t.Errorf("line buffer grew to %d bytes, over the limit", cap(r.buf))
 		}
-	}
+	})
 	if strings.Join(ids, ",") != "p,a" {
 		t.Errorf("entries %v, want p,a", ids)
 	}

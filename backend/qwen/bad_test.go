@@ -104,24 +104,7 @@ func TestHugeLine(t *testing.T) {
 	const limit = 1 << 20
 	huge := `{"type":"user","uuid":"big","message":{"role":"user","parts":[{"text":"` + strings.Repeat("x", 3*limit) + `"}]}}`
 	in := line("a", "") + "\n" + huge + "\n" + line("b", "a") + "\n"
-	r := NewReader(strings.NewReader(in), "x.jsonl")
-	r.SetMaxLineBytes(limit)
-	var ids []string
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, e.ID)
-	}
-	ps := r.Malformed()
-	if strings.Join(ids, ",") != "a,b" || len(ps) != 1 || ps[0].Line != 2 || !strings.Contains(ps[0].Reason, "over the 1048576-byte limit") ||
-		ps[0].Offset != int64(strings.Index(in, huge)) {
-		t.Errorf("ids %v problems %v", ids, ps)
-	}
+	sessionlogtest.CheckHugeLine(t, NewReader(strings.NewReader(in), "x.jsonl"), in, huge, 2, "a,b")
 	s, err := Read(strings.NewReader(in), "x.jsonl")
 	if err != nil || len(s.Entries) != 3 || len(session.EntryText(&s.Entries[1])) != 3*limit {
 		t.Errorf("default limit: %v", err)

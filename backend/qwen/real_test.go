@@ -2,8 +2,6 @@ package qwen
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -100,32 +98,11 @@ func readReal(t *testing.T, path string) *Session {
 // malformed or warned about, and the whole file is consumed (lossless).
 func TestRealFilesPositions(t *testing.T) {
 	for _, path := range realFiles(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := Read(bytes.NewReader(data), path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lineStart := []int64{0}
-		for i, c := range data {
-			if c == '\n' {
-				lineStart = append(lineStart, int64(i+1))
-			}
-		}
-		sessionlogtest.CheckLossless(t, path, data, s)
+		data, s := sessionlogtest.ReadLossless(t, path, Read)
 		if len(s.Entries) != bytes.Count(data, []byte("\n")) {
 			t.Errorf("%s: %d entries for %d lines", path, len(s.Entries), bytes.Count(data, []byte("\n")))
 		}
-		for i, e := range s.Entries {
-			if lineStart[e.Line-1] != e.Offset {
-				t.Fatalf("%s: entry %d (line %d, offset %d): not at its line's start", path, i, e.Line, e.Offset)
-			}
-			if e.ID == "" || e.Type == "" {
-				t.Errorf("%s: entry %d has no id or type", path, i)
-			}
-		}
+		sessionlogtest.CheckAtLineStarts(t, path, data, s.Entries)
 	}
 }
 
@@ -455,7 +432,7 @@ func summarize(s *Session, path string) golden {
 			}
 		}
 		if txt := session.EntryText(e); txt != "" {
-			ge.TextSHA256 = sha(txt)
+			ge.TextSHA256 = sessionlogtest.TextHash(txt)
 		}
 		g.ByType[k]++
 		switch {
@@ -506,37 +483,13 @@ func short(id string) string {
 	return id
 }
 
-func sha(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:8])
-}
-
 // TestRealFilesGolden compares the parsed result of each real file with
 // testdata/golden (update with -update, review the diff): entries by type,
 // tool calls paired with their results, models, usage totals, the tree,
 // the compression and the fork's copies.
 func TestRealFilesGolden(t *testing.T) {
 	for _, path := range realFiles(t) {
-		got, err := json.MarshalIndent(summarize(readReal(t, path), path), "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, '\n')
 		gp := filepath.Join("testdata", "golden", strings.TrimSuffix(filepath.Base(path), ".jsonl")+".json")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(gp), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(gp, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(gp)
-		if err != nil {
-			t.Fatalf("%v (run go test ./backend/qwen -update to create it)", err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s differs from %s (review, then -update):\n%s", path, gp, got)
-		}
+		sessionlogtest.CheckGolden(t, path, gp, summarize(readReal(t, path), path), *update)
 	}
 }

@@ -1,9 +1,10 @@
 // Package sessionformat tells, from the first bytes of a file, which of the
 // formats Rhizome reads it holds: a pi session, a Claude Code session, a Qwen
-// Code session, a GitHub Copilot CLI session log, a Codex rollout, a MemoBrain
-// snapshot or a loom tree (Rhizome's own export,
-// socketteer/loom and the other loom tools), and says what an unknown file
-// looks like. It reads content only, never the file name.
+// Code session, a GitHub Copilot CLI session log, a Gemini CLI chat
+// recording, a Codex rollout, a MemoBrain snapshot or a loom tree
+// (Rhizome's own export, socketteer/loom and the other loom tools), and
+// says what an unknown file looks like. It reads content only, never the
+// file name.
 //
 // See ../shared/specs/interchange-formats.md §6 "Sniffing order" and
 // claude-code-codex-formats.md §1.2, §2.2.
@@ -23,6 +24,7 @@ const (
 	ClaudeCode  = "claude-code"    // Claude Code session or sub-agent transcript (JSON Lines)
 	QwenCode    = "qwen-code"      // Qwen Code session, fork or sub-agent transcript (JSON Lines)
 	Copilot     = "copilot-cli"    // GitHub Copilot CLI session log, events.jsonl (JSON Lines)
+	Gemini      = "gemini-cli"     // Gemini CLI chat recording, chats/session-*.jsonl (JSON Lines)
 	Codex       = "codex"          // Codex CLI rollout (JSON Lines, every era)
 	MemoBrain   = "memobrain"      // MemoBrain reasoning-graph snapshot (JSON)
 	RhizomeLoom = "rhizome-loom"   // Rhizome's lossless loom tree export (JSON)
@@ -138,6 +140,8 @@ func sniffLine(obj map[string]json.RawMessage) (format, why string, ok bool) {
 		}
 	case copilotEvent(obj):
 		return Copilot, fmt.Sprintf("first line is a GitHub Copilot CLI %q event (type, data, id, parentId)", typ), true
+	case geminiRecord(obj) != "":
+		return Gemini, "first line is a Gemini CLI chat recording's " + geminiRecord(obj), true
 	case codexTypes[typ] && hasPayload:
 		return Codex, fmt.Sprintf("first line is a Codex rollout item (%q with a payload)", typ), true
 	case hasSessionID && hasUUID && qwenField(obj) != "":
@@ -209,6 +213,46 @@ func copilotEvent(obj map[string]json.RawMessage) bool {
 	}
 	data, parent := obj["data"], obj["parentId"]
 	return len(data) > 0 && data[0] == '{' && len(parent) > 0 && (parent[0] == '"' || string(parent) == "null")
+}
+
+// geminiMessageTypes are the message types Gemini CLI records.
+var geminiMessageTypes = map[string]bool{"user": true, "gemini": true, "info": true, "error": true, "warning": true}
+
+// geminiRecord names the kind of Gemini CLI chat recording record a line is
+// ("metadata record (sessionId, projectHash)", ...), "" for none
+// (backend/gemini.LooksObject, which its tests hold against every format's
+// files): metadata with a sessionId and a projectHash and no id, type or
+// uuid; a message with an id, a Gemini CLI type and content, without the
+// other formats' envelope keys; {"$set": {...}} or {"$rewindTo": id} alone.
+func geminiRecord(obj map[string]json.RawMessage) string {
+	if len(obj) == 1 {
+		if v, ok := obj["$set"]; ok && len(v) > 0 && v[0] == '{' {
+			return "$set record"
+		}
+		if v, ok := obj["$rewindTo"]; ok && len(v) > 0 && v[0] == '"' {
+			return "$rewindTo record"
+		}
+	}
+	for _, k := range []string{"uuid", "parentUuid", "parentId", "payload", "data", "message"} {
+		if _, ok := obj[k]; ok {
+			return ""
+		}
+	}
+	if _, hasID := obj["id"]; !hasID {
+		sid, _ := str(obj, "sessionId")
+		hash, _ := str(obj, "projectHash")
+		if _, hasType := obj["type"]; !hasType && sid != "" && hash != "" {
+			return "metadata record (sessionId, projectHash)"
+		}
+		return ""
+	}
+	id, _ := str(obj, "id")
+	typ, _ := str(obj, "type")
+	c := obj["content"]
+	if _, ok := obj["sessionId"]; ok || id == "" || !geminiMessageTypes[typ] || len(c) == 0 || c[0] != '"' && c[0] != '[' {
+		return ""
+	}
+	return fmt.Sprintf("%q message (id, type, content)", typ)
 }
 
 // isDocumentStart reports whether a one-line object looks like a JSON

@@ -227,3 +227,62 @@ func TestDetectCopilotLines(t *testing.T) {
 		}
 	}
 }
+
+// Every line of the real Gemini CLI recordings (metadata, messages, $set) is
+// one, whatever line a file starts with (backend/gemini.LooksObject holds
+// the same rule against every format's files); no line of another format
+// is.
+func TestDetectGeminiCLI(t *testing.T) {
+	lines := func(path string) [][]byte {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out [][]byte
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(l, &obj) == nil { // one object (not a line of two, nor a broken one)
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	n := 0
+	for _, p := range []string{"../gemini/testdata/gemini-home/tmp/*/chats/*.jsonl", "../gemini/testdata/gemini-home/tmp/*/chats/*/*.jsonl"} {
+		for _, f := range glob(t, p) {
+			for i, l := range lines(f) {
+				n++
+				if got, why := Detect(append(l, '\n')); got != Gemini {
+					t.Errorf("%s line %d: %q (%s)", f, i+1, got, why)
+				}
+			}
+		}
+	}
+	if n != 119 {
+		t.Errorf("%d Gemini CLI records", n)
+	}
+	m := 0
+	for _, p := range []string{
+		"../claudecode/testdata/claude-home/projects/*/*.jsonl", "../claudecode/testdata/handmade/*.jsonl",
+		"../qwen/testdata/qwen-home/projects/*/chats/*.jsonl", "../qwen/testdata/handmade/*.jsonl",
+		"../codex/testdata/codex-home/sessions/*/*/*/*.jsonl", "../codex/testdata/handmade/*.jsonl",
+		"../copilot/testdata/copilot-home/session-state/*/events.jsonl", "../pisession/testdata/handmade/*.jsonl",
+		"../segment/testdata/v3/sessions/*.jsonl",
+	} {
+		for _, f := range glob(t, p) {
+			for i, l := range lines(f) {
+				m++
+				if got, why := Detect(append(l, '\n')); got == Gemini {
+					t.Errorf("%s line %d: %q (%s)", f, i+1, got, why)
+				}
+			}
+		}
+	}
+	if m < 500 {
+		t.Errorf("only %d lines of other formats", m)
+	}
+	if got, why := Detect([]byte(`{"sessionId":"s","projectHash":"h","startTime":"t","kind":"main"}` + "\n")); got != Gemini ||
+		why != "first line is a Gemini CLI chat recording's metadata record (sessionId, projectHash)" {
+		t.Errorf("metadata: %q (%s)", got, why)
+	}
+}

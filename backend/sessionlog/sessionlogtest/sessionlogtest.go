@@ -1,16 +1,21 @@
 // Package sessionlogtest holds the checks and benchmarks every reader built
-// on sessionlog shares (claudecode, codex): the fuzz target's promises, its
-// seeds, and the reading benchmarks against a bare decode. It is for tests.
+// on sessionlog shares (claudecode, codex, qwen, copilot): the fuzz target's
+// promises, its seeds, the reading benchmarks against a bare decode, the
+// real files' positions, line counts, resumes and golden summaries, and
+// malformed input. pisession's tests use its entry loop. It is for tests.
 package sessionlogtest
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -261,20 +266,44 @@ func BenchResumeAppend[S any](b *testing.B, corpus, appended []byte, open Open[S
 	}
 }
 
-// Entries reads r to its end and returns its entries.
-func Entries[S any](t testing.TB, r *sessionlog.Reader[S]) []session.Entry {
+// EntryReader is what Each reads through: Next, which every reader has
+// (sessionlog.Reader, pisession.Reader and the formats' Readers).
+type EntryReader interface {
+	Next() (*session.Entry, error)
+}
+
+// Each reads r to its end, calling f on every entry as Next returns it
+// (before the next call may reuse what the entry points into). An error
+// other than io.EOF fails the test. Entries, IDs and CheckBadInput read
+// with it, and so do pisession's line-limit tests.
+func Each(t testing.TB, r EntryReader, f func(*session.Entry)) {
 	t.Helper()
-	var es []session.Entry
 	for {
 		e, err := r.Next()
 		if err == io.EOF {
-			return es
+			return
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		es = append(es, *e)
+		f(e)
 	}
+}
+
+// Entries reads r to its end and returns its entries.
+func Entries(t testing.TB, r EntryReader) []session.Entry {
+	t.Helper()
+	var es []session.Entry
+	Each(t, r, func(e *session.Entry) { es = append(es, *e) })
+	return es
+}
+
+// IDs reads r to its end and returns its entries' ids, in order.
+func IDs(t testing.TB, r EntryReader) []string {
+	t.Helper()
+	var ids []string
+	Each(t, r, func(e *session.Entry) { ids = append(ids, e.ID) })
+	return ids
 }
 
 // CheckResumeAtEveryLine reads a prefix of each file ending at every line
@@ -434,19 +463,12 @@ func CheckBadInput[S any](t *testing.T, cases []BadCase, open Open[S]) {
 				t.Fatal(err)
 			}
 			var ids []string
-			for {
-				e, err := r.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			Each(t, r, func(e *session.Entry) {
 				if tc.Input[e.Offset:e.Offset+int64(len(e.Raw))] != string(e.Raw) {
 					t.Errorf("entry %s: Raw is not the input at %d", e.ID, e.Offset)
 				}
 				ids = append(ids, e.ID)
-			}
+			})
 			if strings.Join(ids, ",") != strings.Join(tc.IDs, ",") {
 				t.Errorf("ids %v, want %v", ids, tc.IDs)
 			}
@@ -520,4 +542,138 @@ func ReadJSON[T any](tb testing.TB, path string) *T {
 		tb.Fatalf("%s: %v", path, err)
 	}
 	return &x
+}
+
+// FuzzReader is a reader's fuzz target: seeds (see Seeds) added to the
+// corpus, then CheckReader on every input. claudecode, codex, qwen and
+// copilot fuzz their readers with it.
+func FuzzReader[S any](f *testing.F, seeds [][]byte, open Open[S], resume Resume[S]) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		CheckReader(t, data, open, resume)
+	})
+}
+
+// Benchmarks runs a reader's benchmarks over files (its real sessions)
+// copied into one Corpus, as sub-benchmarks: Read (BenchReader), ReadEntryText
+// (BenchReader with EntryText), BareDecode (BenchBareDecode, the yardstick
+// to compare Read with) and ResumeAppend (BenchResumeAppend; what is
+// appended is line, one entry, then a line of spaces that brings it to
+// about 1 KB). claudecode, codex, qwen and copilot benchmark with it.
+func Benchmarks[S any](b *testing.B, files []string, line string, open Open[S], resume Resume[S]) {
+	corpus, lines := Corpus(b, files)
+	appended := []byte(line + "\n")
+	appended = append(appended, bytes.Repeat([]byte(" "), max(0, 1024-len(appended)))...)
+	appended = append(appended, '\n')
+	b.Run("Read", func(b *testing.B) { BenchReader(b, corpus, lines, open, false) })
+	b.Run("ReadEntryText", func(b *testing.B) { BenchReader(b, corpus, lines, open, true) })
+	b.Run("BareDecode", func(b *testing.B) { BenchBareDecode(b, corpus) })
+	b.Run("ResumeAppend", func(b *testing.B) { BenchResumeAppend(b, corpus, appended, open, resume) })
+}
+
+// LimitReader is what CheckHugeLine reads through: a reader whose line
+// limit can be set (the claudecode, codex, qwen and copilot Readers).
+type LimitReader interface {
+	EntryReader
+	SetMaxLineBytes(n int)
+	Malformed() []session.Problem
+}
+
+// CheckHugeLine sets r's line limit to 1 MiB (1048576 bytes) and reads it
+// to its end. r reads in, whose line numbered line is huge, longer than
+// the limit: the entries' ids must be ids (joined by commas) and the one
+// malformed line huge's, at its offset, reported as over the limit.
+// claudecode, codex, qwen and copilot check their line limit with it.
+func CheckHugeLine(t *testing.T, r LimitReader, in, huge string, line int, ids string) {
+	t.Helper()
+	r.SetMaxLineBytes(1 << 20)
+	got := IDs(t, r)
+	ps := r.Malformed()
+	if strings.Join(got, ",") != ids || len(ps) != 1 || ps[0].Line != line || !strings.Contains(ps[0].Reason, "over the 1048576-byte limit") ||
+		ps[0].Offset != int64(strings.Index(in, huge)) {
+		t.Errorf("ids %v problems %v", got, ps)
+	}
+}
+
+// ReadLossless reads the file at path with read (a format's Read) and
+// checks the whole read against the file's bytes with CheckLossless; it
+// returns the bytes and the session for the format's own checks. A file
+// that cannot be read or has no header fails the test. claudecode, codex,
+// qwen and copilot check their real files' positions with it.
+func ReadLossless[M, S any](t *testing.T, path string, read func(io.Reader, string) (*sessionlog.Session[M, S], error)) ([]byte, *sessionlog.Session[M, S]) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := read(bytes.NewReader(data), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	CheckLossless(t, path, data, s)
+	return data, s
+}
+
+// CheckAtLineStarts checks each entry of es, read from data (the file at
+// path), against the file's lines: its Offset is the first byte of its
+// Line, and it has an ID and a Type. claudecode and qwen, whose formats
+// make one entry per line, check their real files with it.
+func CheckAtLineStarts(t *testing.T, path string, data []byte, es []session.Entry) {
+	t.Helper()
+	lineStart := []int64{0}
+	for i, c := range data {
+		if c == '\n' {
+			lineStart = append(lineStart, int64(i+1))
+		}
+	}
+	for i, e := range es {
+		if lineStart[e.Line-1] != e.Offset {
+			t.Fatalf("%s: entry %d (line %d, offset %d): not at its line's start", path, i, e.Line, e.Offset)
+		}
+		if e.ID == "" || e.Type == "" {
+			t.Errorf("%s: entry %d has no id or type", path, i)
+		}
+	}
+}
+
+// CheckGolden compares summary, a test's digest of the session file at
+// path, written as indented JSON with a final newline, with the golden
+// file golden; with update it writes golden first, making its folder. A
+// missing golden file fails with the command that makes it (go test
+// ./backend/<the test's package folder> -update); a difference fails
+// naming both files and showing the new summary. claudecode, codex, qwen
+// and copilot compare their real files' summaries with it.
+func CheckGolden(t *testing.T, path, golden string, summary any, update bool) {
+	t.Helper()
+	got, err := json.MarshalIndent(summary, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	if update {
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		wd, _ := os.Getwd()
+		t.Fatalf("%v (run go test ./backend/%s -update to create it)", err, filepath.Base(wd))
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s (review, then -update):\n%s", path, golden, got)
+	}
+}
+
+// TextHash is the first 8 bytes of s's SHA-256, in hex: how golden
+// summaries record a text without holding it (claudecode, codex, qwen,
+// copilot).
+func TextHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:8])
 }
