@@ -85,8 +85,8 @@ func TestImportGeminiCLI(t *testing.T) {
 		byID[s.ID] = s
 	}
 	if s := byID[geminiMain]; s.Name != "Add a health check endpoint to acme-api" || s.Project != "/tmp/rhizome-gemini-fixtures/work/acme-api" ||
-		s.Format != sessionformat.Gemini || !s.CostUnknown {
-		t.Errorf("the main session %+v: titled by its summary; gemini-2.5-pro has no price in the table", s)
+		s.Format != sessionformat.Gemini || s.CostUnknown || s.Cost <= 0 {
+		t.Errorf("the main session %+v: titled by its summary, priced at Google's gemini-2.5-pro and gemini-2.5-flash rates", s)
 	}
 	if s := byID[geminiAgent]; s.AgentID != geminiAgent || s.ParentSession != geminiMain {
 		t.Errorf("the sub-agent %+v", s)

@@ -414,18 +414,21 @@ func shorten(v any) any {
 }
 
 // priceUsage sets the cost of a Codex, Qwen Code, Copilot CLI or Gemini CLI
-// response's usage from Rhizome's price table (analyze.DefaultPrices, OpenAI's
-// published prices; their logs carry tokens, not dollars — Copilot CLI's
-// usage "cost" is a premium-request multiplier — and Qwen Code speaks the
-// OpenAI API): input (uncached), cached input and output at
-// the model's rates. It reports false, leaving the cost zero, when the
-// table has no price for the model (no Gemini model has one yet): the
-// session's cost is then unknown for it (SessionMeta.Unpriced).
-func priceUsage(model string, u *session.Usage) bool {
-	p, ok := analyze.DefaultPrices.Lookup("openai", model, "")
-	if !ok || p.Provider != "openai" {
+// response's usage from Rhizome's price table (analyze.DefaultPrices: the
+// provider's published prices, "google" for Gemini CLI, else "openai";
+// their logs carry tokens, not dollars — Copilot CLI's usage "cost" is a
+// premium-request multiplier — and Qwen Code speaks the OpenAI API): input
+// (uncached), cached input and output at the model's rates for the
+// call's prompt size (Gemini bills prompts over 200k tokens higher). It
+// reports false, leaving the cost zero, when the table has no price for
+// the model (Qwen's models have none): the session's cost is then unknown
+// for it (SessionMeta.Unpriced).
+func priceUsage(provider, model string, u *session.Usage) bool {
+	p, ok := analyze.DefaultPrices.Lookup(provider, model, "")
+	if !ok || p.Provider != provider {
 		return false
 	}
+	p = p.ForPrompt(u.Input + u.CacheRead)
 	u.Cost.Input = float64(u.Input) * p.InputPerMTok / 1e6
 	u.Cost.CacheRead = float64(u.CacheRead) * p.CacheReadPerMTok / 1e6
 	u.Cost.Output = float64(u.Output) * p.OutputPerMTok / 1e6

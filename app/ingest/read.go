@@ -558,7 +558,11 @@ func (s *stream) process(e *session.Entry) error {
 	}
 	if (j.format == formatCodex || j.format == formatQwen || j.format == formatCopilot || j.format == formatGemini) && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
 		e.Message.Model != "" && e.Message.Usage.TotalTokens+e.Message.Usage.Input+e.Message.Usage.Output > 0 {
-		if !priceUsage(e.Message.Model, e.Message.Usage) {
+		provider := "openai"
+		if j.format == formatGemini {
+			provider = "google"
+		}
+		if !priceUsage(provider, e.Message.Model, e.Message.Usage) {
 			s.unpriced[e.Message.Model] = true
 		}
 	}

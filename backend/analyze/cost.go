@@ -14,7 +14,7 @@ import (
 // each kind, and its context window in tokens. Settings may override any
 // entry of DefaultPrices or add models (see PriceTable.With).
 type ModelPrice struct {
-	// Provider is "openai", "anthropic", or "local" (any model served on a
+	// Provider is "openai", "anthropic", "google", or "local" (any model served on a
 	// loopback address, which costs nothing).
 	Provider string `json:"provider"`
 	// Model is the model's name; a name with a date, "-latest" or a tag
@@ -32,11 +32,30 @@ type ModelPrice struct {
 	// ContextWindow is the model's context in tokens (prompt and reply);
 	// 0 means unknown (DefaultContextWindow is assumed).
 	ContextWindow int `json:"contextWindow,omitempty"`
+	// LongPromptAbove, when not 0, is the prompt size in tokens (input and
+	// cached input) above which a call is billed at the Long rates
+	// instead (Gemini's "prompts > 200k tokens"), USD per million tokens.
+	LongPromptAbove      int64   `json:"longPromptAbove,omitempty"`
+	LongInputPerMTok     float64 `json:"longInputPerMTok,omitempty"`
+	LongOutputPerMTok    float64 `json:"longOutputPerMTok,omitempty"`
+	LongCacheReadPerMTok float64 `json:"longCacheReadPerMTok,omitempty"`
+}
+
+// ForPrompt is the price of a call whose prompt holds prompt tokens (input
+// and cached input): p, or p at its Long rates when the prompt is longer
+// than LongPromptAbove.
+func (p ModelPrice) ForPrompt(prompt int64) ModelPrice {
+	if p.LongPromptAbove <= 0 || prompt <= p.LongPromptAbove {
+		return p
+	}
+	p.InputPerMTok, p.OutputPerMTok, p.CacheReadPerMTok = p.LongInputPerMTok, p.LongOutputPerMTok, p.LongCacheReadPerMTok
+	return p
 }
 
 // Cost is the price in USD of a call with input and output tokens (input
-// uncached).
+// uncached), at the rates of a prompt of input tokens (ForPrompt).
 func (p ModelPrice) Cost(input, output int64) float64 {
+	p = p.ForPrompt(input)
 	return (float64(input)*p.InputPerMTok + float64(output)*p.OutputPerMTok) / 1e6
 }
 
@@ -53,6 +72,14 @@ type PriceTable []ModelPrice
 // override them (PriceTable.With), and an estimate says which table it
 // used. "local" covers any model on a loopback address (Ollama, llama.cpp,
 // LM Studio, vLLM on this machine): free, context unknown.
+//
+// Google's prices ("google": the Gemini API, as Gemini CLI calls it) are
+// those of its pricing page (https://ai.google.dev/gemini-api/docs/pricing,
+// paid tier, text; cache reads are "context caching"), which is not
+// reachable from here: as quoted from it on 2026-07-04 (factquire.com)
+// and in March 2026 (deploybase.ai). Qwen Code's models (Alibaba Cloud
+// Model Studio) have no price here: theirs are tiered by prompt size and
+// differ by region and currency, and Qwen Code's OAuth sign-in is free.
 var DefaultPrices = PriceTable{
 	{Provider: "openai", Model: "gpt-5", InputPerMTok: 1.25, OutputPerMTok: 10, CacheReadPerMTok: 0.125, ContextWindow: 400000},
 	{Provider: "openai", Model: "gpt-5-mini", InputPerMTok: 0.25, OutputPerMTok: 2, CacheReadPerMTok: 0.025, ContextWindow: 400000},
@@ -70,6 +97,13 @@ var DefaultPrices = PriceTable{
 	{Provider: "anthropic", Model: "claude-sonnet-4", InputPerMTok: 3, OutputPerMTok: 15, CacheReadPerMTok: 0.30, CacheWritePerMTok: 3.75, ContextWindow: 200000},
 	{Provider: "anthropic", Model: "claude-haiku-4-5", InputPerMTok: 1, OutputPerMTok: 5, CacheReadPerMTok: 0.10, CacheWritePerMTok: 1.25, ContextWindow: 200000},
 	{Provider: "anthropic", Model: "claude-3-5-haiku", InputPerMTok: 0.80, OutputPerMTok: 4, CacheReadPerMTok: 0.08, CacheWritePerMTok: 1, ContextWindow: 200000},
+	{Provider: "google", Model: "gemini-3-pro-preview", InputPerMTok: 2, OutputPerMTok: 12, CacheReadPerMTok: 0.20, ContextWindow: 1048576,
+		LongPromptAbove: 200000, LongInputPerMTok: 4, LongOutputPerMTok: 18, LongCacheReadPerMTok: 0.40},
+	{Provider: "google", Model: "gemini-3-flash-preview", InputPerMTok: 0.50, OutputPerMTok: 3, CacheReadPerMTok: 0.05, ContextWindow: 1048576},
+	{Provider: "google", Model: "gemini-2.5-pro", InputPerMTok: 1.25, OutputPerMTok: 10, CacheReadPerMTok: 0.125, ContextWindow: 1048576,
+		LongPromptAbove: 200000, LongInputPerMTok: 2.50, LongOutputPerMTok: 15, LongCacheReadPerMTok: 0.25},
+	{Provider: "google", Model: "gemini-2.5-flash", InputPerMTok: 0.30, OutputPerMTok: 2.50, CacheReadPerMTok: 0.03, ContextWindow: 1048576},
+	{Provider: "google", Model: "gemini-2.5-flash-lite", InputPerMTok: 0.10, OutputPerMTok: 0.40, CacheReadPerMTok: 0.01, ContextWindow: 1048576},
 	{Provider: "local", Model: "*"},
 }
 

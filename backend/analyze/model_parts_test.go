@@ -185,6 +185,12 @@ func TestPriceLookup(t *testing.T) {
 		{"anthropic", "claude-sonnet-4-7", "", "claude-sonnet-4-7", false},
 		{"anthropic", "claude-3-5-haiku-latest", "", "claude-3-5-haiku", true},
 		{"openai", "gpt-4.1-2025-04-14", "", "gpt-4.1", true},
+		// Gemini CLI's models, under Google's prices; "-lite" is another
+		// model than gemini-2.5-flash.
+		{"google", "gemini-2.5-pro", "", "gemini-2.5-pro", true},
+		{"google", "gemini-2.5-flash-lite", "", "gemini-2.5-flash-lite", true},
+		{"google", "gemini-3.5-flash-lite", "", "gemini-3.5-flash-lite", false},
+		{"openai", "gemini-2.5-pro", "", "gemini-2.5-pro", false},
 	} {
 		p, ok := DefaultPrices.Lookup(tc.provider, tc.model, tc.base)
 		if p.Model != tc.want || ok != tc.known {
@@ -207,6 +213,20 @@ func TestPriceLookup(t *testing.T) {
 	p, _ := DefaultPrices.Lookup("anthropic", "claude-sonnet-4-5", "")
 	if got := p.Cost(200_000, 10_000); math.Abs(got-0.75) > 1e-12 {
 		t.Errorf("cost %v, want 0.75", got)
+	}
+	// Gemini 2.5 Pro: $1.25 in, $10 out up to a 200k-token prompt; $2.50
+	// and $15 above.
+	g, _ := DefaultPrices.Lookup("google", "gemini-2.5-pro", "")
+	for _, tc := range []struct {
+		in, out int64
+		want    float64
+	}{{200_000, 10_000, 0.35}, {200_001, 10_000, 0.5000025 + 0.15}, {0, 0, 0}} {
+		if got := g.Cost(tc.in, tc.out); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("gemini-2.5-pro, %d in, %d out: %v, want %v", tc.in, tc.out, got, tc.want)
+		}
+	}
+	if long := g.ForPrompt(300_000); long.CacheReadPerMTok != 0.25 || g.ForPrompt(1000).CacheReadPerMTok != 0.125 {
+		t.Errorf("gemini-2.5-pro cache reads: %+v", long)
 	}
 }
 
