@@ -223,45 +223,114 @@ func TestImportClaudeCodeAndCodex(t *testing.T) {
 			t.Errorf("fork edge into %s from session %s", child, parent)
 		}
 	}
+}
 
-	// The Claude Code fork's copied lines are copies of the main
-	// session's, by uuid; its own turn is not.
-	mainEntries, _ := readOther(t, sessionformat.ClaudeCode, claudeHome+"/-tmp-rhizome-claudecode-fixtures-work-acme-api/"+claudeMain+".jsonl")
-	inMain := map[string]bool{}
-	for _, e := range mainEntries {
-		if k := claudecode.DedupeKey(&e); k != "" {
-			inMain[k] = true
-		}
-	}
-	rows, err := db.Query(`SELECT e.entry_id, e.meta FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE s.id = ? ORDER BY e.seq`, claudeFork)
-	if err != nil {
-		t.Fatal(err)
-	}
-	copies, own := 0, 0
-	for rows.Next() {
-		var id, meta string
-		rows.Scan(&id, &meta)
-		var m struct {
-			DuplicateOf string `json:"duplicateOf"`
-		}
-		if meta != "" {
-			json.Unmarshal([]byte(meta), &m)
-		}
-		switch {
-		case inMain[id]:
-			copies++
-			if m.DuplicateOf != "rhizome:entry/"+claudeMain+"/"+id {
-				t.Errorf("fork entry %s, copied from the main session: duplicateOf %q", id, m.DuplicateOf)
+// Each Claude Code release the generator ran (2.1.197 and 2.1.332, the
+// newest npm served) imports whole from its own home: every line an entry,
+// the file given back byte for byte, a node per segment the segmenter
+// cuts, the session titled and priced, the sub-agent's transcript linked
+// from the node of the call that spawned it, and the fork's copied lines
+// marked copies of the main session's, by uuid (its own turn is not).
+func TestImportClaudeCodeReleases(t *testing.T) {
+	for _, rel := range []struct {
+		version, home, fork, agent string
+	}{
+		{"2.1.197", claudeHome, claudeFork, claudeAgent},
+		{"2.1.332", "../backend/claudecode/testdata/claude-home-2.1.332/projects", "94221956-a045-42d1-b253-ae844e9ed501", "af55d8c78a5bc6632"},
+	} {
+		t.Run(rel.version, func(t *testing.T) {
+			l := newTestLib(t)
+			rep := l.importPaths(t, rel.home)
+			if rep.Totals.Files != 3 || rep.Totals.Imported != 3 || rep.Totals.Failed != 0 {
+				t.Fatalf("totals %+v: %+v", rep.Totals, rep.Files)
 			}
-		case m.DuplicateOf != "":
-			t.Errorf("fork entry %s is its own, marked a copy of %s", id, m.DuplicateOf)
-		default:
-			own++
-		}
-	}
-	rows.Close()
-	if copies == 0 || own == 0 {
-		t.Errorf("fork: %d copies, %d own entries", copies, own)
+			db := l.db(t)
+			for _, fr := range rep.Files {
+				entries, hdr := readOther(t, sessionformat.ClaudeCode, fr.Path)
+				if fr.Format != sessionformat.ClaudeCode || fr.SessionID != hdr.ID || fr.Entries != len(entries) {
+					t.Errorf("%s: %s %s, %d entries; the reader reads %s, %d", filepath.Base(fr.Path), fr.Format, fr.SessionID, fr.Entries, hdr.ID, len(entries))
+				}
+				segs := segment.Split(entries, segment.OptionsFor(sessionformat.ClaudeCode))
+				var nodes int
+				db.QueryRow(`SELECT count(*) FROM nodes n JOIN sessions s ON s.pk = n.session_pk WHERE s.id = ?`, hdr.ID).Scan(&nodes)
+				if fr.Segments != len(segs) || nodes != len(segs) {
+					t.Errorf("%s: %d segments, %d nodes; the segmenter cuts %d", filepath.Base(fr.Path), fr.Segments, nodes, len(segs))
+				}
+				orig, err := os.ReadFile(fr.Path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if back := exportBack(t, l, fr.SessionID); !bytes.Equal(back, orig) {
+					t.Errorf("%s: export-session gave %d bytes back, the file has %d; first difference at byte %d", fr.SessionID, len(back), len(orig), firstByteDiff(back, orig))
+				}
+			}
+			sessions, err := l.Library.Sessions("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			byID := map[string]SessionSummary{}
+			for _, s := range sessions {
+				byID[s.ID] = s
+			}
+			if s := byID[claudeMain]; s.Name == "" || s.Name == filepath.Base(s.Path) || s.CostUnknown || s.Cost <= 0 {
+				t.Errorf("the main session %+v: titled by its metadata lines, priced by its reader", s)
+			}
+			if s := byID["agent-"+rel.agent]; s.ParentSession != claudeMain {
+				t.Errorf("the sub-agent %+v: a child of %s", s, claudeMain)
+			}
+			// The sub-agent's first node is linked from the node of the call
+			// that spawned it.
+			var spawned bool
+			for _, id := range sessionNodes(t, l, claudeMain) {
+				for _, v := range allEntries(t, l, id) {
+					spawned = spawned || v.SubagentID == rel.agent && v.SubagentNodeID != ""
+				}
+			}
+			if !spawned {
+				t.Errorf("no entry of %s links the sub-agent %s's node", claudeMain, rel.agent)
+			}
+			// The fork's copied lines are copies of the main session's, by
+			// uuid; its own turn is not.
+			mainEntries, _ := readOther(t, sessionformat.ClaudeCode, rel.home+"/-tmp-rhizome-claudecode-fixtures-work-acme-api/"+claudeMain+".jsonl")
+			inMain := map[string]bool{}
+			for _, e := range mainEntries {
+				if k := claudecode.DedupeKey(&e); k != "" {
+					inMain[k] = true
+				}
+			}
+			rows, err := db.Query(`SELECT e.entry_id, e.meta FROM entries e JOIN sessions s ON s.pk = e.session_pk WHERE s.id = ? ORDER BY e.seq`, rel.fork)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			copies, own := 0, 0
+			for rows.Next() {
+				var id, meta string
+				if err := rows.Scan(&id, &meta); err != nil {
+					t.Fatal(err)
+				}
+				var m struct {
+					DuplicateOf string `json:"duplicateOf"`
+				}
+				if meta != "" {
+					json.Unmarshal([]byte(meta), &m)
+				}
+				switch {
+				case inMain[id]:
+					copies++
+					if m.DuplicateOf != "rhizome:entry/"+claudeMain+"/"+id {
+						t.Errorf("fork entry %s, copied from the main session: duplicateOf %q", id, m.DuplicateOf)
+					}
+				case m.DuplicateOf != "":
+					t.Errorf("fork entry %s is its own, marked a copy of %s", id, m.DuplicateOf)
+				default:
+					own++
+				}
+			}
+			if copies == 0 || own == 0 {
+				t.Errorf("fork: %d copies, %d own entries", copies, own)
+			}
+		})
 	}
 }
 
