@@ -71,10 +71,12 @@ func (a *Accumulator) Segment(sessionID string, seg segment.Segment, now time.Ti
 }
 
 // compactionNotice is the sentence of a segment that is a compaction and
-// nothing more (yet): how much context pi compacted, and what its summary
-// of the work before is about.
+// nothing more (yet): how much context the agent compacted, and what its
+// summary of the work before is about. Every agent's compactions read so
+// (pi, Claude Code, Codex, Gemini CLI, Qwen Code, Copilot CLI): the
+// sentence names none.
 func compactionNotice(d digestAt) string {
-	s := "pi compacted the context here"
+	s := "The context was compacted here"
 	if d.tokens > 0 {
 		s += " (" + thousands(d.tokens) + " tokens)"
 	}
