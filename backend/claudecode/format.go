@@ -26,10 +26,11 @@ const (
 	TypeQueue         = "claude:queue-operation" // Subtype = operation
 	TypeFileSnapshot  = "claude:file-history-snapshot"
 	TypePrefix        = "claude:"
-	CustomMeta        = "claude:meta"           // Message.CustomType of isMeta user lines
-	CustomCommand     = "claude:command"        // ... of "<command-name>" lines (a slash command typed)
-	CustomCommandOut  = "claude:command-output" // ... of "<local-command-stdout>" lines
-	SubtypeQueued     = "queued_command"        // a prompt typed while the agent worked (a user message)
+	CustomMeta        = "claude:meta"              // Message.CustomType of isMeta user lines
+	CustomCommand     = "claude:command"           // ... of "<command-name>" lines (a slash command typed)
+	CustomCommandOut  = "claude:command-output"    // ... of "<local-command-stdout>" lines
+	CustomTaskNotice  = "claude:task-notification" // ... of "<task-notification>" lines (a background sub-agent's result, sent by Claude Code)
+	SubtypeQueued     = "queued_command"           // a prompt typed while the agent worked (a user message)
 	compactBoundary   = "compact_boundary"
 	recentUUIDs       = 64
 	openCallSlots     = 32
@@ -393,6 +394,16 @@ func (f format) user(st *parseState, ln *wireLine, e *session.Entry, at sessionl
 		m.Role, m.CustomType, m.Display = session.RoleCustom, CustomCommand, true
 	case strings.HasPrefix(text, "<local-command-stdout>") || strings.HasPrefix(text, "<local-command-stderr>"):
 		m.Role, m.CustomType, m.Display = session.RoleCustom, CustomCommandOut, true
+	case ln.Origin != nil && ln.Origin.Kind == "task-notification" || strings.HasPrefix(text, "<task-notification>"):
+		// Claude Code's own message to the model when a background
+		// sub-agent finished: shown, not a prompt the person typed. The
+		// response to it is a turn of its own.
+		m.Role, m.CustomType, m.Display = session.RoleCustom, CustomTaskNotice, true
+		closeGroup(st, em, nil)
+		if ln.PromptID != "" {
+			st.TurnID = ln.PromptID
+			e.TurnID = ln.PromptID
+		}
 	default:
 		closeGroup(st, em, nil)
 		if ln.PromptID != "" {

@@ -18,6 +18,7 @@
 //	user, isCompactSummary                 message              compactionSummary: Summary, TokensBefore
 //	user, isMeta                           message              custom, CustomType "claude:meta"
 //	user, <command-name> / <local-command-stdout>  message      custom, "claude:command" / "claude:command-output"
+//	user, <task-notification> (origin.kind)        message      custom, "claude:task-notification"
 //	assistant (one block per line)         message              assistant: text, thinking (redacted_thinking:
 //	                                                            Redacted), toolCall (tool_use, server_tool_use),
 //	                                                            image, other blocks "claude:<type>"; Model,

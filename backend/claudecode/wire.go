@@ -23,9 +23,14 @@ type wireLine struct {
 	AgentID           string  `json:"agentId"`
 	PromptID          string  `json:"promptId"`
 	IsMeta            bool    `json:"isMeta"`
-	IsCompactSummary  bool    `json:"isCompactSummary"`
-	IsAPIErrorMessage bool    `json:"isApiErrorMessage"`
-	RequestID         string  `json:"requestId"`
+	// Origin says who wrote a user line that no person typed (2.1.332:
+	// {"kind": "task-notification"} for a background sub-agent's result).
+	Origin *struct {
+		Kind string `json:"kind"`
+	} `json:"origin"`
+	IsCompactSummary  bool   `json:"isCompactSummary"`
+	IsAPIErrorMessage bool   `json:"isApiErrorMessage"`
+	RequestID         string `json:"requestId"`
 
 	Message       *wireMessage    `json:"message"`
 	ToolUseResult json.RawMessage `json:"toolUseResult"`
