@@ -20,10 +20,12 @@ import (
 
 // InsertGap records bytes of the session's file at offset that belong to no
 // entry (see session_gaps). b is copied.
+//
+// It leaves the entries batched before it unwritten: the gaps are a table of
+// their own, and writing a partial batch of entries at every gap wrote a
+// Gemini CLI session (a gap between most of its entries: the JSON around
+// the messages of a rewrite) an entry per statement.
 func (t *Tx) InsertGap(sessionPK int64, offset int64, b []byte) error {
-	if err := t.flush(); err != nil {
-		return err
-	}
 	if _, err := t.exec(`INSERT INTO session_gaps (session_pk, byte_offset, bytes) VALUES (?, ?, ?)
 		ON CONFLICT (session_pk, byte_offset) DO UPDATE SET bytes = excluded.bytes`, sessionPK, offset, bytes.Clone(b)); err != nil {
 		return fmt.Errorf("store: unable to record the bytes at offset %d of session %d: %w", offset, sessionPK, err)
@@ -352,7 +354,8 @@ var ErrExportMismatch = errors.New("the library does not hold the file byte for 
 
 // WriteSessionFile writes the file of the session with id sessionID back,
 // byte for byte as it was when last imported, from its entries' objects and
-// its gaps (see session_gaps), to w; it returns the bytes written. The
+// its gaps (see session_gaps), or for a session stored as a whole document
+// from the document kept (session_documents), to w; it returns the bytes written. The
 // bytes are checked against the size and SHA-256 recorded at import: the
 // error wraps ErrExportMismatch when they differ (a session imported before
 // the library kept gaps), ErrNotFound for an unknown session.
@@ -366,6 +369,9 @@ func (s *Store) WriteSessionFile(ctx context.Context, sessionID string, w io.Wri
 		return 0, fmt.Errorf("store: unable to read session %s: %w", sessionID, err)
 	}
 	defer tx.Rollback()
+	if n, ok, err := writeSessionDocument(ctx, tx, sess, w); ok {
+		return n, err // a session stored as a whole document (documents.go)
+	}
 	ents, err := tx.QueryContext(ctx, `SELECT byte_offset, raw FROM entries WHERE session_pk = ? ORDER BY seq`, sess.PK)
 	if err != nil {
 		return 0, fmt.Errorf("store: unable to read the entries of session %s: %w", sessionID, err)

@@ -28,8 +28,11 @@ import (
 
 	"rhizome/backend/claudecode"
 	"rhizome/backend/codex"
+	"rhizome/backend/copilot"
+	"rhizome/backend/gemini"
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
+	"rhizome/backend/qwen"
 	"rhizome/backend/session"
 	"rhizome/backend/sessionformat"
 )
@@ -40,6 +43,7 @@ func main() {
 	samples := flag.String("samples", "app/samples", "folder of real sessions to copy")
 	keep := flag.Bool("keep", false, "keep the corpus and library")
 	formatsMB := flag.Int("formats-mb", -1, "Claude Code and Codex corpus size in MB (-1: as --mb, 0: skip)")
+	agentsMB := flag.Int("agents-mb", 20, "size in MB of the corpus of each newer agent's real sessions (Gemini CLI, Qwen Code, Copilot CLI; 0: skip)")
 	appendMB := flag.Int("append-mb", 155, "size in MB of the session appended to, per format (0: skip)")
 	rounds := flag.Int("append-rounds", 20, "appends of 1 KB per format")
 	appendFormats := flag.String("append-formats", "pi,claude-code,codex", "formats appended to, comma-separated")
@@ -52,15 +56,19 @@ func main() {
 	if err == nil && !*keep {
 		defer os.RemoveAll(dir)
 	}
+	var pi importCost
 	if err == nil && *mb > 0 {
 		fmt.Println("== pi sessions (copies of app/samples)")
-		err = run(*bin, filepath.Join(dir, "pi"), int64(*mb)<<20, func(corpus string, target int64) (int, int64, error) {
+		pi, err = run(*bin, filepath.Join(dir, "pi"), int64(*mb)<<20, func(corpus string, target int64) (int, int64, error) {
 			return pitest.WriteCorpus(*samples, corpus, target)
 		})
 	}
 	if err == nil && *formatsMB > 0 {
 		fmt.Println("== Claude Code and Codex logs (copies of the real generated files, new UUIDs)")
-		err = run(*bin, filepath.Join(dir, "formats"), int64(*formatsMB)<<20, writeOtherCorpus)
+		_, err = run(*bin, filepath.Join(dir, "formats"), int64(*formatsMB)<<20, writeOtherCorpus)
+	}
+	if err == nil && *agentsMB > 0 {
+		err = benchAgents(*bin, dir, int64(*agentsMB)<<20, pi)
 	}
 	if err == nil && *appendMB > 0 {
 		fmt.Println("== appends of 1 KB to one long session, in process")
@@ -72,34 +80,44 @@ func main() {
 	}
 }
 
+// importCost is what importing a corpus cost: its session bytes, and the
+// import process's CPU time (user and system) and wall time.
+type importCost struct {
+	bytes     int64
+	cpu, wall time.Duration
+}
+
+// perMB is the CPU time per MB of session bytes, in seconds.
+func (c importCost) perMB() float64 { return c.cpu.Seconds() / (float64(c.bytes) / 1e6) }
+
 // run builds a corpus of about target bytes in dir with write, then times a
-// bare decode of it and its import by the binary bin, and prints the
-// figures.
-func run(bin, dir string, target int64, write func(corpus string, target int64) (int, int64, error)) error {
+// bare decode of it and its import by the binary bin, prints the figures
+// and returns the import's cost.
+func run(bin, dir string, target int64, write func(corpus string, target int64) (int, int64, error)) (importCost, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return importCost{}, err
 	}
 	corpus := filepath.Join(dir, "corpus")
 	files, size, err := write(corpus, target)
 	if err != nil {
-		return err
+		return importCost{}, err
 	}
 	fmt.Printf("corpus: %d files, %.1f MB in %s\n", files, float64(size)/1e6, corpus)
 
 	start := time.Now()
 	objects, err := bareDecode(corpus)
 	if err != nil {
-		return err
+		return importCost{}, err
 	}
 	bare := time.Since(start)
 	fmt.Printf("bare encoding/json decode: %d objects in %v (%.1f MB/s)\n", objects, bare.Round(time.Millisecond), float64(size)/1e6/bare.Seconds())
 	start = time.Now()
 	entries, err := readerDecode(corpus)
 	if err != nil {
-		return err
+		return importCost{}, err
 	}
 	readers := time.Since(start)
-	fmt.Printf("the formats' readers alone (pisession, claudecode, codex): %d entries in %v (%.1f MB/s)\n", entries, readers.Round(time.Millisecond), float64(size)/1e6/readers.Seconds())
+	fmt.Printf("the formats' readers alone: %d entries in %v (%.1f MB/s)\n", entries, readers.Round(time.Millisecond), float64(size)/1e6/readers.Seconds())
 	// The baseline is the faster of the two decodes of the same bytes:
 	// never one slower than what the importer needs.
 	if readers < bare {
@@ -113,7 +131,7 @@ func run(bin, dir string, target int64, write func(corpus string, target int64) 
 	cmd.Stderr = os.Stderr
 	start = time.Now()
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("import: %w", err)
+		return importCost{}, fmt.Errorf("import: %w", err)
 	}
 	took := time.Since(start)
 	var report struct {
@@ -122,17 +140,22 @@ func run(bin, dir string, target int64, write func(corpus string, target int64) 
 		} `json:"totals"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &report); err != nil {
-		return fmt.Errorf("import report: %w", err)
+		return importCost{}, fmt.Errorf("import report: %w", err)
 	}
-	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+	if report.Totals.Failed > 0 {
+		return importCost{}, fmt.Errorf("import: %d of %d files failed", report.Totals.Failed, report.Totals.Files)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	rss := ru.Maxrss // KiB on Linux
+	cost := importCost{bytes: size, wall: took, cpu: time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime))}
 	st, _ := os.Stat(db)
 	fmt.Printf("import: %d files (%d failed), %d entries, %d segments in %v\n",
 		report.Totals.Files, report.Totals.Failed, report.Totals.Entries, report.Totals.Segments, took.Round(time.Millisecond))
 	fmt.Printf("import speed: %.1f MB/s, %.0f entries/s, peak RSS %.0f MB, library %.0f MB\n",
 		float64(size)/1e6/took.Seconds(), float64(report.Totals.Entries)/took.Seconds(), float64(rss)/1024, float64(st.Size())/1e6)
 	ratio := took.Seconds() / bare.Seconds()
-	fmt.Printf("import / bare decode: %.2fx (target <= 3x); peak RSS target < 200 MB\n", ratio)
-	return nil
+	fmt.Printf("import / bare decode: %.2fx (target <= 3x); peak RSS target < 200 MB; CPU %v (%.2f s/MB)\n", ratio, cost.cpu.Round(time.Millisecond), cost.perMB())
+	return cost, nil
 }
 
 // readerDecode reads every corpus file (*.jsonl below dir) with the reader
@@ -167,6 +190,12 @@ func readerDecode(dir string) (int, error) {
 			next = claudecode.NewReader(r, p).Next
 		case sessionformat.Codex:
 			next = codex.NewReader(r, p).Next
+		case sessionformat.Gemini:
+			next = gemini.NewReader(r, p).Next
+		case sessionformat.QwenCode:
+			next = qwen.NewReader(r, p).Next
+		case sessionformat.Copilot:
+			next = copilot.NewReader(r, p).Next
 		default:
 			return fmt.Errorf("%s: %s", p, why)
 		}
