@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseName, formatCost, formatMinutes, formatTokens, minutesBetween } from './format';
+import { baseName, formatCost, formatMinutes, formatSessionCost, formatTokens, minutesBetween } from './format';
 
 describe('format', () => {
   it('formats costs', () => {
@@ -7,6 +7,10 @@ describe('format', () => {
     expect(formatCost(0.004)).toBe('<$0.01');
     expect(formatCost(1.234)).toBe('$1.23');
     expect(formatCost(1234.5)).toBe('$1,235');
+    // A session with usage of a model that has no price says so.
+    expect(formatSessionCost(0, true)).toBe('cost unknown');
+    expect(formatSessionCost(1.234, true)).toBe('$1.23+');
+    expect(formatSessionCost(0, false)).toBe('$0.00');
   });
   it('formats tokens and durations', () => {
     expect(formatTokens(950)).toBe('950');

@@ -9,6 +9,16 @@ export function formatCost(usd: number | undefined | null): string {
   return `$${Math.round(v).toLocaleString('en-US')}`;
 }
 
+/**
+ * A session's cost when some of its usage may be of a model without a price
+ * (costUnknown): "cost unknown" when nothing was priced, the priced part
+ * with a "+" when some was, else formatCost.
+ */
+export function formatSessionCost(usd: number | undefined | null, unknown: boolean | undefined): string {
+  if (!unknown) return formatCost(usd);
+  return (usd ?? 0) > 0 ? `${formatCost(usd)}+` : 'cost unknown';
+}
+
 /** Token counts: 950, 12.3k, 4.1M. */
 export function formatTokens(n: number | undefined | null): string {
   const v = n ?? 0;
