@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -304,7 +305,7 @@ func (format) metadata(st *parseState, rec *wireRecord, obj []byte, at sessionlo
 		m.Directories = slices.Clone(rec.Directories)
 	}
 	if rec.Summary != "" {
-		m.Title = rec.Summary
+		m.Title = summaryTitle(rec.Summary)
 	}
 	st.AfterMeta = true
 	st.emit(em, e)
@@ -347,7 +348,7 @@ func (f format) set(st *parseState, obj []byte, sv span, ms []member, at session
 		ws.Summary = nil // not a string (a warning), or empty: no title
 	}
 	if ws.Summary != nil {
-		st.Meta.Title = *ws.Summary
+		st.Meta.Title = summaryTitle(*ws.Summary)
 	}
 	if ws.SessionID != nil {
 		st.Meta.Resumes++
@@ -375,7 +376,7 @@ func (f format) set(st *parseState, obj []byte, sv span, ms []member, at session
 	e.ID, e.ParentID, e.TurnID, e.Subtype = st.lineID(at), st.Tip, st.Turn, strings.Join(keys, ",")
 	e.Timestamp = when(ws.LastUpdated, at, em, "$set.lastUpdated")
 	if ws.Summary != nil {
-		e.Type, e.Name = session.TypeSessionInfo, *ws.Summary
+		e.Type, e.Name = session.TypeSessionInfo, summaryTitle(*ws.Summary)
 	}
 	if hasList && !afterMeta {
 		// An empty list drops every message.
@@ -462,4 +463,28 @@ func notGemini(obj []byte, file string) error {
 		return sessionlog.ErrNotFormat("gemini", fmt.Sprintf("%s: line 1: not a Gemini CLI chat recording: %s (a %s file)", file, why, f))
 	}
 	return sessionlog.ErrNotFormat("gemini", fmt.Sprintf("%s: line 1: not a Gemini CLI chat recording: %s", file, why))
+}
+
+// jsonLeadString matches the first string member of a JSON object, even one
+// cut short: `{"SummaryOfFindings": "The routes are …", …`.
+var jsonLeadString = regexp.MustCompile(`^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+
+// summaryTitle is the title a chat's summary gives: the summary itself,
+// or, when it is a JSON object (Gemini CLI 0.61 sets a sub-agent's summary
+// to the start of its JSON result, cut with "..."), its first string
+// member's text ("The routes are registered in main.go: …"); "" when such
+// an object has none.
+func summaryTitle(s string) string {
+	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
+		return s
+	}
+	m := jsonLeadString.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	t, err := strconv.Unquote(`"` + m[1] + `"`)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(t)
 }

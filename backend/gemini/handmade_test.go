@@ -149,3 +149,21 @@ func TestHandmade(t *testing.T) {
 		t.Errorf("metadata %s\nwant     %s", gm, wm)
 	}
 }
+
+// A chat's summary is its title, unless it is a JSON object (Gemini CLI
+// sets a sub-agent's summary to the start of its JSON result): then the
+// object's first string member is, cut short or not.
+func TestSummaryTitle(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Add a health check endpoint", "Add a health check endpoint"},
+		{"{\n  \"SummaryOfFindings\": \"Routes are in main.go.\",\n  \"ExplorationTrace\": [\n    \"grep\"\n  ]...", "Routes are in main.go."},
+		{`{"a": "say \"hi\" \u00e9"}`, `say "hi" é`},
+		{`{"a": "cut sho...`, ""},
+		{`{"n": 3}`, ""},
+		{`{`, ""},
+	} {
+		if got := summaryTitle(tc.in); got != tc.want {
+			t.Errorf("summaryTitle(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -665,7 +665,7 @@ func TestSubagent(t *testing.T) {
 	s := readReal(t, agentFile)
 	h, m := s.Header, s.Metadata
 	if h.ID != agentSession || h.AgentID != agentSession || h.ParentSession != mainSession || h.Cwd != "/tmp/rhizome-gemini-fixtures/work/acme-api" ||
-		m.Kind != "subagent" || !strings.HasPrefix(m.Title, "{\n  \"SummaryOfFindings\": \"The routes are registered in main.go") ||
+		m.Kind != "subagent" || m.Title != "The routes are registered in main.go: /health on line 6, served by http.ListenAndServe on line 7." ||
 		m.Prompts != 1 || m.Responses != 2 || m.Usage.Responses != 2 {
 		t.Errorf("header %+v metadata %+v", h, m)
 	}
