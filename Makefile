@@ -11,7 +11,7 @@ SETUP := ./build/setup.sh
 GO_SOURCES := $(shell find . -name '*.go' -not -path './frontend/*' 2>/dev/null) go.mod go.sum
 FRONTEND_SOURCES := $(shell find frontend/src frontend/index.html frontend/package.json frontend/vite.config.ts -type f 2>/dev/null)
 
-.PHONY: run test setup build frontend generate contract go-test frontend-test setup-test e2e window-test bench clean
+.PHONY: run test setup build frontend generate contract go-test frontend-test setup-test e2e window-test agents-test bench clean
 
 run: build
 	./$(BIN)
@@ -33,21 +33,22 @@ $(BIN): frontend/dist/index.html $(GO_SOURCES) | setup
 
 # The browser suite (e2e) runs in the foreground; beside it run go vet and
 # go test, at a lower priority (nice), and the frontend's unit tests, the
-# Makefile's own test and the window's test, one after the other. The
-# browser suite mostly waits on software WebGL frames, the fake model and
-# timers, and the others take the cores it leaves: one after the other
-# they took 20 minutes on two cores. Each background lane's output is kept
-# in a temporary file of its own (setup-test's `make -n test` runs this
-# line too) and printed after the browser suite's.
+# Makefile's own test, the window's test and the coding agents' MCP test,
+# one after the other. The browser suite mostly waits on software WebGL
+# frames, the fake model and timers, and the others take the cores it
+# leaves: one after the other they took 20 minutes on two cores. Each
+# background lane's output is kept in a temporary file of its own
+# (setup-test's `make -n test` runs this line too) and printed after the
+# browser suite's.
 test: contract build
 	@golog=$$(mktemp); restlog=$$(mktemp); \
 	nice -n 10 $(MAKE) --no-print-directory go-test > $$golog 2>&1 & gopid=$$!; \
-	$(MAKE) --no-print-directory frontend-test setup-test window-test > $$restlog 2>&1 & restpid=$$!; \
+	$(MAKE) --no-print-directory frontend-test setup-test window-test agents-test > $$restlog 2>&1 & restpid=$$!; \
 	$(MAKE) --no-print-directory e2e; e2estatus=$$?; \
 	wait $$restpid; rest=$$?; cat $$restlog; \
 	wait $$gopid; gostatus=$$?; cat $$golog; rm -f $$golog $$restlog; \
 	if [ $$gostatus -ne 0 ] || [ $$rest -ne 0 ] || [ $$e2estatus -ne 0 ]; then \
-	  echo "make test: failed (browser suite: status $$e2estatus; frontend units, Makefile and window: status $$rest; go vet and go test: status $$gostatus)"; exit 1; fi
+	  echo "make test: failed (browser suite: status $$e2estatus; frontend units, Makefile, window and agents: status $$rest; go vet and go test: status $$gostatus)"; exit 1; fi
 	@echo "make test: all suites passed"
 
 # The frontend's side of the contract, generated from the Go use cases and
@@ -86,6 +87,17 @@ e2e: $(BIN) $(FAKEMODEL)
 
 window-test: $(BIN)
 	./build/window-test.sh $(BIN)
+
+# The README's set-up lines for `rhizome mcp`, run with the real coding
+# agents against scripted local model servers that call search, then get on
+# a URI from the search result; two agents at a time (AGENTS_JOBS). The
+# agents (build/agents, pinned in its package.json, about 1.5 GB) are
+# installed here, for this test alone: `make run` does not need them.
+agents-test: $(BIN)
+	@if [ ! -f build/agents/node_modules/.package-lock.json ] || [ build/agents/package-lock.json -nt build/agents/node_modules/.package-lock.json ]; then \
+	  echo "agents-test: installing the coding agents of the MCP test (build/agents)"; \
+	  (cd build/agents && npm ci --no-audit --no-fund --loglevel=error) || exit 1; fi
+	cd build/agents && RHIZOME_BIN=$(CURDIR)/$(BIN) npm test --silent
 
 # Speed figures: import of a ~300 MB corpus against a bare encoding/json
 # decode of the same bytes (same run), peak RSS, and the Go benchmarks;

@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp" "$bindir"' EXIT
 fail=0
 
 # 1. Setup first, for every target that builds or tests.
-for target in run build bench generate contract e2e window-test go-test frontend-test test; do
+for target in run build bench generate contract e2e window-test agents-test go-test frontend-test test; do
   cmds=$(make -n --no-print-directory "$target" SETUP="echo SETUP-RUNS-HERE" BIN="$bindir/rhizome" 2>&1) || {
     echo "setup-order-test: make -n $target failed: $cmds"
     fail=1
