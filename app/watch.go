@@ -23,7 +23,7 @@ import (
 
 // Watch keeps the library in step with the folders agents write their
 // sessions to: the settings list the watched folders (pi's, Claude Code's,
-// Qwen Code's, Copilot CLI's and Codex's by default, each with a switch,
+// Qwen Code's, Copilot CLI's, Gemini CLI's, Cline's and Codex's by default, each with a switch,
 // and any folder added), and a watcher (fsnotify; every sub-folder
 // watched, new ones as they appear) imports a session file within a moment
 // of a line being written (events debounced by WatchDebounce), as an append
@@ -70,8 +70,11 @@ type watchSetting struct {
 // ~/.qwen/projects ($QWEN_HOME/projects), GitHub Copilot CLI's
 // ~/.copilot/session-state ($COPILOT_HOME/session-state), Gemini CLI's
 // ~/.gemini/tmp (its project folders, whose chats/ hold the recordings;
-// $GEMINI_CLI_HOME replaces the home folder), Codex's ~/.codex/sessions
-// and archived_sessions ($CODEX_HOME/...).
+// $GEMINI_CLI_HOME replaces the home folder), Cline CLI's
+// ~/.cline/data/sessions ($CLINE_SESSION_DATA_DIR, else
+// $CLINE_DATA_DIR/sessions, else $CLINE_DIR/data/sessions, as Cline CLI
+// 3.0.65 resolves them), Codex's
+// ~/.codex/sessions and archived_sessions ($CODEX_HOME/...).
 func defaultFolders() []WatchedFolder {
 	home, _ := os.UserHomeDir()
 	pi := filepath.Join(home, ".pi", "agent")
@@ -94,6 +97,17 @@ func defaultFolders() []WatchedFolder {
 	if d := os.Getenv("GEMINI_CLI_HOME"); d != "" {
 		geminiHome = d
 	}
+	clineData := filepath.Join(home, ".cline", "data")
+	if d := os.Getenv("CLINE_DIR"); d != "" {
+		clineData = filepath.Join(d, "data")
+	}
+	if d := os.Getenv("CLINE_DATA_DIR"); d != "" {
+		clineData = d
+	}
+	clineSessions := filepath.Join(clineData, "sessions")
+	if d := os.Getenv("CLINE_SESSION_DATA_DIR"); d != "" {
+		clineSessions = d
+	}
 	codex := filepath.Join(home, ".codex")
 	if d := os.Getenv("CODEX_HOME"); d != "" {
 		codex = d
@@ -104,6 +118,7 @@ func defaultFolders() []WatchedFolder {
 		{Path: filepath.Join(qwen, "projects"), Agent: "qwen-code", Default: true},
 		{Path: filepath.Join(copilot, "session-state"), Agent: "copilot-cli", Default: true},
 		{Path: filepath.Join(geminiHome, ".gemini", "tmp"), Agent: "gemini-cli", Default: true},
+		{Path: clineSessions, Agent: "cline", Default: true},
 		{Path: filepath.Join(codex, "sessions"), Agent: "codex", Default: true},
 		{Path: filepath.Join(codex, "archived_sessions"), Agent: "codex", Default: true},
 	}
@@ -439,8 +454,10 @@ func (wt *watcher) note(ev fsnotify.Event) bool {
 		}
 		fallthrough
 	case ev.Has(fsnotify.Write):
-		if ingest.IsSessionFile(p) {
-			wt.pending[p] = true
+		// A session file, or one beside it whose change changes its
+		// reading (a Cline manifest or compaction).
+		if sf, ok := ingest.SessionFileFor(p); ok {
+			wt.pending[sf] = true
 			return true
 		}
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):

@@ -95,6 +95,9 @@ func agentHomes(t *testing.T) (claude, codexSessions string) {
 	t.Setenv("QWEN_HOME", filepath.Join(home, "qwen"))
 	t.Setenv("COPILOT_HOME", filepath.Join(home, "copilot"))
 	t.Setenv("GEMINI_CLI_HOME", filepath.Join(home, "gemini"))
+	t.Setenv("CLINE_DIR", filepath.Join(home, "cline"))
+	t.Setenv("CLINE_DATA_DIR", "")
+	t.Setenv("CLINE_SESSION_DATA_DIR", "")
 	t.Setenv("CODEX_HOME", filepath.Join(home, "codex"))
 	claude = filepath.Join(home, "claude", "projects")
 	codexSessions = filepath.Join(home, "codex", "sessions")
@@ -119,7 +122,7 @@ func TestWatcherImportsAppendsLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fs) != 7 || !fs[1].Enabled || !fs[1].Exists || fs[1].Path != claude || fs[2].Exists || fs[3].Exists || fs[4].Exists || fs[6].Exists {
+	if len(fs) != 8 || !fs[1].Enabled || !fs[1].Exists || fs[1].Path != claude || fs[2].Exists || fs[3].Exists || fs[4].Exists || fs[5].Exists || fs[7].Exists {
 		t.Fatalf("folders %+v", fs)
 	}
 
@@ -238,7 +241,7 @@ func TestWatchFoldersSettings(t *testing.T) {
 	l := newWatchLib(t)
 	extra := t.TempDir()
 	fs, err := l.Watch.AddFolder(extra)
-	if err != nil || len(fs) != 8 || fs[7].Path != extra || !fs[7].Enabled || fs[7].Default {
+	if err != nil || len(fs) != 9 || fs[8].Path != extra || !fs[8].Enabled || fs[8].Default {
 		t.Fatalf("%v %+v", err, fs)
 	}
 	if _, err := l.Watch.AddFolder("relative/path"); err == nil {
@@ -256,10 +259,10 @@ func TestWatchFoldersSettings(t *testing.T) {
 	}
 	again := &Watch{c: l.c, im: l.Import}
 	fs2, _ := again.Folders()
-	if fs2[0].Enabled || len(fs2) != 8 {
+	if fs2[0].Enabled || len(fs2) != 9 {
 		t.Errorf("not kept: %+v", fs2)
 	}
-	if fs, err = l.Watch.RemoveFolder(extra); err != nil || len(fs) != 7 {
+	if fs, err = l.Watch.RemoveFolder(extra); err != nil || len(fs) != 8 {
 		t.Errorf("%v %+v", err, fs)
 	}
 	if err := l.Watch.Start(); err != nil {
@@ -276,11 +279,12 @@ func TestWatchFoldersSettings(t *testing.T) {
 }
 
 // Without PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, QWEN_HOME, COPILOT_HOME,
-// GEMINI_CLI_HOME and CODEX_HOME, the watched folders are the agents' own defaults under the home folder (issue 11 §2).
+// GEMINI_CLI_HOME, CLINE_DIR (CLINE_DATA_DIR, CLINE_SESSION_DATA_DIR) and CODEX_HOME, the watched folders are the agents' own defaults under the home folder (issue 11 §2).
 func TestWatchedFolderDefaultsUnderHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	for _, v := range []string{"PI_CODING_AGENT_DIR", "CLAUDE_CONFIG_DIR", "QWEN_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME", "CODEX_HOME"} {
+	for _, v := range []string{"PI_CODING_AGENT_DIR", "CLAUDE_CONFIG_DIR", "QWEN_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME", "CLINE_DIR", "CLINE_DATA_DIR",
+		"CLINE_SESSION_DATA_DIR", "CODEX_HOME"} {
 		t.Setenv(v, "")
 	}
 	var got []string
@@ -293,10 +297,38 @@ func TestWatchedFolderDefaultsUnderHome(t *testing.T) {
 		"qwen-code " + filepath.Join(home, ".qwen/projects"),
 		"copilot-cli " + filepath.Join(home, ".copilot/session-state"),
 		"gemini-cli " + filepath.Join(home, ".gemini/tmp"),
+		"cline " + filepath.Join(home, ".cline/data/sessions"),
 		"codex " + filepath.Join(home, ".codex/sessions"),
 		"codex " + filepath.Join(home, ".codex/archived_sessions"),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("default folders %v, want %v", got, want)
+	}
+}
+
+// Cline's sessions folder follows its own variables, as Cline CLI 3.0.65
+// resolves them: CLINE_SESSION_DATA_DIR, else CLINE_DATA_DIR/sessions,
+// else CLINE_DIR/data/sessions.
+func TestWatchedFolderOfCline(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, c := range []struct{ dir, data, sessions, want string }{
+		{"", "", "", filepath.Join(home, ".cline", "data", "sessions")},
+		{"/c", "", "", "/c/data/sessions"},
+		{"/c", "/d", "", "/d/sessions"},
+		{"/c", "/d", "/s", "/s"},
+	} {
+		t.Setenv("CLINE_DIR", c.dir)
+		t.Setenv("CLINE_DATA_DIR", c.data)
+		t.Setenv("CLINE_SESSION_DATA_DIR", c.sessions)
+		got := ""
+		for _, f := range defaultFolders() {
+			if f.Agent == "cline" {
+				got = f.Path
+			}
+		}
+		if got != c.want {
+			t.Errorf("CLINE_DIR=%q CLINE_DATA_DIR=%q CLINE_SESSION_DATA_DIR=%q: %s, want %s", c.dir, c.data, c.sessions, got, c.want)
+		}
 	}
 }

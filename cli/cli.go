@@ -66,8 +66,8 @@ var commands = []command{
 	{"window", `  rhizome                                   open the window
 `, runWindow},
 	{"import", `  rhizome import [--db PATH] [--json] PATH...  import session files or folders (pi, Claude
-                                            Code, Gemini CLI, Qwen Code, Copilot CLI, Codex)
-                                            and MemoBrain snapshots
+                                            Code, Gemini CLI, Qwen Code, Copilot CLI, Cline,
+                                            Codex) and MemoBrain snapshots
 `, runImport},
 	{"search", `  rhizome search [--db PATH] [--json] [--explain] [--bridges] [--filter K=V]... QUERY
                                             search the library (hybrid)

@@ -259,6 +259,7 @@ func (t *Tx) ClearSession(pk int64) error {
 		`DELETE FROM entries WHERE session_pk = ?`,
 		`DELETE FROM import_problems WHERE session_pk = ?`,
 		`DELETE FROM session_gaps WHERE session_pk = ?`,
+		`DELETE FROM session_documents WHERE session_pk = ?`,
 		`DELETE FROM segments WHERE session_pk = ?`,
 		clearSessionEdgesQuery,
 		`UPDATE nodes SET segment_idx = -1 - segment_idx WHERE session_pk = ? AND segment_idx >= 0`,

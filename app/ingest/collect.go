@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"rhizome/backend/cline"
 )
 
 // Collecting: what an import reads. Paths become sources (every *.jsonl
@@ -117,8 +119,9 @@ func notRegular(mode fs.FileMode) error {
 	return fmt.Errorf("%s: refused", what)
 }
 
-// Collect lists the files to import: each file given, and every *.jsonl
-// file below each folder given, in lexical order, each once. Symbolic links
+// Collect lists the files to import: each file given, and every session
+// file (IsSessionFile: *.jsonl, Cline's *.messages.json) below each folder
+// given, in lexical order, each once. Symbolic links
 // are followed, to folders and to files (pi's ~/.pi/agent/sessions may be
 // one); a file keeps the path it was found at. A folder reached again (a
 // loop of links, two links to one folder) is walked once, and a file reached
@@ -215,13 +218,30 @@ func (c *collector) walk(dir string) {
 
 // IsSessionFile reports whether path names a session file (*.jsonl; a
 // Codex session_index.jsonl or history.jsonl is not one, nor Qwen Code's
-// ~/.qwen/usage_record.jsonl, a line of token counts per run). What GitHub
+// ~/.qwen/usage_record.jsonl, a line of token counts per run; and the
+// *.messages.json conversations of Cline CLI, whose format, like every
+// file's, is told by content: the manifest and compaction beside them are
+// read with them, not as sessions). What GitHub
 // Copilot CLI keeps beside a session's events.jsonl (workspace.yaml,
 // checkpoints/*.md, rewind-file-snapshots/*.json and backups/<sha256>,
 // session.db, ~/.copilot/session-store.db) is no *.jsonl: no name needs
 // passing over there, and the events.jsonl are told by content.
 func IsSessionFile(p string) bool {
 	base := filepath.Base(p)
+	if strings.HasSuffix(strings.ToLower(base), cline.MessagesSuffix) {
+		return true
+	}
 	return strings.EqualFold(filepath.Ext(base), ".jsonl") && base != "session_index.jsonl" && base != "history.jsonl" &&
 		base != "usage_record.jsonl"
+}
+
+// SessionFileFor returns the session file whose reading the file at p
+// changes: p itself for a session file (IsSessionFile), the Cline
+// conversation beside a manifest or compaction file (a new title, a
+// compaction), ok false for another file.
+func SessionFileFor(p string) (string, bool) {
+	if IsSessionFile(p) {
+		return p, true
+	}
+	return cline.DocumentFor(p)
 }

@@ -12,6 +12,7 @@ import (
 	"rhizome/backend/knowledge"
 	"rhizome/backend/segment"
 	"rhizome/backend/session"
+	"rhizome/backend/sessiondoc"
 	"rhizome/backend/summary"
 	"rhizome/store"
 )
@@ -52,6 +53,15 @@ type job struct {
 	lastIdx int
 	titles  *codexTitles // Codex thread names, shared by the import's jobs
 	keys    *importKeys  // dedupe keys of the files read before, shared by the import's jobs
+	beside  *besideCache // what files beside documents hold (Cline's index), shared by the import's jobs
+
+	// A document format's file (document.go): the reading of the whole
+	// document, its bytes and their hex SHA-256; docPending, a document that
+	// breaks off (nothing is read or written).
+	doc        *sessiondoc.Doc
+	docBytes   []byte
+	docSHA     string
+	docPending bool
 
 	ahead       *semaphore.Weighted // the reader's lead over the writer, released once the job is written
 	aheadWeight int64
@@ -105,6 +115,17 @@ type op struct {
 	// toolOutput is a tool output the entry before it names, kept beside
 	// a Claude Code session (stream.toolOutputs).
 	toolOutput *store.ToolOutput
+	// document is a document session's document, kept whole, and the
+	// marks of the stored entries it dropped or holds again (document.go).
+	document *docWrite
+}
+
+// docWrite is what the writer keeps of a document read: its bytes, the
+// seqs of the stored entries it no longer holds, and of those marked
+// dropped that it holds again.
+type docWrite struct {
+	bytes         []byte
+	dropped, back []int
 }
 
 // copyLookup is a look-up of Claude Code copies the reader asks the writer
@@ -142,14 +163,14 @@ const opBatch = 128
 func readJobs(ctx context.Context, st *store.Store, srcs []Source, prog *progress, jobs chan<- *job, waiting chan<- *job) {
 	defer close(jobs)
 	var inflight []*job
-	titles, keys := &codexTitles{}, &importKeys{}
+	titles, keys, beside := &codexTitles{}, &importKeys{}, &besideCache{}
 	ahead := semaphore.NewWeighted(readAheadBytes)
 	for i, src := range srcs {
 		weight := min(max(src.size, 1), readAheadBytes)
 		if err := ahead.Acquire(ctx, weight); err != nil {
 			return // cancelled: Run reports the files not read
 		}
-		j := &job{index: i, src: src, lastIdx: -1, titles: titles, keys: keys, ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{}),
+		j := &job{index: i, src: src, lastIdx: -1, titles: titles, keys: keys, beside: beside, ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{}),
 			ahead: ahead, aheadWeight: weight}
 		prog.startFile(i, src)
 		j.prepErr = prepareJob(ctx, st, j, inflight, waiting)
@@ -193,6 +214,16 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 		return err
 	}
 	j.hdr = hdr
+	if j.docPending && hdr.ID == "" {
+		// A document too short to name its session: the session stored
+		// from the same file, if any, is the one reported.
+		if ss, err := st.SessionsByPath(ctx, j.src.path); err == nil && len(ss) == 1 && isDocumentFormat(ss[0].Format) {
+			hdr.ID, j.format = ss[0].ID, ss[0].Format
+		} else {
+			j.status = StatusUnchanged
+			return nil
+		}
+	}
 	for _, p := range inflight {
 		if p.hdr != nil && p.hdr.ID == hdr.ID {
 			select {
@@ -212,6 +243,12 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		j.status = StatusImported
+		switch {
+		case j.docPending:
+			j.status = StatusUnchanged // retried when the document is whole
+		case j.doc != nil:
+			j.reader = newDocReader(j, sessiondoc.State{})
+		}
 		return nil
 	case err != nil && ctx.Err() != nil:
 		return ctx.Err() // the query was interrupted: the import is cancelled
@@ -219,6 +256,13 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 		return err
 	}
 	j.stored = stored
+	switch {
+	case j.docPending:
+		j.status = StatusUnchanged // the version stored stays
+		return nil
+	case j.doc != nil:
+		return decideDocument(j, stored)
+	}
 	var rs *resumeState
 	j.status, rs, err = decide(j.file, j.src.size, stored, j.format)
 	if err != nil || j.status != StatusAppended {
@@ -333,6 +377,7 @@ func (j *job) finishWrite() {
 	// small files).
 	j.file, j.closeFile, j.reader, j.counter = nil, nil, nil, nil
 	j.read, j.resume, j.stored, j.byType = nil, nil, nil, nil
+	j.doc, j.docBytes = nil, nil
 }
 
 var errAborted = errors.New("import of the file abandoned")

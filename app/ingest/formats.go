@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,12 +19,15 @@ import (
 	"rhizome/backend/pisession"
 	"rhizome/backend/qwen"
 	"rhizome/backend/session"
+	"rhizome/backend/sessiondoc"
 	"rhizome/backend/sessionformat"
 	"rhizome/store"
 )
 
 // The reader seam: every file is read through a sessionReader of its
-// format, found by content (sessionformat.Detect), never by name. pi
+// format, found by content (sessionformat.Detect), never by name. The
+// formats stored as whole JSON documents (Cline CLI's conversations) go
+// through the document seam (document.go), whose reader is one too. pi
 // sessions (pisession.Reader), Claude Code sessions (claudecode.Reader), Qwen
 // Code sessions (qwen.Reader), GitHub Copilot CLI session logs
 // (copilot.Reader), Gemini CLI chat recordings (gemini.Reader) and Codex
@@ -41,6 +45,7 @@ const (
 	formatQwen       = "qwen-code"
 	formatCopilot    = "copilot-cli"
 	formatGemini     = "gemini-cli"
+	formatCline      = "cline"
 )
 
 // sessionReader reads a session file as a stream of entries in file order,
@@ -102,6 +107,10 @@ type SessionMeta struct {
 	// thread_id, end_byte_offset in bytes): the fork point.
 	HistoryThread string `json:"historyThread,omitempty"`
 	HistoryEnd    int64  `json:"historyEnd,omitempty"`
+	// Record is the agent's own record of the session beside its
+	// conversation, as last read (Cline's <id>.json manifest: status,
+	// usage totals, checkpoints), kept raw.
+	Record json.RawMessage `json:"record,omitempty"`
 }
 
 // newSessionReader returns the reader of format for the file r from its
@@ -316,6 +325,19 @@ func detectFormat(f io.ReaderAt, size int64) (string, error) {
 // sessionformat.Detect's answer for head when the caller has it (why not
 // empty).
 func detectFormatHead(f io.ReaderAt, size int64, head []byte, format, why string) (string, error) {
+	// A document format is told by its envelope, whole or cut off (its
+	// reader tells a document still being written); the beginning of a
+	// document too short to tell is still being written.
+	if why == "" {
+		if df, _ := sessionformat.Detect(head); isDocumentFormat(df) {
+			return df, nil
+		}
+	} else if isDocumentFormat(format) {
+		return format, nil
+	}
+	if int64(len(head)) == size && (why == "" || format == sessionformat.Unknown) && openDocument(head) {
+		return "", errStillWritten
+	}
 	if bytes.IndexByte(head, '\n') < 0 {
 		if int64(len(head)) == sessionformat.HeadBytes {
 			if short, ok := shortFirstLine(f, size); ok {
@@ -334,13 +356,24 @@ func detectFormatHead(f io.ReaderAt, size int64, head []byte, format, why string
 		format, why = sessionformat.Detect(head)
 	}
 	switch format {
-	case formatPi, formatClaudeCode, formatCodex, formatQwen, formatCopilot, formatGemini:
+	case formatPi, formatClaudeCode, formatCodex, formatQwen, formatCopilot, formatGemini, formatCline:
 		return format, nil
 	case sessionformat.MemoBrain, sessionformat.RhizomeLoom, sessionformat.Loom, sessionformat.MiniLoom,
 		sessionformat.Exoloom, sessionformat.Loomsidian:
 		return "", fmt.Errorf("not a session file: %s; import it as what it is (a loom tree or a reasoning graph), not as a session", why)
 	}
-	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code, Qwen Code, Copilot CLI, Gemini CLI or Codex): %s", why)
+	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code, Qwen Code, Copilot CLI, Gemini CLI, Cline or Codex): %s", why)
+}
+
+// openDocument reports whether b, a whole file, is the beginning of a
+// pretty-printed JSON document left open at its last byte (an object over
+// several lines: a JSON Lines file's first line would be whole).
+func openDocument(b []byte) bool {
+	t := bytes.TrimLeft(bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
+	if len(t) == 0 || t[0] != '{' || bytes.IndexByte(t, '\n') < 0 {
+		return false
+	}
+	return errors.Is(sessiondoc.Check(t, ""), sessiondoc.ErrIncomplete)
 }
 
 // lineEnds reports whether the first maxFirstLine bytes of f hold a
@@ -519,6 +552,9 @@ func DecodeStored(format string, header []byte, file string, firstSeq int, raws 
 	if err := json.Unmarshal(header, &hdr); err != nil {
 		return nil, fmt.Errorf("the stored header of %s: %w", file, err)
 	}
+	if df, ok := documentFormats[format]; ok {
+		return df.decode(hdr, file, firstSeq, raws)
+	}
 	var buf bytes.Buffer
 	for _, r := range raws {
 		buf.Write(r)
@@ -557,7 +593,8 @@ func DecodeStored(format string, header []byte, file string, firstSeq int, raws 
 // DecodeRecords decodes stored entries of a file of format as DecodeStored
 // does (recs in file order, one after the other), with what the import kept
 // beside each (storedMeta): a copy's DuplicateOf, a replayed, rolled-back
-// or rewind entry, a tool result's tool name. The entries read as the
+// (or, in a document, dropped) or rewind entry, a tool result's tool name
+// and the sub-agent it spawned. The entries read as the
 // import read them, for the use cases that read a session back (the node
 // panel's entries, summaries, knowledge, a reasoning run, an append's open
 // segment).
@@ -588,6 +625,9 @@ func DecodeRecords(format string, header []byte, file string, recs []store.Entry
 		if e.Message != nil && e.Message.ToolName == "" {
 			e.Message.ToolName = m.ToolName
 		}
+		if e.SubagentID == "" {
+			e.SubagentID = m.SubagentID
+		}
 	}
 	return es, nil
 }
@@ -600,4 +640,5 @@ type storedMeta struct {
 	Replayed    bool   `json:"replayed"`
 	RolledBack  bool   `json:"rolledBack"`
 	ToolName    string `json:"toolName"`
+	SubagentID  string `json:"subagentId"`
 }

@@ -154,6 +154,27 @@ func (g *gapScanner) hashState() []byte {
 // sum returns the hex SHA-256 of the bytes walked (from the file's start).
 func (g *gapScanner) sum() string { return hex.EncodeToString(g.h.Sum(nil)) }
 
+// byteKeeper is what a stream keeps of a file's bytes as it reads: the gaps
+// between entries of a line format (gapScanner), nothing for a document
+// kept whole (docScanner).
+type byteKeeper interface {
+	// entry walks over the bytes before e and e's own.
+	entry(e *session.Entry) error
+	// walkTo walks the bytes up to offset to.
+	walkTo(to int64) error
+	// hashState is the SHA-256 state after the bytes walked (nil: none).
+	hashState() []byte
+	// sumHex is the hex SHA-256 of the bytes walked.
+	sumHex() string
+	// implicitEnd: the last bytes walked are a line end left out of the
+	// gaps.
+	implicitEnd() bool
+	release()
+}
+
+func (g *gapScanner) sumHex() string    { return g.sum() }
+func (g *gapScanner) implicitEnd() bool { return g.implicit }
+
 // Probing: whether a grown file still starts with the bytes imported
 // before, without hashing them all (a 155 MB session appended to every
 // second). fileProbe hashes the whole prefix up to probeWhole bytes; past

@@ -77,6 +77,9 @@ type readResult struct {
 	entries        int // entries in the file
 	resume         *resumeState
 	meta           SessionMeta
+	// docMarks counts the stored entries a document read marked dropped or
+	// held again (document.go).
+	docMarks int
 	// spawns maps the sub-agents the file's tool calls spawned to the seq
 	// of the entry that names them.
 	spawns map[string]int
@@ -101,11 +104,18 @@ func (j *job) open() (*session.Header, error) {
 	} else {
 		format, err = detectFormat(f, j.src.size)
 	}
+	if errors.Is(err, errStillWritten) || err != nil && j.tooShortToTell() {
+		j.docPending = true // retried when it says what it is (document.go)
+		return &session.Header{}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	j.format = format
 	j.counter = &countingReader{r: io.NewSectionReader(f, 0, 1<<62)}
+	if isDocumentFormat(format) {
+		return j.openDocument()
+	}
 	j.reader = newSessionReader(format, j.counter, j.src.path)
 	if qr, ok := j.reader.(*qwenReader); ok && j.src.onDisk {
 		// A Qwen Code sub-agent's records name no model: its sidecar does.
@@ -176,7 +186,7 @@ type stream struct {
 	acc     *analyze.Accumulator
 	kx      *knowledge.Extractor // the offline knowledge rules, beside the analyzer
 	sums    *importSummaries     // the offline summaries, beside the builder
-	scan    *gapScanner
+	scan    byteKeeper
 	lastIdx int // the open segment an append goes on with (-1: none)
 	fromSeq int // entries before this one are stored and kept
 	seq     int // entries processed so far (fromSeq included)
@@ -230,12 +240,16 @@ func (s *stream) run() error {
 			return err
 		}
 	}
-	scan, err := newGapScanner(j.file, start, hashState, implicit, s.gap)
-	if err != nil {
-		return err
+	if j.doc != nil {
+		s.scan = docScanner{sum: j.docSHA} // the document is kept whole
+	} else {
+		scan, err := newGapScanner(j.file, start, hashState, implicit, s.gap)
+		if err != nil {
+			return err
+		}
+		s.scan = scan
 	}
-	s.scan = scan
-	defer scan.release()
+	defer s.scan.release()
 	if cr, ok := rd.(*codexReader); ok {
 		cr.SetParentTurns(s.parentTurns)
 	}
@@ -298,14 +312,14 @@ func (s *stream) run() error {
 		base = j.resume.Malformed
 	}
 	rs := &resumeState{Version: resumeVersion, Reader: readerState, Seq: s.seq, Offset: res.consumed, Line: res.lines,
-		Builder: s.builder.State(), Hash: s.scan.hashState(), Implicit: s.scan.implicit, Malformed: base + committedMalformed,
+		Builder: s.builder.State(), Hash: s.scan.hashState(), Implicit: s.scan.implicitEnd(), Malformed: base + committedMalformed,
 		Meta: SessionMeta{Duplicates: res.meta.Duplicates, Unpriced: sortedKeys(s.unpriced)}}
 	if rs.Builder.Open != nil {
 		if rs.Acc, err = s.acc.MarshalJSON(); err != nil {
 			return err
 		}
 	}
-	res.importedSHA256 = s.scan.sum()
+	res.importedSHA256 = s.scan.sumHex()
 	// The unsettled entries (a response awaiting its usage, an echo its
 	// twin): stored now, replaced by the next import.
 	s.ready = append(s.ready, s.pending...)
@@ -350,9 +364,16 @@ func (s *stream) run() error {
 	if err := s.scan.walkTo(res.fileBytes); err != nil {
 		return err
 	}
-	res.fileSHA256 = s.scan.sum()
+	res.fileSHA256 = s.scan.sumHex()
 	if s.lookupErr != nil {
 		return s.lookupErr
+	}
+	if dr, ok := rd.(*docReader); ok {
+		ch := dr.change
+		res.docMarks = len(ch.Dropped) + len(ch.Back)
+		if err := s.add(op{document: &docWrite{bytes: j.docBytes, dropped: ch.Dropped, back: ch.Back}}); err != nil {
+			return err
+		}
 	}
 	if err := s.send(); err != nil {
 		return err
@@ -376,11 +397,13 @@ func (s *stream) run() error {
 		}
 	}
 	res.resume = rs
-	probe, err := fileProbe(j.file, res.consumed)
-	if err != nil {
-		return err
+	if j.doc == nil { // a document is compared by its reading (decideDocument)
+		probe, err := fileProbe(j.file, res.consumed)
+		if err != nil {
+			return err
+		}
+		res.probe = probe
 	}
-	res.probe = probe
 	j.read = res
 	return nil
 }
@@ -556,7 +579,7 @@ func (s *stream) process(e *session.Entry) error {
 	if err := s.scan.entry(e); err != nil {
 		return err
 	}
-	if (j.format == formatCodex || j.format == formatQwen || j.format == formatCopilot || j.format == formatGemini) && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
+	if (j.format == formatCodex || j.format == formatQwen || j.format == formatCopilot || j.format == formatGemini || j.format == formatCline) && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
 		e.Message.Model != "" && e.Message.Usage.TotalTokens+e.Message.Usage.Input+e.Message.Usage.Output > 0 {
 		provider := "openai"
 		if j.format == formatGemini {
@@ -725,13 +748,19 @@ func entryMeta(format string, e *session.Entry) []byte {
 		RolledBack      bool     `json:"rolledBack,omitempty"`
 		ToolName        string   `json:"toolName,omitempty"`
 		RolledBackTurns []string `json:"rolledBackTurns,omitempty"`
+		SubagentID      string   `json:"subagentId,omitempty"`
 	}
 	m := meta{Rewind: e.Rewind, DuplicateOf: e.DuplicateOf, Replayed: e.Replayed, RolledBack: e.RolledBack,
 		RolledBackTurns: e.RolledBackTurns}
 	if e.Message != nil && e.Message.Role == session.RoleToolResult {
 		m.ToolName = e.Message.ToolName
 	}
-	if m.ToolName == "" && !m.Rewind && m.DuplicateOf == "" && !m.Replayed && !m.RolledBack && len(m.RolledBackTurns) == 0 {
+	if isDocumentFormat(format) {
+		// A Cline spawn_agent result names no sub-agent: the files beside
+		// its conversation did (the reader matched the task).
+		m.SubagentID = e.SubagentID
+	}
+	if m.ToolName == "" && !m.Rewind && m.DuplicateOf == "" && !m.Replayed && !m.RolledBack && len(m.RolledBackTurns) == 0 && m.SubagentID == "" {
 		return nil
 	}
 	b, _ := json.Marshal(m)

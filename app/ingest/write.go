@@ -64,6 +64,12 @@ func (w *fileWrite) run() error {
 	}
 	if j.status == StatusUnchanged {
 		w.rep.Status = StatusUnchanged
+		if stored == nil {
+			// A document caught while the agent writes it, of a session
+			// the library does not hold yet: read when it is whole.
+			w.rep.PendingTail = true
+			return nil
+		}
 		if stored.Path != j.src.path || stored.SourceDeletedAt != "" {
 			// The same file found at another path (moved, archived), or
 			// back where it was.
@@ -74,7 +80,11 @@ func (w *fileWrite) run() error {
 		if err := w.readUnreadToolOutputs(stored); err != nil {
 			return err
 		}
-		return w.report(stored, 0)
+		err := w.report(stored, 0)
+		// A document caught mid-write: the version stored stays, the whole
+		// one is read next time.
+		w.rep.PendingTail = w.rep.PendingTail || j.docPending
+		return err
 	}
 	if err := w.begin(); err != nil {
 		return err
@@ -96,8 +106,8 @@ func (w *fileWrite) run() error {
 		return err
 	}
 	status := j.status
-	if status == StatusAppended && w.added == 0 && len(j.read.problems) == 0 {
-		status = StatusUnchanged // only a pending tail changed: bookkeeping
+	if status == StatusAppended && w.added == 0 && (j.doc != nil && j.read.docMarks == 0 || j.doc == nil && len(j.read.problems) == 0) {
+		status = StatusUnchanged // only a pending tail, or a document's bytes around the same messages, changed: bookkeeping
 	}
 	w.rep.Status = status
 	return w.report(w.sess, w.added)
@@ -228,6 +238,15 @@ func (w *fileWrite) apply(o *op) error {
 	}
 	if o.toolOutput != nil {
 		return w.tx.PutToolOutput(w.sess.PK, *o.toolOutput)
+	}
+	if d := o.document; d != nil {
+		if err := w.tx.PutSessionDocument(w.sess.PK, d.bytes); err != nil {
+			return err
+		}
+		if err := w.tx.MarkDropped(w.sess.PK, d.dropped, true); err != nil {
+			return err
+		}
+		return w.tx.MarkDropped(w.sess.PK, d.back, false)
 	}
 	if o.turns != nil {
 		turns, ok, err := w.tx.SessionTurnIDs(o.turns.thread)

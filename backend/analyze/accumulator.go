@@ -364,6 +364,11 @@ type toolArgs struct {
 	NotebookPath string `json:"notebook_path"`
 	Command      string `json:"command"`
 	Cmd          string `json:"cmd"`
+	// Cline CLI's run_commands {commands} and read_files {files: [{path}]}.
+	Commands []string `json:"commands"`
+	Files    []struct {
+		Path string `json:"path"`
+	} `json:"files"`
 }
 
 // Tool kinds by lowercase tool name: pi's read, write, edit and bash, and the
@@ -371,21 +376,23 @@ type toolArgs struct {
 // edit and create: create writes a new file, {path, file_text}; Gemini
 // CLI's and Qwen Code's read_many_files, replace {file_path, old_string,
 // new_string}, run_shell_command {command}, list_directory, grep_search
-// and search_file_content).
+// and search_file_content; Cline CLI's run_commands {commands: [...]},
+// read_files {files: [{path}]}, editor {path, old_text?, new_text} and
+// search_codebase).
 var (
-	readTools  = map[string]bool{"read": true, "read_file": true, "read_many_files": true, "view": true, "open": true, "cat": true}
+	readTools  = map[string]bool{"read": true, "read_file": true, "read_many_files": true, "read_files": true, "view": true, "open": true, "cat": true}
 	writeTools = map[string]bool{"write": true, "write_file": true, "create_file": true, "create": true, "edit": true,
 		"edit_file": true, "multiedit": true, "multi_edit": true, "str_replace": true,
 		"str_replace_editor": true, "str_replace_based_edit_tool": true, "notebookedit": true,
-		"apply_patch": true, "patch": true, "replace": true}
+		"apply_patch": true, "patch": true, "replace": true, "editor": true}
 	// createTools write whole files (their arguments start with the file's
 	// imports).
 	createTools = map[string]bool{"write": true, "write_file": true, "create_file": true, "create": true}
 	bashTools   = map[string]bool{"bash": true, "shell": true, "sh": true, "exec": true, "run_command": true, "terminal": true,
-		"run_shell_command": true}
+		"run_shell_command": true, "run_commands": true}
 	searchTools = map[string]bool{"grep": true, "glob": true, "find": true, "ls": true, "list": true,
 		"rg": true, "list_files": true, "search_files": true, "codebase_search": true, "list_directory": true,
-		"grep_search": true, "search_file_content": true}
+		"grep_search": true, "search_file_content": true, "search_codebase": true}
 )
 
 // addToolCall feeds one tool call block: the tool, the files it names and,
@@ -411,6 +418,9 @@ func (a *Accumulator) addToolCall(b *session.Block) {
 		if cmd == "" {
 			cmd = args.Cmd
 		}
+		if cmd == "" && len(args.Commands) > 0 {
+			cmd = strings.Join(args.Commands, "\n")
+		}
 		inspectBash(&a.shell, cmd, &a.bash, a.touchFile)
 		if b.ID != "" && len(a.bashKeys) < maxPending {
 			a.bashKeys[b.ID] = bashKey(&a.shell, cmd)
@@ -418,6 +428,9 @@ func (a *Accumulator) addToolCall(b *session.Block) {
 	case readTools[lname]:
 		a.readCalls++
 		a.touch(p)
+		for _, f := range args.Files {
+			a.touch(f.Path)
+		}
 		if isManifest(p) && len(a.manifestIDs) < maxPending && b.ID != "" {
 			a.manifestIDs[b.ID] = true
 		}

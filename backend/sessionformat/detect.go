@@ -1,7 +1,8 @@
 // Package sessionformat tells, from the first bytes of a file, which of the
 // formats Rhizome reads it holds: a pi session, a Claude Code session, a Qwen
 // Code session, a GitHub Copilot CLI session log, a Gemini CLI chat
-// recording, a Codex rollout, a MemoBrain snapshot or a loom tree
+// recording, a Codex rollout, a Cline CLI conversation (a JSON document,
+// told by its envelope even when cut off), a MemoBrain snapshot or a loom tree
 // (Rhizome's own export, socketteer/loom and the other loom tools), and
 // says what an unknown file looks like. It reads content only, never the
 // file name.
@@ -25,6 +26,7 @@ const (
 	QwenCode    = "qwen-code"      // Qwen Code session, fork or sub-agent transcript (JSON Lines)
 	Copilot     = "copilot-cli"    // GitHub Copilot CLI session log, events.jsonl (JSON Lines)
 	Gemini      = "gemini-cli"     // Gemini CLI chat recording, chats/session-*.jsonl (JSON Lines)
+	Cline       = "cline"          // Cline CLI conversation, sessions/<id>/<id>.messages.json (a JSON document)
 	Codex       = "codex"          // Codex CLI rollout (JSON Lines, every era)
 	MemoBrain   = "memobrain"      // MemoBrain reasoning-graph snapshot (JSON)
 	RhizomeLoom = "rhizome-loom"   // Rhizome's lossless loom tree export (JSON)
@@ -259,7 +261,8 @@ func geminiRecord(obj map[string]json.RawMessage) string {
 // document that only happens to end its first line there (a pretty-printed
 // file starts with "{" alone; a minified one has no newline at all).
 func isDocumentStart(obj map[string]json.RawMessage) bool {
-	for _, k := range []string{"root", "loomTree", "loomType", "nodes", "memory", "state", "format", "current", "text", "children"} {
+	for _, k := range []string{"root", "loomTree", "loomType", "nodes", "memory", "state", "format", "current", "text", "children",
+		"messages", "messages_path", "source_message_count"} {
 		if _, ok := obj[k]; ok {
 			return true
 		}
@@ -300,6 +303,12 @@ func sniffDocument(b []byte) (string, string) {
 		return MemoBrain, "JSON document with a nodes map of {node_id, kind, thought}: a MemoBrain snapshot"
 	case s.ccmemoryNodes && has("edges"):
 		return CCMemory, "JSON document with typed nodes (Decision, ...) and source/target edges: a ccmemory graph"
+	case has("sessionId") && (val("agent") == `"lead"` || val("agent") == `"subagent"` || has("origin.source")):
+		return Cline, "JSON document with a sessionId and Cline's agent or origin (a Cline CLI conversation, <id>.messages.json)"
+	case has("session_id") && (has("messages_path") || has("started_at") && has("workspace_root")):
+		return Unknown, "a Cline CLI session manifest (<id>.json): not a conversation; it is read with the <id>.messages.json beside it"
+	case has("source_message_count") && has("conversation_id"):
+		return Unknown, "a Cline CLI compacted view (<id>.compaction.json): not a conversation; it is read with the <id>.messages.json beside it"
 	}
 	if len(s.keys) == 0 {
 		return Unknown, "JSON that does not parse: " + quoteStart(b)

@@ -286,3 +286,50 @@ func TestDetectGeminiCLI(t *testing.T) {
 		t.Errorf("metadata: %q (%s)", got, why)
 	}
 }
+
+// The real Cline CLI 3.0.65 conversations (root sessions and a sub-agent's)
+// are told by their envelope, whole and cut anywhere after it; a minified
+// one too; the manifest and the compacted view beside them are said to be
+// what they are, not conversations (backend/cline/testdata/generate/README.md).
+func TestDetectCline(t *testing.T) {
+	for _, f := range glob(t, "../cline/testdata/cline-home/sessions/*/*.messages.json") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cut := range []int{len(b), len(b) / 2, bytes.Index(b, []byte(`"origin"`)) + 40, bytes.Index(b, []byte(`"messages"`))} {
+			if got, why := Detect(b[:cut]); got != Cline {
+				t.Errorf("%s cut at %d: %q (%s)", f, cut, got, why)
+			}
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		min, _ := json.Marshal(v)
+		for _, in := range [][]byte{min, append(min, '\n')} {
+			if got, why := Detect(in); got != Cline {
+				t.Errorf("%s minified: %q (%s)", f, got, why)
+			}
+		}
+	}
+	for pattern, why := range map[string]string{
+		"../cline/testdata/cline-home/sessions/*/[0-9]*_*[^sn].json": "Cline CLI session manifest",
+		"../cline/testdata/cline-home/sessions/*/*.compaction.json":  "Cline CLI compacted view",
+	} {
+		for _, f := range glob(t, pattern) {
+			if got, w := Detect(head(t, f)); got != Unknown || !strings.Contains(w, why) {
+				t.Errorf("%s: %q (%s), want ~%s", f, got, w, why)
+			}
+		}
+	}
+	// No line of a JSON Lines format is one.
+	for _, p := range []string{"../claudecode/testdata/claude-home/projects/*/*.jsonl", "../gemini/testdata/gemini-home/tmp/*/chats/*.jsonl",
+		"../copilot/testdata/copilot-home/session-state/*/events.jsonl", "../qwen/testdata/qwen-home/projects/*/chats/*.jsonl"} {
+		for _, f := range glob(t, p) {
+			if got, _ := Detect(head(t, f)); got == Cline {
+				t.Errorf("%s: Cline", f)
+			}
+		}
+	}
+}

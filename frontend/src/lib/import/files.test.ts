@@ -33,14 +33,15 @@ describe('walkEntry', () => {
     },
   });
 
-  it('finds .jsonl files at any depth and keeps relative names', async () => {
+  it('finds .jsonl files and Cline conversations at any depth and keeps relative names', async () => {
     const tree = dir('/sessions', [
       file('/sessions/b.jsonl'),
       file('/sessions/notes.txt'),
       dir('/sessions/--proj--', [file('/sessions/--proj--/a.jsonl')]),
+      dir('/sessions/17_x', [file('/sessions/17_x/17_x.json'), file('/sessions/17_x/17_x.messages.json')]),
     ]);
     const got = await walkEntry(tree as never);
-    expect(got.map((p) => p.name)).toEqual(['sessions/--proj--/a.jsonl', 'sessions/b.jsonl']);
+    expect(got.map((p) => p.name)).toEqual(['sessions/--proj--/a.jsonl', 'sessions/17_x/17_x.messages.json', 'sessions/b.jsonl']);
   });
 
   it('keeps a file dropped on its own whatever its name', async () => {

@@ -26,8 +26,15 @@ export interface PickedFile {
   name: string;
 }
 
-/** Session files in folders are the .jsonl ones; files dropped one by one are all kept. */
-export const isSessionFile = (name: string) => name.toLowerCase().endsWith('.jsonl');
+/**
+ * Session files in folders are the .jsonl ones and Cline's conversations
+ * (<id>.messages.json; its other .json files are not sessions); files
+ * dropped one by one are all kept.
+ */
+export const isSessionFile = (name: string) => {
+  const n = name.toLowerCase();
+  return n.endsWith('.jsonl') || n.endsWith('.messages.json');
+};
 
 // The subset of the File and Directory Entries API used here.
 interface EntryLike {

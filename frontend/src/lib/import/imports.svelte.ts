@@ -118,7 +118,7 @@ class Imports {
     return this.run(async () => {
       this.stage = 'Reading files…';
       const picked = await pending;
-      if (picked.length === 0) throw new Error('Nothing to import: drop session files (.jsonl of pi, Claude Code, Gemini CLI, Qwen Code, Copilot CLI or Codex) or folders holding them.');
+      if (picked.length === 0) throw new Error('Nothing to import: drop session files (.jsonl of pi, Claude Code, Gemini CLI, Qwen Code, Copilot CLI or Codex, Cline .messages.json) or folders holding them.');
       const total = picked.reduce((a, p) => a + p.file.size, 0);
       this.stage = `Sending ${picked.length} file${picked.length === 1 ? '' : 's'} (${(total / 1048576).toFixed(1)} MB) to Rhizome…`;
       return api.importDropped(picked);
@@ -131,7 +131,7 @@ export const imports = new Imports();
 /** Session files: what the graph view takes. */
 export const sessionIntake: Intake = {
   overlay: { title: 'Drop to import', hint: 'pi session files (.jsonl) or folders holding them', testid: 'drop-overlay' },
-  picker: { accept: '.jsonl', testid: 'import-input' },
+  picker: { accept: '.jsonl,.json', testid: 'import-input' },
   busy: () => imports.running,
   chooseNative: () => void imports.chooseAndImport(),
   readDrop: filesOfDrop,

@@ -1,0 +1,271 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"rhizome/backend/cline"
+	"rhizome/backend/session"
+	"rhizome/backend/sessiondoc"
+	"rhizome/store"
+)
+
+// The document seam: a format stored as whole JSON documents rewritten on
+// every change (Cline CLI's <id>.messages.json; see backend/sessiondoc for
+// what differs from the line seam) goes through the same import as the line
+// formats, with these differences:
+//
+//   - job.open reads the file whole (at most sessiondoc.MaxBytes) and the
+//     format's parse makes a sessiondoc.Doc of it. A document that breaks
+//     off (sessiondoc.ErrIncomplete, or too little of it to tell its format:
+//     errStillWritten) is not read: the file's report is "unchanged" with
+//     PendingTail, no error, nothing written; the next import of the file
+//     (the watcher's, when the agent finishes writing it) reads it.
+//   - decideDocument compares the reading's fingerprint with the one stored
+//     (resumeState.Reader holds the sessiondoc.State): the same is
+//     "unchanged"; else "appended": only the items whose keys the library
+//     does not hold are read as entries (docReader), numbered on after the
+//     stored ones, and the stored items the document no longer holds are
+//     marked dropped (kept); a session stored otherwise is "imported" anew.
+//   - No gaps: the document's bytes are kept whole (store.Tx.
+//     PutSessionDocument) and give the file back; the entries are not
+//     checked against the file's bytes (docScanner).
+//
+// Another format plugs in with an entry in documentFormats: its parse (a
+// document's bytes and a name in, a Doc out; what lies beside a file on
+// disk is its own to read, through the import's besideCache) and its decode
+// of stored entries (DecodeStored).
+
+// documentFormat is a format stored as whole documents.
+type documentFormat struct {
+	// parse reads the document doc, named name in problems and errors;
+	// path is the file on this machine it was read from, whose neighbours
+	// the format may read ("" for bytes given alone); cache keeps what a
+	// file beside many documents holds for the import's other jobs. The
+	// error matches sessiondoc.ErrIncomplete for a document that breaks
+	// off (the Doc's header then has what was read of it).
+	parse func(doc []byte, name, path string, cache *besideCache) (*sessiondoc.Doc, error)
+	// decode decodes stored entries of the format (DecodeStored).
+	decode func(hdr session.Header, file string, firstSeq int, raws [][]byte) ([]*session.Entry, error)
+}
+
+// documentFormats are the formats read through the document seam.
+var documentFormats = map[string]documentFormat{
+	formatCline: {parse: parseCline, decode: cline.DecodeStored},
+}
+
+// isDocumentFormat reports whether format is read through the document
+// seam.
+func isDocumentFormat(format string) bool {
+	_, ok := documentFormats[format]
+	return ok
+}
+
+// parseCline reads a Cline conversation with what lies beside it on disk:
+// its manifest, compaction and sub-agents (cline.SideOf), and its row of
+// the session index (db/sessions.db, read once per import, read-only).
+func parseCline(doc []byte, name, path string, cache *besideCache) (*sessiondoc.Doc, error) {
+	var side cline.Side
+	if path != "" {
+		side = cline.SideOf(path)
+		if idx := cline.IndexPathOf(path); idx != "" {
+			rows, _ := cache.get(idx, func() any {
+				rows, _ := cline.ReadIndex(context.Background(), idx) // no index: the files say enough
+				return rows
+			}).(map[string]cline.IndexRow)
+			if id, ok := clineSessionID(doc); ok {
+				if r, ok := rows[id]; ok {
+					side.Row = &r
+				}
+			}
+		}
+	}
+	return cline.Read(doc, name, side)
+}
+
+// clineSessionID is the session id a Cline conversation names, read
+// without decoding it whole.
+func clineSessionID(doc []byte) (string, bool) {
+	top, ok := sessiondoc.Members(doc, sessiondoc.Span{Start: 0, End: len(doc)})
+	if !ok {
+		return "", false
+	}
+	v, ok := sessiondoc.Find(top, "sessionId")
+	if !ok {
+		return "", false
+	}
+	var id string
+	return id, json.Unmarshal(doc[v.Start:v.End], &id) == nil && id != ""
+}
+
+// besideCache keeps, for one import, what files beside many documents hold
+// (Cline's session index), by path: read once. Used by the reader
+// goroutine only.
+type besideCache struct {
+	byPath map[string]any
+}
+
+// get returns what load made of the file at path, loading it the first
+// time.
+func (c *besideCache) get(path string, load func() any) any {
+	if c == nil {
+		return load()
+	}
+	if c.byPath == nil {
+		c.byPath = map[string]any{}
+	}
+	v, ok := c.byPath[path]
+	if !ok {
+		v = load()
+		c.byPath[path] = v
+	}
+	return v
+}
+
+// errStillWritten is a file that is the beginning of a JSON document too
+// short to tell its format: it is being written.
+var errStillWritten = errors.New("the JSON document breaks off before its end and before it says what it is: it is still being written")
+
+// tooShortToTell reports whether the file of j is a conversation document
+// by its name (Cline's *.messages.json) caught before its first key: empty,
+// or an object left open with nothing in it. Its content cannot say what it
+// is (a JSON Lines file so short is a failure), and Cline truncates the file
+// before it writes it again.
+func (j *job) tooShortToTell() bool {
+	if !strings.HasSuffix(strings.ToLower(j.src.path), cline.MessagesSuffix) || j.src.size > 64 {
+		return false
+	}
+	b := make([]byte, j.src.size)
+	if n, _ := j.file.ReadAt(b, 0); int64(n) != j.src.size {
+		return false
+	}
+	t := bytes.TrimSpace(bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
+	return len(t) == 0 || t[0] == '{' && errors.Is(sessiondoc.Check(t, ""), sessiondoc.ErrIncomplete) && !bytes.ContainsRune(t, ':')
+}
+
+// openDocument reads the document of j whole, through j.counter, and parses
+// it. A document that breaks off leaves j.docPending set and returns the
+// header read so far (its id may be empty).
+func (j *job) openDocument() (*session.Header, error) {
+	if j.src.size > sessiondoc.MaxBytes {
+		return nil, fmt.Errorf("a JSON document of %d MB: the largest Rhizome reads whole is %d MB", j.src.size>>20, sessiondoc.MaxBytes>>20)
+	}
+	b, err := io.ReadAll(io.LimitReader(j.counter, sessiondoc.MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read: %w", err)
+	}
+	path := ""
+	if j.src.onDisk {
+		path = j.src.path
+	}
+	doc, err := documentFormats[j.format].parse(b, j.src.path, path, j.beside)
+	if errors.Is(err, sessiondoc.ErrIncomplete) {
+		j.docPending = true
+		if doc == nil {
+			doc = &sessiondoc.Doc{}
+		}
+		return &doc.Header, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	j.doc, j.docBytes, j.docSHA = doc, b, hex.EncodeToString(sum[:])
+	return &doc.Header, nil
+}
+
+// docState is a document session's reader state (resumeState.Reader).
+type docState struct {
+	Doc sessiondoc.State `json:"doc"`
+}
+
+// decideDocument compares the document j read with the stored session of
+// the same id: the same reading (fingerprint) is "unchanged"; a session
+// stored by this seam "appended", reading only what is new (j.reader);
+// another "imported" anew.
+func decideDocument(j *job, stored *store.Session) error {
+	var rs resumeState
+	var ds docState
+	if stored.Format != j.format || len(stored.Resume) == 0 || json.Unmarshal(stored.Resume, &rs) != nil ||
+		rs.Version != resumeVersion || json.Unmarshal(rs.Reader, &ds) != nil || len(ds.Doc.Keys) != stored.Entries {
+		j.status = StatusImported
+		j.reader = newDocReader(j, sessiondoc.State{})
+		return nil
+	}
+	if ds.Doc.Fingerprint == j.doc.Fingerprint {
+		j.status = StatusUnchanged
+		return nil
+	}
+	j.status = StatusAppended
+	// The whole document is read again: its problems are all reported
+	// anew, none kept from before.
+	rs.Offset, rs.Line, rs.Malformed, rs.Seq = 0, 0, 0, stored.Entries
+	j.resume = &rs
+	j.reader = newDocReader(j, ds.Doc)
+	return nil
+}
+
+// docReader is a document session's sessionReader: the entries of the items
+// the library does not hold yet, all settled (a document read whole has no
+// half-written tail).
+type docReader struct {
+	doc     *sessiondoc.Doc
+	change  sessiondoc.Change
+	next    int
+	size    int64
+	lines   int
+	settled int // entries returned
+}
+
+func newDocReader(j *job, st sessiondoc.State) *docReader {
+	return &docReader{doc: j.doc, change: st.Diff(j.doc), size: int64(len(j.docBytes)),
+		lines: sessiondoc.LineOf(j.docBytes, int64(len(j.docBytes))), settled: len(st.Keys)}
+}
+
+func (d *docReader) Header() (*session.Header, error) { return &d.doc.Header, nil }
+
+func (d *docReader) Next() (*session.Entry, error) {
+	if d.next >= len(d.change.Fresh) {
+		return nil, io.EOF
+	}
+	e := d.change.Fresh[d.next]
+	d.next++
+	d.settled++
+	return e, nil
+}
+
+func (d *docReader) Malformed() []session.Problem {
+	return d.doc.Problems[:min(len(d.doc.Problems), session.MaxStoredProblems)]
+}
+
+func (d *docReader) MalformedCount() int       { return len(d.doc.Problems) }
+func (d *docReader) Pending() *session.Problem { return nil }
+func (d *docReader) Consumed() int64           { return d.size }
+func (d *docReader) Lines() int                { return d.lines }
+
+func (d *docReader) State() (json.RawMessage, int, error) {
+	b, err := json.Marshal(docState{Doc: d.change.Next})
+	return b, len(d.change.Next.Keys), err
+}
+
+func (d *docReader) Meta() SessionMeta {
+	return SessionMeta{Title: d.doc.Title, Models: d.doc.Models, Record: d.doc.Record}
+}
+
+// docScanner stands for the gap scanner of a document session: its bytes
+// are kept whole, not between entries.
+type docScanner struct{ sum string }
+
+func (docScanner) entry(*session.Entry) error { return nil }
+func (docScanner) walkTo(int64) error         { return nil }
+func (docScanner) hashState() []byte          { return nil }
+func (d docScanner) sumHex() string           { return d.sum }
+func (docScanner) release()                   {}
+func (docScanner) implicitEnd() bool          { return false }
