@@ -3,6 +3,7 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
+	"rhizome/backend/sessionlog"
 )
 
 // The JSON shapes of a Gemini CLI chat recording, as far as the reader uses
@@ -134,11 +135,11 @@ func members(b []byte) (out []member, ok bool) {
 
 // object is members, and the end of the object in b.
 func object(b []byte) (out []member, end int, ok bool) {
-	i := skipSpace(b, 0)
+	i := sessionlog.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, 0, false
 	}
-	i = skipSpace(b, i+1)
+	i = sessionlog.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return nil, i + 1, true
 	}
@@ -146,7 +147,7 @@ func object(b []byte) (out []member, end int, ok bool) {
 		if b[i] != '"' {
 			return nil, 0, false
 		}
-		ke := skipString(b, i)
+		ke := sessionlog.SkipString(b, i)
 		if ke < 0 {
 			return nil, 0, false
 		}
@@ -156,23 +157,23 @@ func object(b []byte) (out []member, end int, ok bool) {
 				return nil, 0, false
 			}
 		}
-		i = skipSpace(b, ke)
+		i = sessionlog.SkipSpace(b, ke)
 		if i >= len(b) || b[i] != ':' {
 			return nil, 0, false
 		}
-		vs := skipSpace(b, i+1)
-		ve := skipValue(b, vs)
+		vs := sessionlog.SkipSpace(b, i+1)
+		ve := sessionlog.SkipValue(b, vs)
 		if ve < 0 {
 			return nil, 0, false
 		}
 		out = append(out, member{Key: key, Val: span{vs, ve}})
-		i = skipSpace(b, ve)
+		i = sessionlog.SkipSpace(b, ve)
 		if i >= len(b) {
 			return nil, 0, false
 		}
 		switch b[i] {
 		case ',':
-			i = skipSpace(b, i+1)
+			i = sessionlog.SkipSpace(b, i+1)
 		case '}':
 			return out, i + 1, true
 		default:
@@ -199,12 +200,12 @@ func setValue(obj []byte) (v span, ms []member, ok bool) {
 	if end == 0 || obj[end-1] != '}' {
 		return span{}, nil, false
 	}
-	vs := skipSpace(obj, len(setPrefix))
+	vs := sessionlog.SkipSpace(obj, len(setPrefix))
 	if vs >= end-1 || obj[vs] != '{' {
 		return span{}, nil, false
 	}
 	ms, n, ok := object(obj[vs : end-1])
-	if !ok || skipSpace(obj[vs:end-1], n) != end-1-vs {
+	if !ok || sessionlog.SkipSpace(obj[vs:end-1], n) != end-1-vs {
 		return span{}, nil, false
 	}
 	return span{vs, vs + n}, ms, true
@@ -213,27 +214,27 @@ func setValue(obj []byte) (v span, ms []member, ok bool) {
 // elements lists the spans of the values of the JSON array b (valid JSON);
 // ok is false when b is not an array or does not scan.
 func elements(b []byte) (out []span, ok bool) {
-	i := skipSpace(b, 0)
+	i := sessionlog.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return nil, false
 	}
-	i = skipSpace(b, i+1)
+	i = sessionlog.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return nil, true
 	}
 	for i < len(b) {
-		e := skipValue(b, i)
+		e := sessionlog.SkipValue(b, i)
 		if e < 0 {
 			return nil, false
 		}
 		out = append(out, span{i, e})
-		i = skipSpace(b, e)
+		i = sessionlog.SkipSpace(b, e)
 		if i >= len(b) {
 			return nil, false
 		}
 		switch b[i] {
 		case ',':
-			i = skipSpace(b, i+1)
+			i = sessionlog.SkipSpace(b, i+1)
 		case ']':
 			return out, true
 		default:
@@ -251,68 +252,4 @@ func memberVal(ms []member, key string) (span, bool) {
 		}
 	}
 	return span{}, false
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the end of the JSON string starting at b[i] ('"'), -1
-// when it does not end.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the end of the JSON value starting at b[i], -1 when it
-// does not end.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				e := skipString(b, i)
-				if e < 0 {
-					return -1
-				}
-				i = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	s := i
-scan:
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			break scan
-		}
-	}
-	if i == s {
-		return -1
-	}
-	return i
 }

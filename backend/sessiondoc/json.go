@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"rhizome/backend/sessionlog"
 	"strings"
 )
 
@@ -87,11 +88,11 @@ type Member struct {
 // false when the value is not an object.
 func Members(doc []byte, v Span) (out []Member, ok bool) {
 	b := doc[:v.End]
-	i := skipSpace(b, v.Start)
+	i := sessionlog.SkipSpace(b, v.Start)
 	if i >= len(b) || b[i] != '{' {
 		return nil, false
 	}
-	i = skipSpace(b, i+1)
+	i = sessionlog.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return nil, true
 	}
@@ -99,7 +100,7 @@ func Members(doc []byte, v Span) (out []Member, ok bool) {
 		if b[i] != '"' {
 			return nil, false
 		}
-		ke := skipString(b, i)
+		ke := sessionlog.SkipString(b, i)
 		if ke < 0 {
 			return nil, false
 		}
@@ -107,23 +108,23 @@ func Members(doc []byte, v Span) (out []Member, ok bool) {
 		if bytes.IndexByte(b[i:ke], '\\') >= 0 && json.Unmarshal(b[i:ke], &key) != nil {
 			return nil, false
 		}
-		i = skipSpace(b, ke)
+		i = sessionlog.SkipSpace(b, ke)
 		if i >= len(b) || b[i] != ':' {
 			return nil, false
 		}
-		vs := skipSpace(b, i+1)
-		ve := skipValue(b, vs)
+		vs := sessionlog.SkipSpace(b, i+1)
+		ve := sessionlog.SkipValue(b, vs)
 		if ve < 0 {
 			return nil, false
 		}
 		out = append(out, Member{Key: key, Val: Span{vs, ve}})
-		i = skipSpace(b, ve)
+		i = sessionlog.SkipSpace(b, ve)
 		if i >= len(b) {
 			return nil, false
 		}
 		switch b[i] {
 		case ',':
-			i = skipSpace(b, i+1)
+			i = sessionlog.SkipSpace(b, i+1)
 		case '}':
 			return out, true
 		default:
@@ -138,27 +139,27 @@ func Members(doc []byte, v Span) (out []Member, ok bool) {
 // value is not a list.
 func Elements(doc []byte, v Span) (out []Span, ok bool) {
 	b := doc[:v.End]
-	i := skipSpace(b, v.Start)
+	i := sessionlog.SkipSpace(b, v.Start)
 	if i >= len(b) || b[i] != '[' {
 		return nil, false
 	}
-	i = skipSpace(b, i+1)
+	i = sessionlog.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return nil, true
 	}
 	for i < len(b) {
-		e := skipValue(b, i)
+		e := sessionlog.SkipValue(b, i)
 		if e < 0 {
 			return nil, false
 		}
 		out = append(out, Span{i, e})
-		i = skipSpace(b, e)
+		i = sessionlog.SkipSpace(b, e)
 		if i >= len(b) {
 			return nil, false
 		}
 		switch b[i] {
 		case ',':
-			i = skipSpace(b, i+1)
+			i = sessionlog.SkipSpace(b, i+1)
 		case ']':
 			return out, true
 		default:
@@ -194,68 +195,4 @@ func Kind(c byte) string {
 		return "JSON null"
 	}
 	return "JSON number"
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the end of the JSON string starting at b[i] ('"'), -1
-// when it does not end.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the end of the JSON value starting at b[i], -1 when it
-// does not end.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				e := skipString(b, i)
-				if e < 0 {
-					return -1
-				}
-				i = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	}
-	s := i
-scan:
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			break scan
-		}
-	}
-	if i == s {
-		return -1
-	}
-	return i
 }

@@ -157,7 +157,7 @@ func Split(line []byte) ([]Span, *SyntaxError) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	pos := 0
 	for {
-		pos = skipSpace(line, pos)
+		pos = SkipSpace(line, pos)
 		if pos >= len(line) {
 			return spans, nil
 		}
@@ -177,18 +177,6 @@ func Split(line []byte) ([]Span, *SyntaxError) {
 		spans = append(spans, Span{Start: pos, End: end})
 		pos = end
 	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }
 
 // Kind names the kind of JSON value starting with byte c, for messages: "an

@@ -478,7 +478,7 @@ func (r *Reader[S]) decodeLine(l Line) {
 	if l.Offset == 0 && bytes.HasPrefix(b, utf8BOM) {
 		start = len(utf8BOM)
 	}
-	start = skipSpace(b, start)
+	start = SkipSpace(b, start)
 	if start >= len(b) {
 		return // blank line
 	}
