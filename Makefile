@@ -100,7 +100,10 @@ agents-test: $(BIN)
 	cd build/agents && RHIZOME_BIN=$(CURDIR)/$(BIN) npm test --silent
 
 # Speed figures: import of a ~300 MB corpus against a bare encoding/json
-# decode of the same bytes (same run), peak RSS, and the Go benchmarks;
+# decode of the same bytes (same run), peak RSS, the import's CPU per MB of
+# each newer agent's real sessions (Gemini CLI, Qwen Code, Copilot CLI,
+# Cline) against pi's own, copied alike (build/bench/agents.go), and the Go
+# benchmarks;
 # search over the 258-session library and over 100,000 nodes against the
 # designs they replace (store/search_bench_test.go), the backlinks of one
 # item among 100,000 links against a scan of every link

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"rhizome/backend/claudecode"
+	"rhizome/backend/cline"
 	"rhizome/backend/codex"
 	"rhizome/backend/copilot"
 	"rhizome/backend/gemini"
@@ -166,8 +167,17 @@ func readerDecode(dir string) (int, error) {
 	n := 0
 	br := bufio.NewReaderSize(nil, 1<<20) // one buffer for every file: allocating one each cost a second
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+		if err != nil || d.IsDir() || !isSessionFile(p) {
 			return err
+		}
+		if strings.HasSuffix(p, cline.MessagesSuffix) {
+			// A whole document: Cline's reader parses it at once.
+			doc, err := cline.ReadFile(p)
+			if err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			n += len(doc.Items)
+			return nil
 		}
 		f, err := os.Open(p)
 		if err != nil {
@@ -216,7 +226,7 @@ func readerDecode(dir string) (int, error) {
 func bareDecode(dir string) (int, error) {
 	var names []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+		if err == nil && !d.IsDir() && isSessionFile(p) {
 			names = append(names, p)
 		}
 		return nil
@@ -229,7 +239,7 @@ func bareDecode(dir string) (int, error) {
 			return n, err
 		}
 		br.Reset(f)
-		dec := json.NewDecoder(br)
+		dec := json.NewDecoder(br) // a line's object, or a whole document
 		for {
 			var v map[string]any
 			if err := dec.Decode(&v); err == io.EOF {
@@ -243,4 +253,10 @@ func bareDecode(dir string) (int, error) {
 		f.Close()
 	}
 	return n, nil
+}
+
+// isSessionFile tells the corpus's session files: JSON Lines, and Cline's
+// conversations (one JSON document each).
+func isSessionFile(p string) bool {
+	return strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, cline.MessagesSuffix)
 }
