@@ -197,9 +197,13 @@ func dedupeOwners(ctx context.Context, q queryer, keys []string, sessionPK int64
 }
 
 // FlagRolledBack marks rolled back (meta.rolledBack) the entries of session
-// sessionPK before seq beforeSeq that belong to one of turns (a Codex
-// thread_rolled_back supersedes them; they are kept).
-func (t *Tx) FlagRolledBack(sessionPK int64, turns []string, beforeSeq int) error {
+// sessionPK from seq fromSeq to before seq beforeSeq that belong to one of
+// turns (a Codex thread_rolled_back or a Gemini CLI rollback supersedes
+// them; they are kept). fromSeq is where the earliest of turns began when
+// the caller knows it, else 0: the rows between are read through the
+// session's seq index, never the whole session (a long Gemini CLI session
+// with a rollback every few turns took quadratic time).
+func (t *Tx) FlagRolledBack(sessionPK int64, turns []string, fromSeq, beforeSeq int) error {
 	if len(turns) == 0 {
 		return nil
 	}
@@ -208,7 +212,7 @@ func (t *Tx) FlagRolledBack(sessionPK int64, turns []string, beforeSeq int) erro
 	}
 	list, _ := json.Marshal(turns)
 	_, err := t.exec(`UPDATE entries SET meta = json_set(CASE WHEN meta = '' THEN '{}' ELSE meta END, '$.rolledBack', json('true'))
-		WHERE session_pk = ? AND seq < ? AND turn_id IN (SELECT value FROM json_each(?))`, sessionPK, beforeSeq, string(list))
+		WHERE session_pk = ? AND seq >= ? AND seq < ? AND turn_id IN (SELECT value FROM json_each(?))`, sessionPK, fromSeq, beforeSeq, string(list))
 	if err != nil {
 		return fmt.Errorf("store: unable to flag the rolled-back turns of session %d: %w", sessionPK, err)
 	}

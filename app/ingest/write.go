@@ -34,6 +34,11 @@ type fileWrite struct {
 	added   int    // entries written that the library did not hold (an append rewrites unsettled ones)
 	now     time.Time
 	sums    []summary.Made // offline summaries made while reading (summary.go)
+	// turnStart is the seq of the first entry of each turn this write
+	// stored: a rollback flags its turns from there on. An append's first
+	// turn may have begun before it (firstSeq).
+	turnStart map[string]int
+	firstSeq  int
 }
 
 // run writes the job into the batch's transaction, inside a savepoint of
@@ -261,8 +266,28 @@ func (w *fileWrite) apply(o *op) error {
 		if err := w.tx.InsertEntry(w.sess.PK, o.entry, o.text, o.extra); err != nil {
 			return err
 		}
+		if w.written == 0 {
+			w.firstSeq = o.entry.Seq
+		}
+		if id := o.entry.TurnID; id != "" {
+			if w.turnStart == nil {
+				w.turnStart = map[string]int{}
+			}
+			if _, ok := w.turnStart[id]; !ok {
+				w.turnStart[id] = o.entry.Seq
+			}
+		}
 		if turns := o.entry.RolledBackTurns; len(turns) > 0 {
-			if err := w.tx.FlagRolledBack(w.sess.PK, turns, o.entry.Seq); err != nil {
+			from := o.entry.Seq
+			for _, t := range turns {
+				s, ok := w.turnStart[t]
+				if !ok || s == w.firstSeq && w.firstSeq > 0 {
+					from = 0 // a turn stored (or begun) before this write: from the session's start
+					break
+				}
+				from = min(from, s)
+			}
+			if err := w.tx.FlagRolledBack(w.sess.PK, turns, from, o.entry.Seq); err != nil {
 				return err
 			}
 		}

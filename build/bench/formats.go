@@ -161,13 +161,26 @@ func bigSession(dir, format string, target int64) (path string, appendix func() 
 	case "codex":
 		src = "backend/codex/testdata/codex-home/sessions/2026/11/24/rollout-2026-11-24T11-04-43-01a20d3a-bd07-7491-8132-c49792fbf869.jsonl"
 		id = "01a20d3a-bd07-7491-8132-c49792fbf869"
+	case "gemini-cli":
+		src = "backend/gemini/testdata/gemini-home/tmp/acme-api/chats/session-2026-12-03T09-36-3f0c8a52.jsonl"
+		id = "3f0c8a52-6d1e-4b7a-9e25-1c4d7b8a9f60"
+	case "qwen-code":
+		src = "backend/qwen/testdata/qwen-home/projects/-tmp-rhizome-qwen-fixtures-work-acme-api/chats/9d4e6b21-3c7a-4f08-b5e2-6a1c0d8f7e39.jsonl"
+		id = "9d4e6b21-3c7a-4f08-b5e2-6a1c0d8f7e39"
+	case "copilot-cli":
+		src = "backend/copilot/testdata/copilot-home/session-state/c0b1d2e3-4f56-4789-8abc-def012345678/events.jsonl"
+		id = "c0b1d2e3-4f56-4789-8abc-def012345678"
+	default:
+		return "", nil, fmt.Errorf("append: unknown format %q (pi, claude-code, codex, gemini-cli, qwen-code or copilot-cli)", format)
 	}
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return "", nil, err
 	}
 	head, body := []byte(nil), data
-	if format == "pi" {
+	// The first line is the session's own once (pi's header, Gemini CLI's
+	// metadata record, Copilot CLI's session.start).
+	if format == "pi" || format == "gemini-cli" || format == "copilot-cli" {
 		nl := bytes.IndexByte(data, '\n') + 1
 		head, body = data[:nl], data[nl:]
 	}
@@ -241,9 +254,6 @@ func benchAppends(dir string, mb int, rounds int, formats []string, cpuProfile s
 		prof = f
 	}
 	for _, format := range formats {
-		if format != "pi" && format != "claude-code" && format != "codex" {
-			return fmt.Errorf("append: unknown format %q (pi, claude-code or codex)", format)
-		}
 		fdir := filepath.Join(dir, "append-"+format)
 		os.MkdirAll(fdir, 0o755)
 		path, appendix, err := bigSession(fdir, format, int64(mb)<<20)

@@ -47,7 +47,7 @@ func main() {
 	agentsMB := flag.Int("agents-mb", 20, "size in MB of the corpus of each newer agent's real sessions (Gemini CLI, Qwen Code, Copilot CLI; 0: skip)")
 	appendMB := flag.Int("append-mb", 155, "size in MB of the session appended to, per format (0: skip)")
 	rounds := flag.Int("append-rounds", 20, "appends of 1 KB per format")
-	appendFormats := flag.String("append-formats", "pi,claude-code,codex", "formats appended to, comma-separated")
+	appendFormats := flag.String("append-formats", "pi,claude-code,codex,gemini-cli,qwen-code,copilot-cli", "formats appended to, comma-separated")
 	cpuProfile := flag.String("append-cpuprofile", "", "write a CPU profile of the appends (not the full imports) to this file")
 	flag.Parse()
 	if *formatsMB < 0 {
