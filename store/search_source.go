@@ -203,16 +203,56 @@ func (src *SearchSource) Docs(ctx context.Context, items []string, f search.Filt
 		}
 	}
 	out := make(map[string]search.Doc, len(items))
-	entries, err := src.entryDocs(ctx, pks, len(f.Tools) > 0 || len(f.Models) > 0)
+	// The documents read by an earlier search while the library has not
+	// changed since (docCache); an entry's tools and model are not kept.
+	facets := len(f.Tools) > 0 || len(f.Models) > 0
+	version, cacheErr := src.s.docs.sync(ctx, src.s.db)
+	cached := cacheErr == nil
+	var entries []search.Doc
+	missing := pks
+	if cached && !facets {
+		missing = nil
+		for _, pk := range pks {
+			if d, ok := src.s.docs.entry(pk); ok {
+				entries = append(entries, d)
+			} else {
+				missing = append(missing, pk)
+			}
+		}
+	}
+	read, err := src.entryDocs(ctx, missing, facets)
 	if err != nil {
 		return nil, err
 	}
+	entries = append(entries, read...)
 	for _, d := range entries {
 		addNode(d.NodeID)
 	}
-	nodes, err := src.nodeDocs(ctx, nodeIDs)
+	nodes := make(map[string]search.Doc, len(nodeIDs))
+	var missingNodes []string
+	for _, id := range nodeIDs {
+		if d, ok := src.s.docs.node(id); ok && cached {
+			nodes[id] = d
+		} else {
+			missingNodes = append(missingNodes, id)
+		}
+	}
+	readNodes, err := src.nodeDocs(ctx, missingNodes)
 	if err != nil {
 		return nil, err
+	}
+	for id, d := range readNodes {
+		nodes[id] = d
+	}
+	if cached {
+		keptEntries := map[int64]search.Doc{}
+		if !facets {
+			for _, d := range read {
+				pk, _ := strconv.ParseInt(strings.TrimPrefix(d.Item, search.KindEntry+":"), 10, 64)
+				keptEntries[pk] = d
+			}
+		}
+		src.s.docs.keep(version, keptEntries, readNodes)
 	}
 	for _, id := range nodeIDs {
 		if d, ok := nodes[id]; ok {

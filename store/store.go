@@ -48,6 +48,7 @@ type Store struct {
 	gate *writeGate
 
 	stmts stmtCache // statements run often, prepared once per connection
+	docs  docCache  // what searches read of entries and nodes, while unchanged
 
 	// Checkpoints of large transactions run beside the next one (see
 	// checkpointer): commits add their size to logged and wake the
@@ -262,6 +263,7 @@ func (s *Store) Close() error {
 		close(s.stop)
 	}
 	<-s.stopped
+	s.docs.close()
 	s.checkpointNow(context.Background())
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: unable to close the library %s: %w", s.path, err)
