@@ -41,7 +41,7 @@ type SessionSummary struct {
 	Malformed     int     `json:"malformed"`
 	PendingTail   bool    `json:"pendingTail"`
 	// Format is the file's format.
-	Format string `json:"format" ts_type:"'pi' | 'claude-code' | 'codex' | 'qwen-code' | 'copilot-cli' | 'gemini-cli' | 'cline'"`
+	Format string `json:"format" ts_type:"'pi' | 'claude-code' | 'codex' | 'qwen-code' | 'copilot-cli' | 'gemini-cli' | 'cline' | 'opencode'"`
 	// CostUnknown: some of the session's usage is of a model Rhizome has
 	// no price for (Codex logs carry tokens, not dollars), left out of Cost.
 	CostUnknown bool `json:"costUnknown,omitempty"`

@@ -8,7 +8,7 @@ package app
 // it exists on this machine.
 type WatchedFolder struct {
 	Path    string `json:"path"`
-	Agent   string `json:"agent,omitempty" ts_type:"'pi' | 'claude-code' | 'codex' | 'qwen-code' | 'copilot-cli' | 'gemini-cli' | 'cline' | ''"`
+	Agent   string `json:"agent,omitempty" ts_type:"'pi' | 'claude-code' | 'codex' | 'qwen-code' | 'copilot-cli' | 'gemini-cli' | 'cline' | 'opencode' | ''"`
 	Default bool   `json:"default"`
 	Enabled bool   `json:"enabled"`
 	Exists  bool   `json:"exists"`

@@ -23,11 +23,14 @@ import (
 
 // Watch keeps the library in step with the folders agents write their
 // sessions to: the settings list the watched folders (pi's, Claude Code's,
-// Qwen Code's, Copilot CLI's, Gemini CLI's, Cline's and Codex's by default, each with a switch,
+// Qwen Code's, Copilot CLI's, Gemini CLI's, Cline's, OpenCode's and Codex's by default, each with a switch,
 // and any folder added), and a watcher (fsnotify; every sub-folder
-// watched, new ones as they appear) imports a session file within a moment
+// watched, new ones as they appear, but below OpenCode's data folder, whose
+// database is at its top) imports a session file within a moment
 // of a line being written (events debounced by WatchDebounce), as an append
-// that reads only the new bytes.
+// that reads only the new bytes, and the sessions of an OpenCode database
+// whose change marker moved when the database or its write-ahead log is
+// written (read-only, never locking it against OpenCode).
 // A session whose file is deleted stays in the library, marked "source
 // deleted". The window starts the watcher when it opens; `rhizome watch`
 // runs it without a window.
@@ -73,7 +76,8 @@ type watchSetting struct {
 // $GEMINI_CLI_HOME replaces the home folder), Cline CLI's
 // ~/.cline/data/sessions ($CLINE_SESSION_DATA_DIR, else
 // $CLINE_DATA_DIR/sessions, else $CLINE_DIR/data/sessions, as Cline CLI
-// 3.0.65 resolves them), Codex's
+// 3.0.65 resolves them), OpenCode's data folder holding opencode.db
+// (opencodeFolder), Codex's
 // ~/.codex/sessions and archived_sessions ($CODEX_HOME/...).
 func defaultFolders() []WatchedFolder {
 	home, _ := os.UserHomeDir()
@@ -119,9 +123,29 @@ func defaultFolders() []WatchedFolder {
 		{Path: filepath.Join(copilot, "session-state"), Agent: "copilot-cli", Default: true},
 		{Path: filepath.Join(geminiHome, ".gemini", "tmp"), Agent: "gemini-cli", Default: true},
 		{Path: clineSessions, Agent: "cline", Default: true},
+		{Path: opencodeFolder(home), Agent: "opencode", Default: true},
 		{Path: filepath.Join(codex, "sessions"), Agent: "codex", Default: true},
 		{Path: filepath.Join(codex, "archived_sessions"), Agent: "codex", Default: true},
 	}
+}
+
+// opencodeFolder is the folder of OpenCode's database, as OpenCode 1.18.33
+// resolves it: the folder of $OPENCODE_DB (a file path, absolute or under
+// the data folder), else the data folder, $XDG_DATA_HOME/opencode or
+// ~/.local/share/opencode (where it keeps opencode.db, its -wal, and
+// tool-output/). home is the home folder.
+func opencodeFolder(home string) string {
+	data := filepath.Join(home, ".local", "share", "opencode")
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		data = filepath.Join(d, "opencode")
+	}
+	if db := os.Getenv("OPENCODE_DB"); db != "" && db != ":memory:" {
+		if !filepath.IsAbs(db) {
+			db = filepath.Join(data, db)
+		}
+		return filepath.Dir(db)
+	}
+	return data
 }
 
 func (w *Watch) loadSetting() (watchSetting, error) {
@@ -325,9 +349,15 @@ func (w *Watch) Start() error {
 		return err
 	}
 	var roots []string
+	flat := map[string]bool{}
 	for _, f := range fs {
 		if f.Enabled && f.Exists {
 			roots = append(roots, f.Path)
+			if f.Agent == "opencode" {
+				// Its database is at the top; below are OpenCode's file
+				// snapshots (a git object store), logs and tool outputs.
+				flat[f.Path] = true
+			}
 		}
 	}
 	ctx, cancel := context.WithCancel(w.c.context())
@@ -337,7 +367,7 @@ func (w *Watch) Start() error {
 		w.mu.Unlock()
 		return fmt.Errorf("watch: unable to watch folders: %w", err)
 	}
-	wt := &watcher{w: w, fw: fw, ctx: ctx, cancel: cancel, roots: roots, done: make(chan struct{}),
+	wt := &watcher{w: w, fw: fw, ctx: ctx, cancel: cancel, roots: roots, flat: flat, done: make(chan struct{}),
 		dirs: map[string]bool{}, pending: map[string]bool{}}
 	w.running = wt
 	w.status = WatchStatus{Folders: roots}
@@ -374,6 +404,7 @@ type watcher struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	roots  []string
+	flat   map[string]bool // roots watched without their sub-folders
 	done   chan struct{}
 
 	dirs    map[string]bool // folders watched
@@ -382,11 +413,14 @@ type watcher struct {
 }
 
 // addTree watches dir and every folder below it (fsnotify watches one
-// folder, not its sub-folders), following no links.
+// folder, not its sub-folders), following no links; a flat root alone.
 func (wt *watcher) addTree(dir string) {
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
+		}
+		if p != dir && wt.flat[filepath.Dir(p)] {
+			return filepath.SkipDir
 		}
 		if !wt.dirs[p] {
 			if err := wt.fw.Add(p); err == nil {
@@ -448,6 +482,9 @@ func (wt *watcher) note(ev fsnotify.Event) bool {
 	switch {
 	case ev.Has(fsnotify.Create):
 		if info, err := os.Stat(p); err == nil && info.IsDir() {
+			if wt.flat[filepath.Dir(p)] {
+				return false // below OpenCode's data folder: not watched
+			}
 			wt.addTree(p)
 			wt.pending[p] = true // what it already holds
 			return true
@@ -455,7 +492,9 @@ func (wt *watcher) note(ev fsnotify.Event) bool {
 		fallthrough
 	case ev.Has(fsnotify.Write):
 		// A session file, or one beside it whose change changes its
-		// reading (a Cline manifest or compaction).
+		// reading (a Cline manifest or compaction), or a database or its
+		// write-ahead log (OpenCode's: its sessions whose change marker
+		// moved are read again).
 		if sf, ok := ingest.SessionFileFor(p); ok {
 			wt.pending[sf] = true
 			return true
@@ -464,7 +503,7 @@ func (wt *watcher) note(ev fsnotify.Event) bool {
 		if wt.dirs[p] {
 			delete(wt.dirs, p)
 		}
-		if ingest.IsSessionFile(p) {
+		if ingest.IsSessionFile(p) || ingest.IsDatabaseName(p) {
 			if wt.removed == nil {
 				wt.removed = map[string]bool{}
 			}
@@ -476,19 +515,37 @@ func (wt *watcher) note(ev fsnotify.Event) bool {
 }
 
 // markRemoved marks the sessions of files that are gone as "source
-// deleted" (a file renamed back or re-created is not gone).
+// deleted" (a file renamed back or re-created is not gone): those of a
+// database gone are all its sessions ("<database>#<id>").
 func (wt *watcher) markRemoved(paths map[string]bool) {
 	now := time.Now().UTC()
 	changed := false
+	var stored map[string]bool
 	for p := range paths {
 		if _, err := os.Stat(p); err == nil {
 			continue
 		}
-		n, err := wt.w.c.store.MarkSourceDeleted(wt.ctx, p, true, now)
-		if err != nil {
-			wt.w.noteError(err)
+		gone := []string{p}
+		if ingest.IsDatabaseName(p) {
+			if stored == nil {
+				var err error
+				if stored, err = wt.w.c.store.SessionPaths(wt.ctx); err != nil {
+					wt.w.noteError(err)
+				}
+			}
+			for sp := range stored {
+				if sp != p && ingest.SourceFileOf(sp) == p {
+					gone = append(gone, sp)
+				}
+			}
 		}
-		changed = changed || n > 0
+		for _, g := range gone {
+			n, err := wt.w.c.store.MarkSourceDeleted(wt.ctx, g, true, now)
+			if err != nil {
+				wt.w.noteError(err)
+			}
+			changed = changed || n > 0
+		}
 	}
 	if changed {
 		wt.w.c.emitEvent("library:changed", nil)
@@ -501,14 +558,16 @@ func (wt *watcher) markRemoved(paths map[string]bool) {
 func (wt *watcher) importNow(paths []string, sweep bool) {
 	var files []string
 	for _, p := range paths {
-		if info, err := os.Stat(p); err == nil && (info.IsDir() || ingest.IsSessionFile(p)) {
+		if info, err := os.Stat(p); err == nil && (info.IsDir() || ingest.IsSessionFile(p) || ingest.IsDatabaseName(p)) {
 			files = append(files, p)
 		}
 	}
 	host, _ := os.Hostname()
 	var srcs []ingest.Source
-	for _, s := range ingest.Collect(files, host) {
-		if ingest.IsSessionFile(s.Path()) {
+	for _, s := range ingest.CollectFound(files, host) {
+		// Session files, and the sessions of a database (or what is
+		// wrong with one named as OpenCode's).
+		if p := s.Path(); ingest.IsSessionFile(p) || ingest.IsDatabaseName(ingest.SourceFileOf(p)) {
 			srcs = append(srcs, s)
 		}
 	}
@@ -567,7 +626,7 @@ func (wt *watcher) sweep() {
 		if !under {
 			continue
 		}
-		_, err := os.Stat(p)
+		_, err := os.Stat(ingest.SourceFileOf(p)) // a database's session: its database
 		gone := errors.Is(err, fs.ErrNotExist)
 		if gone != deleted {
 			n, err := wt.w.c.store.MarkSourceDeleted(wt.ctx, p, gone, now)

@@ -98,6 +98,8 @@ func agentHomes(t *testing.T) (claude, codexSessions string) {
 	t.Setenv("CLINE_DIR", filepath.Join(home, "cline"))
 	t.Setenv("CLINE_DATA_DIR", "")
 	t.Setenv("CLINE_SESSION_DATA_DIR", "")
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, "data"))
+	t.Setenv("OPENCODE_DB", "")
 	t.Setenv("CODEX_HOME", filepath.Join(home, "codex"))
 	claude = filepath.Join(home, "claude", "projects")
 	codexSessions = filepath.Join(home, "codex", "sessions")
@@ -122,7 +124,8 @@ func TestWatcherImportsAppendsLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fs) != 8 || !fs[1].Enabled || !fs[1].Exists || fs[1].Path != claude || fs[2].Exists || fs[3].Exists || fs[4].Exists || fs[5].Exists || fs[7].Exists {
+	if len(fs) != 9 || !fs[1].Enabled || !fs[1].Exists || fs[1].Path != claude || fs[2].Exists || fs[3].Exists || fs[4].Exists || fs[5].Exists ||
+		fs[6].Exists || fs[8].Exists {
 		t.Fatalf("folders %+v", fs)
 	}
 
@@ -241,7 +244,7 @@ func TestWatchFoldersSettings(t *testing.T) {
 	l := newWatchLib(t)
 	extra := t.TempDir()
 	fs, err := l.Watch.AddFolder(extra)
-	if err != nil || len(fs) != 9 || fs[8].Path != extra || !fs[8].Enabled || fs[8].Default {
+	if err != nil || len(fs) != 10 || fs[9].Path != extra || !fs[9].Enabled || fs[9].Default {
 		t.Fatalf("%v %+v", err, fs)
 	}
 	if _, err := l.Watch.AddFolder("relative/path"); err == nil {
@@ -259,10 +262,10 @@ func TestWatchFoldersSettings(t *testing.T) {
 	}
 	again := &Watch{c: l.c, im: l.Import}
 	fs2, _ := again.Folders()
-	if fs2[0].Enabled || len(fs2) != 9 {
+	if fs2[0].Enabled || len(fs2) != 10 {
 		t.Errorf("not kept: %+v", fs2)
 	}
-	if fs, err = l.Watch.RemoveFolder(extra); err != nil || len(fs) != 8 {
+	if fs, err = l.Watch.RemoveFolder(extra); err != nil || len(fs) != 9 {
 		t.Errorf("%v %+v", err, fs)
 	}
 	if err := l.Watch.Start(); err != nil {
@@ -279,12 +282,12 @@ func TestWatchFoldersSettings(t *testing.T) {
 }
 
 // Without PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR, QWEN_HOME, COPILOT_HOME,
-// GEMINI_CLI_HOME, CLINE_DIR (CLINE_DATA_DIR, CLINE_SESSION_DATA_DIR) and CODEX_HOME, the watched folders are the agents' own defaults under the home folder (issue 11 §2).
+// GEMINI_CLI_HOME, CLINE_DIR (CLINE_DATA_DIR, CLINE_SESSION_DATA_DIR), XDG_DATA_HOME (OPENCODE_DB) and CODEX_HOME, the watched folders are the agents' own defaults under the home folder (issue 11 §2).
 func TestWatchedFolderDefaultsUnderHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	for _, v := range []string{"PI_CODING_AGENT_DIR", "CLAUDE_CONFIG_DIR", "QWEN_HOME", "COPILOT_HOME", "GEMINI_CLI_HOME", "CLINE_DIR", "CLINE_DATA_DIR",
-		"CLINE_SESSION_DATA_DIR", "CODEX_HOME"} {
+		"CLINE_SESSION_DATA_DIR", "XDG_DATA_HOME", "OPENCODE_DB", "CODEX_HOME"} {
 		t.Setenv(v, "")
 	}
 	var got []string
@@ -298,6 +301,7 @@ func TestWatchedFolderDefaultsUnderHome(t *testing.T) {
 		"copilot-cli " + filepath.Join(home, ".copilot/session-state"),
 		"gemini-cli " + filepath.Join(home, ".gemini/tmp"),
 		"cline " + filepath.Join(home, ".cline/data/sessions"),
+		"opencode " + filepath.Join(home, ".local/share/opencode"),
 		"codex " + filepath.Join(home, ".codex/sessions"),
 		"codex " + filepath.Join(home, ".codex/archived_sessions"),
 	}
@@ -329,6 +333,35 @@ func TestWatchedFolderOfCline(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("CLINE_DIR=%q CLINE_DATA_DIR=%q CLINE_SESSION_DATA_DIR=%q: %s, want %s", c.dir, c.data, c.sessions, got, c.want)
+		}
+	}
+}
+
+// OpenCode's folder is where OpenCode 1.18.33 keeps its database: the
+// folder of OPENCODE_DB (absolute, or a path under the data folder; the
+// in-memory ":memory:" keeps none), else XDG_DATA_HOME/opencode, else
+// ~/.local/share/opencode (backend/opencode/testdata/generate/README.md,
+// and the binary's own resolution).
+func TestWatchedFolderOfOpenCode(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, c := range []struct{ xdg, db, want string }{
+		{"", "", filepath.Join(home, ".local", "share", "opencode")},
+		{"/x", "", "/x/opencode"},
+		{"/x", "/y/oc.db", "/y"},
+		{"/x", "dev/opencode-dev.db", "/x/opencode/dev"},
+		{"", ":memory:", filepath.Join(home, ".local", "share", "opencode")},
+	} {
+		t.Setenv("XDG_DATA_HOME", c.xdg)
+		t.Setenv("OPENCODE_DB", c.db)
+		got := ""
+		for _, f := range defaultFolders() {
+			if f.Agent == "opencode" {
+				got = f.Path
+			}
+		}
+		if got != c.want {
+			t.Errorf("XDG_DATA_HOME=%q OPENCODE_DB=%q: %s, want %s", c.xdg, c.db, got, c.want)
 		}
 	}
 }

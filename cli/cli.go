@@ -67,7 +67,8 @@ var commands = []command{
 `, runWindow},
 	{"import", `  rhizome import [--db PATH] [--json] PATH...  import session files or folders (pi, Claude
                                             Code, Gemini CLI, Qwen Code, Copilot CLI, Cline,
-                                            Codex) and MemoBrain snapshots
+                                            Codex), OpenCode's database (opencode.db, or its
+                                            folder) and MemoBrain snapshots
 `, runImport},
 	{"search", `  rhizome search [--db PATH] [--json] [--explain] [--bridges] [--filter K=V]... QUERY
                                             search the library (hybrid)

@@ -72,7 +72,7 @@ type windowDialogs struct{}
 func (windowDialogs) OpenFiles(ctx context.Context, title string) ([]string, error) {
 	return wruntime.OpenMultipleFilesDialog(ctx, wruntime.OpenDialogOptions{
 		Title:   title,
-		Filters: []wruntime.FileFilter{{DisplayName: "Sessions of pi, Claude Code, Gemini CLI, Qwen Code, Copilot CLI, Codex (*.jsonl), Cline (*.messages.json)", Pattern: "*.jsonl;*.messages.json"}},
+		Filters: []wruntime.FileFilter{{DisplayName: "Sessions of pi, Claude Code, Gemini CLI, Qwen Code, Copilot CLI, Codex (*.jsonl), Cline (*.messages.json), OpenCode (opencode.db)", Pattern: "*.jsonl;*.messages.json;*.db"}},
 	})
 }
 

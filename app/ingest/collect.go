@@ -36,6 +36,9 @@ type Source struct {
 	open     func() (sessionFile, error)
 	err      error    // the file could not even be listed
 	sniff    *sniffed // what its head told before the import (nil: not sniffed)
+	// db: the source is a session of an agent's database (opencode.go),
+	// its bytes the session's rows exported as a document.
+	db *dbSession
 }
 
 type nopCloser struct{ *bytes.Reader }
@@ -121,14 +124,26 @@ func notRegular(mode fs.FileMode) error {
 
 // Collect lists the files to import: each file given, and every session
 // file (IsSessionFile: *.jsonl, Cline's *.messages.json) below each folder
-// given, in lexical order, each once. Symbolic links
+// given, in lexical order, each once; an OpenCode database, given or found
+// below a folder (told by its content, among the *.db files), is listed as
+// one source per session (opencode.go). Symbolic links
 // are followed, to folders and to files (pi's ~/.pi/agent/sessions may be
 // one); a file keeps the path it was found at. A folder reached again (a
 // loop of links, two links to one folder) is walked once, and a file reached
 // by two paths is imported once, by the first. What is not a regular file (a
 // named pipe, a device, a socket, a broken link named *.jsonl) is listed as
 // failed with the reason, never opened.
-func Collect(paths []string, host string) []Source {
+func Collect(paths []string, host string) []Source { return collect(paths, host, false) }
+
+// CollectFound lists the sources of the files at paths as a walk finds
+// them (a watcher's events): a folder and a session file as Collect does;
+// a database (IsDatabaseName) only when it is an OpenCode database, or
+// named as one (opencode*.db: reported when it is not); other files, and
+// missing ones but session files, passed over.
+func CollectFound(paths []string, host string) []Source { return collect(paths, host, true) }
+
+// collect is Collect, or with found CollectFound.
+func collect(paths []string, host string, found bool) []Source {
 	c := &collector{host: host, seen: map[string]bool{}, walked: map[string]bool{}}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
@@ -138,11 +153,15 @@ func Collect(paths []string, host string) []Source {
 		info, err := os.Stat(abs)
 		switch {
 		case err != nil:
-			c.add(abs, Source{path: abs, err: err})
+			if !found || IsSessionFile(abs) {
+				c.add(abs, Source{path: abs, err: err})
+			}
 		case info.IsDir():
 			c.walk(abs)
-		default:
+		case !found || IsSessionFile(abs):
 			c.file(abs, info)
+		case IsDatabaseName(abs) && info.Mode().IsRegular():
+			c.foundDatabase(abs)
 		}
 	}
 	return c.out
@@ -174,6 +193,9 @@ func (c *collector) file(path string, info fs.FileInfo) {
 		c.add(real, Source{path: path, err: fmt.Errorf("%s: %w", path, notRegular(info.Mode()))})
 		return
 	}
+	if !IsSessionFile(path) && c.database(path, real, true) {
+		return // an OpenCode database: its sessions (opencode.go)
+	}
 	c.add(real, fileSource(path, c.host, info.Size()))
 }
 
@@ -199,7 +221,8 @@ func (c *collector) walk(dir string) {
 	for _, d := range entries {
 		p := filepath.Join(dir, d.Name())
 		session := IsSessionFile(p)
-		if d.Type()&fs.ModeSymlink == 0 && !d.IsDir() && !session {
+		db := !session && IsDatabaseName(p)
+		if d.Type()&fs.ModeSymlink == 0 && !d.IsDir() && !session && !db {
 			continue
 		}
 		info, err := os.Stat(p) // follows a link
@@ -212,6 +235,8 @@ func (c *collector) walk(dir string) {
 			c.walk(p)
 		case session:
 			c.file(p, info)
+		case db && info.Mode().IsRegular():
+			c.foundDatabase(p)
 		}
 	}
 }
@@ -238,10 +263,15 @@ func IsSessionFile(p string) bool {
 // SessionFileFor returns the session file whose reading the file at p
 // changes: p itself for a session file (IsSessionFile), the Cline
 // conversation beside a manifest or compaction file (a new title, a
-// compaction), ok false for another file.
+// compaction), the database a write-ahead log belongs to and a database
+// itself (DatabaseFor: which sessions changed, its change markers say), ok
+// false for another file.
 func SessionFileFor(p string) (string, bool) {
 	if IsSessionFile(p) {
 		return p, true
+	}
+	if db, ok := DatabaseFor(p); ok {
+		return db, true
 	}
 	return cline.DocumentFor(p)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"rhizome/backend/cline"
+	"rhizome/backend/opencode"
 	"rhizome/backend/session"
 	"rhizome/backend/sessiondoc"
 	"rhizome/store"
@@ -38,6 +39,10 @@ import (
 //     PutSessionDocument) and give the file back; the entries are not
 //     checked against the file's bytes (docScanner).
 //
+// A database's session (OpenCode's: opencode.go) is a document too: its
+// rows exported as one, with a change marker that spares the export when
+// it has not moved.
+//
 // Another format plugs in with an entry in documentFormats: its parse (a
 // document's bytes and a name in, a Doc out; what lies beside a file on
 // disk is its own to read, through the import's besideCache) and its decode
@@ -58,7 +63,8 @@ type documentFormat struct {
 
 // documentFormats are the formats read through the document seam.
 var documentFormats = map[string]documentFormat{
-	formatCline: {parse: parseCline, decode: cline.DecodeStored},
+	formatCline:    {parse: parseCline, decode: cline.DecodeStored},
+	formatOpenCode: {parse: parseOpenCode, decode: opencode.DecodeStored}, // a database's session (opencode.go)
 }
 
 // isDocumentFormat reports whether format is read through the document
@@ -161,6 +167,9 @@ func (j *job) openDocument() (*session.Header, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read: %w", err)
 	}
+	if len(b) > sessiondoc.MaxBytes {
+		return nil, fmt.Errorf("a JSON document of more than %d MB: the largest Rhizome reads whole", sessiondoc.MaxBytes>>20)
+	}
 	path := ""
 	if j.src.onDisk {
 		path = j.src.path
@@ -176,14 +185,25 @@ func (j *job) openDocument() (*session.Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(b)
-	j.doc, j.docBytes, j.docSHA = doc, b, hex.EncodeToString(sum[:])
+	j.doc, j.docBytes, j.docSHA = doc, b, sha256Hex(b)
 	return &doc.Header, nil
+}
+
+// sha256Hex is the hex SHA-256 of b.
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // docState is a document session's reader state (resumeState.Reader).
 type docState struct {
 	Doc sessiondoc.State `json:"doc"`
+	// Marker is the change marker of a database's session when it was
+	// listed before this reading (opencode.Change.String; "" for a file):
+	// the same marker next time, the session is unchanged without being
+	// read (prepareDatabaseSession). Taken before the export, it can only
+	// be older than the reading, never newer.
+	Marker string `json:"marker,omitempty"`
 }
 
 // decideDocument compares the document j read with the stored session of
@@ -199,10 +219,12 @@ func decideDocument(j *job, stored *store.Session) error {
 		j.reader = newDocReader(j, sessiondoc.State{})
 		return nil
 	}
-	if ds.Doc.Fingerprint == j.doc.Fingerprint {
+	if ds.Doc.Fingerprint == j.doc.Fingerprint && ds.Marker == j.marker() {
 		j.status = StatusUnchanged
 		return nil
 	}
+	// The same reading under a new change marker goes the appended way too:
+	// nothing new is written (reported unchanged), the marker is kept.
 	j.status = StatusAppended
 	// The whole document is read again: its problems are all reported
 	// anew, none kept from before.
@@ -217,6 +239,7 @@ func decideDocument(j *job, stored *store.Session) error {
 // half-written tail).
 type docReader struct {
 	doc     *sessiondoc.Doc
+	marker  string // docState.Marker
 	change  sessiondoc.Change
 	next    int
 	size    int64
@@ -225,7 +248,7 @@ type docReader struct {
 }
 
 func newDocReader(j *job, st sessiondoc.State) *docReader {
-	return &docReader{doc: j.doc, change: st.Diff(j.doc), size: int64(len(j.docBytes)),
+	return &docReader{doc: j.doc, marker: j.marker(), change: st.Diff(j.doc), size: int64(len(j.docBytes)),
 		lines: sessiondoc.LineOf(j.docBytes, int64(len(j.docBytes))), settled: len(st.Keys)}
 }
 
@@ -246,17 +269,25 @@ func (d *docReader) Malformed() []session.Problem {
 }
 
 func (d *docReader) MalformedCount() int       { return len(d.doc.Problems) }
-func (d *docReader) Pending() *session.Problem { return nil }
+func (d *docReader) Pending() *session.Problem { return d.doc.Pending }
 func (d *docReader) Consumed() int64           { return d.size }
 func (d *docReader) Lines() int                { return d.lines }
 
 func (d *docReader) State() (json.RawMessage, int, error) {
-	b, err := json.Marshal(docState{Doc: d.change.Next})
+	b, err := json.Marshal(docState{Doc: d.change.Next, Marker: d.marker})
 	return b, len(d.change.Next.Keys), err
 }
 
 func (d *docReader) Meta() SessionMeta {
-	return SessionMeta{Title: d.doc.Title, Models: d.doc.Models, Record: d.doc.Record}
+	return SessionMeta{Title: d.doc.Title, Models: d.doc.Models, Record: d.doc.Record, ForkPoint: d.doc.ForkPoint}
+}
+
+// marker is the change marker of j's database session ("" for a file).
+func (j *job) marker() string {
+	if j.src.db != nil {
+		return j.src.db.marker
+	}
+	return ""
 }
 
 // docScanner stands for the gap scanner of a document session: its bytes

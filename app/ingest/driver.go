@@ -209,6 +209,11 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 	if j.src.err != nil {
 		return j.src.err
 	}
+	if j.src.db != nil {
+		if done, err := prepareDatabaseSession(ctx, st, j, inflight, waiting); done || err != nil {
+			return err
+		}
+	}
 	hdr, err := j.open()
 	if err != nil {
 		return err
@@ -224,20 +229,8 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 			return nil
 		}
 	}
-	for _, p := range inflight {
-		if p.hdr != nil && p.hdr.ID == hdr.ID {
-			select {
-			case waiting <- p:
-			case <-p.done:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-			select {
-			case <-p.done:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
+	if err := awaitInflight(ctx, hdr.ID, inflight, waiting); err != nil {
+		return err
 	}
 	stored, err := st.ImportedSession(ctx, hdr.ID)
 	switch {
@@ -269,6 +262,27 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 		return err
 	}
 	return j.resumeAt(rs)
+}
+
+// awaitInflight waits for the jobs of inflight that import the session id
+// to be committed, telling the writer which one it waits for (waiting).
+func awaitInflight(ctx context.Context, id string, inflight []*job, waiting chan<- *job) error {
+	for _, p := range inflight {
+		if p.hdr != nil && p.hdr.ID == id {
+			select {
+			case waiting <- p:
+			case <-p.done:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			select {
+			case <-p.done:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	return nil
 }
 
 // writeJob writes one prepared job into the batch b, between a savepoint

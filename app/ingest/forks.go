@@ -106,7 +106,19 @@ func linkFork(tx *store.Tx, parent, child *store.Session, now time.Time) error {
 	}
 	var forkID string
 	var forkSeq int
-	if child.Format != formatCodex {
+	var cm SessionMeta
+	_ = json.Unmarshal(child.Meta, &cm) // no meta: no fork point named
+	if cm.ForkPoint != "" {
+		// The fork's copies have ids of their own (OpenCode): its reader
+		// named the parent's entry it goes on from.
+		seqs, err := tx.EntrySeqs(parent.PK, []string{cm.ForkPoint})
+		if err != nil {
+			return err
+		}
+		if seq, ok := seqs[cm.ForkPoint]; ok {
+			forkID, forkSeq = cm.ForkPoint, seq
+		}
+	} else if child.Format != formatCodex {
 		// Codex entries have no ids of their own ("L<line>"): its fork
 		// point is not in the file; the parent's last node stands for it.
 		// From the child's end backwards, a chunk at a time, its ids are

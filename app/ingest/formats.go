@@ -46,6 +46,7 @@ const (
 	formatCopilot    = "copilot-cli"
 	formatGemini     = "gemini-cli"
 	formatCline      = "cline"
+	// formatOpenCode ("opencode") is in opencode.go.
 )
 
 // sessionReader reads a session file as a stream of entries in file order,
@@ -111,6 +112,10 @@ type SessionMeta struct {
 	// conversation, as last read (Cline's <id>.json manifest: status,
 	// usage totals, checkpoints), kept raw.
 	Record json.RawMessage `json:"record,omitempty"`
+	// ForkPoint is the id of the entry of the parent session a fork goes
+	// on from, when the fork's copies do not keep their originals' ids
+	// (an OpenCode fork: sessiondoc.Doc.ForkPoint).
+	ForkPoint string `json:"forkPoint,omitempty"`
 }
 
 // newSessionReader returns the reader of format for the file r from its
@@ -356,13 +361,13 @@ func detectFormatHead(f io.ReaderAt, size int64, head []byte, format, why string
 		format, why = sessionformat.Detect(head)
 	}
 	switch format {
-	case formatPi, formatClaudeCode, formatCodex, formatQwen, formatCopilot, formatGemini, formatCline:
+	case formatPi, formatClaudeCode, formatCodex, formatQwen, formatCopilot, formatGemini, formatCline, formatOpenCode:
 		return format, nil
 	case sessionformat.MemoBrain, sessionformat.RhizomeLoom, sessionformat.Loom, sessionformat.MiniLoom,
 		sessionformat.Exoloom, sessionformat.Loomsidian:
 		return "", fmt.Errorf("not a session file: %s; import it as what it is (a loom tree or a reasoning graph), not as a session", why)
 	}
-	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code, Qwen Code, Copilot CLI, Gemini CLI, Cline or Codex): %s", why)
+	return "", fmt.Errorf("not a session file Rhizome reads (pi, Claude Code, Qwen Code, Copilot CLI, Gemini CLI, Cline, OpenCode or Codex): %s", why)
 }
 
 // openDocument reports whether b, a whole file, is the beginning of a
@@ -449,6 +454,7 @@ func shorten(v any) any {
 // priceUsage sets the cost of a Codex, Qwen Code, Copilot CLI or Gemini CLI
 // response's usage from Rhizome's price table (analyze.DefaultPrices: the
 // provider's published prices, "google" for Gemini CLI, else "openai";
+// for an OpenCode response OpenCode did not price, its own provider;
 // their logs carry tokens, not dollars — Copilot CLI's usage "cost" is a
 // premium-request multiplier — and Qwen Code speaks the OpenAI API): input
 // (uncached), cached input and output at the model's rates for the

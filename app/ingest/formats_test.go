@@ -5,6 +5,7 @@ import (
 
 	"rhizome/backend/copilot"
 	"rhizome/backend/gemini"
+	"rhizome/backend/opencode"
 	"rhizome/backend/sessionformat"
 )
 
@@ -18,5 +19,8 @@ func TestFormatNames(t *testing.T) {
 	}
 	if formatGemini != sessionformat.Gemini || sessionformat.Gemini != gemini.Format {
 		t.Errorf("the import's Gemini CLI format %q, sessionformat's %q, gemini.Format %q", formatGemini, sessionformat.Gemini, gemini.Format)
+	}
+	if formatOpenCode != sessionformat.OpenCode || sessionformat.OpenCode != opencode.Format {
+		t.Errorf("the import's OpenCode format %q, sessionformat's %q, opencode.Format %q", formatOpenCode, sessionformat.OpenCode, opencode.Format)
 	}
 }

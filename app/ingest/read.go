@@ -384,7 +384,7 @@ func (s *stream) run() error {
 	res.malformed = base + rd.MalformedCount()
 	res.problems = rd.Malformed()
 	res.meta.Title, res.meta.Models, res.meta.Rewinds, res.meta.RolledBackTurns = title, meta.Models, meta.Rewinds, meta.RolledBackTurns
-	res.meta.HistoryThread, res.meta.HistoryEnd = meta.HistoryThread, meta.HistoryEnd
+	res.meta.HistoryThread, res.meta.HistoryEnd, res.meta.ForkPoint = meta.HistoryThread, meta.HistoryEnd, meta.ForkPoint
 	res.meta.Unpriced = sortedKeys(s.unpriced)
 	if j.format == formatClaudeCode && j.hdr.AgentID != "" && j.src.onDisk {
 		if am, ok := claudecode.AgentMetaOf(j.src.path); ok {
@@ -579,11 +579,15 @@ func (s *stream) process(e *session.Entry) error {
 	if err := s.scan.entry(e); err != nil {
 		return err
 	}
-	if (j.format == formatCodex || j.format == formatQwen || j.format == formatCopilot || j.format == formatGemini || j.format == formatCline) && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
+	if (j.format == formatCodex || j.format == formatQwen || j.format == formatCopilot || j.format == formatGemini || j.format == formatCline ||
+		j.format == formatOpenCode) && e.Message != nil && e.Message.Usage != nil && e.Message.Usage.Cost.Total == 0 &&
 		e.Message.Model != "" && e.Message.Usage.TotalTokens+e.Message.Usage.Input+e.Message.Usage.Output > 0 {
 		provider := "openai"
-		if j.format == formatGemini {
+		switch j.format {
+		case formatGemini:
 			provider = "google"
+		case formatOpenCode:
+			provider = e.Message.Provider // OpenCode names it ("anthropic", "openai", a local one)
 		}
 		if !priceUsage(provider, e.Message.Model, e.Message.Usage) {
 			s.unpriced[e.Message.Model] = true

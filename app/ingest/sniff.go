@@ -70,6 +70,11 @@ func sniffSource(s Source, reasoning bool) sniffed {
 	if s.err != nil || s.open == nil {
 		return out
 	}
+	if s.db != nil {
+		// A database's session: told by the database; its export waits
+		// for the import to decide it is needed (prepareDatabaseSession).
+		return sniffed{detected: true, format: formatOpenCode}
+	}
 	f, err := s.open()
 	if err != nil {
 		return out // the session import reports it

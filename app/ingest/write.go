@@ -151,6 +151,9 @@ func (w *fileWrite) begin() error {
 	if parent != "" {
 		sess.ParentFileName = path.Base(filepath.ToSlash(parent))
 		sess.ParentUUID = pisession.SessionUUID(sess.ParentFileName)
+		if j.format == formatOpenCode {
+			sess.ParentUUID = parent // a session id ("ses_…"), not a file name
+		}
 	}
 	w.sess = sess
 	switch {

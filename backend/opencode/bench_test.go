@@ -137,3 +137,21 @@ func BenchmarkPiBareDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeys computes the key of every entry of a 4 MB document
+// (opencode.Key: each row's JSON decoded to leave out what OpenCode writes
+// again): what a re-read adds to the parse to find its new entries.
+func BenchmarkKeys(b *testing.B) {
+	doc, _ := benchDoc(b)
+	p, err := ParseDocument(doc, "bench.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range p.Entries {
+			Key(&p.Entries[i], i)
+		}
+	}
+}

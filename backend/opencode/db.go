@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -355,4 +356,46 @@ func (r row) integer(name string) int64 {
 		return int64(v)
 	}
 	return 0
+}
+
+// SQLiteHeader is the 16 bytes every SQLite database file starts with.
+const SQLiteHeader = "SQLite format 3\x00"
+
+// requiredTables are the tables that make a SQLite database OpenCode's:
+// its sessions, their messages and the messages' parts.
+var requiredTables = []string{"session", "message", "part"}
+
+// Check tells whether the database is OpenCode's by its content: the
+// tables session, message and part. The error names the database and says
+// what it is instead (a SQLite database without those tables, listing the
+// ones it has; a file SQLite cannot read: not a database, a truncated or
+// damaged one; one locked past BusyTimeout).
+func (d *DB) Check(ctx context.Context) error {
+	have, err := tables(ctx, d.db)
+	if err != nil {
+		return d.errorf("unable to read the list of tables", err)
+	}
+	var missing []string
+	for _, t := range requiredTables {
+		if !have[t] {
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(have))
+	for t := range have {
+		names = append(names, t)
+	}
+	slices.Sort(names)
+	if len(names) > 8 {
+		names = append(names[:8], "…")
+	}
+	holds := "no tables"
+	if len(names) > 0 {
+		holds = "the tables " + strings.Join(names, ", ")
+	}
+	return fmt.Errorf("opencode: %s is not an OpenCode database: a SQLite database without the table(s) %s (it has %s)",
+		d.path, strings.Join(missing, ", "), holds)
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -114,6 +115,7 @@ type mapper struct {
 	p *Parsed
 
 	sub      bool              // a sub-agent's session: every entry Sidechain
+	alone    bool              // a stored row decoded alone (DecodeStored): its message's files are not at hand
 	replayed map[string]string // a fork's copied message id -> its original
 	prev     string            // the last entry's id
 
@@ -770,6 +772,11 @@ func (m *mapper) fullOutput(dm *docMessage, dp *docPart, tm toolMeta, output str
 		default:
 			det.FullOutput, det.FullOutputBytes = f.Name, f.Size
 		}
+		return
+	}
+	if m.alone {
+		// A tool part decoded alone: the file was read with its message.
+		det.FullOutput = "tool-output/" + filepath.Base(path)
 		return
 	}
 	det.FullOutputMissing = true

@@ -57,10 +57,11 @@ func DefaultOptions() Options {
 // OptionsFor returns the options for a session format, as
 // sessionformat.Detect names it: DefaultOptions for pi (and anything else),
 // with RewindFlags for "claude-code", "qwen-code", "copilot-cli", "gemini-cli",
-// "cline" and "codex".
+// "cline", "opencode" and "codex".
 func OptionsFor(format string) Options {
 	o := DefaultOptions()
-	if format == "claude-code" || format == "qwen-code" || format == "codex" || format == "copilot-cli" || format == "gemini-cli" || format == "cline" {
+	if format == "claude-code" || format == "qwen-code" || format == "codex" || format == "copilot-cli" || format == "gemini-cli" || format == "cline" ||
+		format == "opencode" {
 		o.Branches = RewindFlags
 	}
 	return o

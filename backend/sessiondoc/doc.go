@@ -96,6 +96,16 @@ type Doc struct {
 	// on: the document and what was read beside it. The same fingerprint,
 	// the same reading.
 	Fingerprint string
+	// Pending says the document's last items are still being written (an
+	// answer streaming in a database row): they are not in Items, and are
+	// read once they are whole, as the line seam leaves a half-written last
+	// line. Pending names the first of them, with its place.
+	Pending *session.Problem
+	// ForkPoint is the entry of the session the document was forked from
+	// (Header.ParentSession) that the fork goes on from: its last message
+	// copied. "" when it is no fork, or when the copies keep the ids of
+	// their originals (the fork point is then found by its id).
+	ForkPoint string
 }
 
 // Item is one item of a document (a message, or what stands for a

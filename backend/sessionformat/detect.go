@@ -2,7 +2,11 @@
 // formats Rhizome reads it holds: a pi session, a Claude Code session, a Qwen
 // Code session, a GitHub Copilot CLI session log, a Gemini CLI chat
 // recording, a Codex rollout, a Cline CLI conversation (a JSON document,
-// told by its envelope even when cut off), a MemoBrain snapshot or a loom tree
+// told by its envelope even when cut off), an OpenCode session document
+// (the JSON document of a session's rows in OpenCode's database, as
+// backend/opencode exports it: "format": "opencode-session"; the database
+// itself is a SQLite file, told by its tables where it is opened, not
+// here), a MemoBrain snapshot or a loom tree
 // (Rhizome's own export, socketteer/loom and the other loom tools), and
 // says what an unknown file looks like. It reads content only, never the
 // file name.
@@ -27,6 +31,7 @@ const (
 	Copilot     = "copilot-cli"    // GitHub Copilot CLI session log, events.jsonl (JSON Lines)
 	Gemini      = "gemini-cli"     // Gemini CLI chat recording, chats/session-*.jsonl (JSON Lines)
 	Cline       = "cline"          // Cline CLI conversation, sessions/<id>/<id>.messages.json (a JSON document)
+	OpenCode    = "opencode"       // OpenCode session: a session's rows of opencode.db as one JSON document ("format": "opencode-session")
 	Codex       = "codex"          // Codex CLI rollout (JSON Lines, every era)
 	MemoBrain   = "memobrain"      // MemoBrain reasoning-graph snapshot (JSON)
 	RhizomeLoom = "rhizome-loom"   // Rhizome's lossless loom tree export (JSON)
@@ -39,6 +44,9 @@ const (
 	GraphML     = "graphml"        // GraphML or GEXF graph (XML): recognised, not read
 	Unknown     = ""               // none of the above; why says what it looks like
 )
+
+// sqliteHeader starts every SQLite database file.
+const sqliteHeader = "SQLite format 3\x00"
 
 // HeadBytes is how much of a file Detect needs to see at most: the first 64
 // KiB (a truncated head is fine; JSON documents are sniffed token by token).
@@ -72,6 +80,8 @@ func Detect(head []byte) (format, why string) {
 			return Tapestry, "Markdown note with Tapestry Loom front matter: not a format Rhizome reads"
 		}
 		return Unknown, "Markdown with front matter, not JSON"
+	case bytes.HasPrefix(b, []byte(sqliteHeader)):
+		return Unknown, "a SQLite database (OpenCode keeps its sessions in one, opencode.db): import it by its path on this machine, where its tables are read"
 	case b[0] != '{' && b[0] != '[':
 		return Unknown, "not JSON: starts with " + quoteStart(b)
 	}
@@ -283,6 +293,8 @@ func sniffDocument(b []byte) (string, string) {
 			return Loom, "a JSON list of loom nodes (text, children): a legacy loom file"
 		}
 		return Unknown, "a JSON list" + s.listDescription() + ": not a format Rhizome reads"
+	case val("format") == `"opencode-session"`:
+		return OpenCode, `JSON document with "format": "opencode-session" (an OpenCode session's rows, as export-session writes them)`
 	case val("format") == `"rhizome.loom-tree"`:
 		return RhizomeLoom, `JSON document with "format": "rhizome.loom-tree"`
 	case has("loomTree.nodeStore"):

@@ -333,3 +333,25 @@ func TestDetectCline(t *testing.T) {
 		}
 	}
 }
+
+// An OpenCode session document (the rows of a session in opencode.db, as
+// backend/opencode exports them and export-session gives them back) is told
+// by its "format" member, whole and cut anywhere after it; the database
+// itself, a SQLite file, is said to be one (it is read by its tables where
+// it is opened, not from its first bytes).
+func TestDetectOpenCode(t *testing.T) {
+	for _, f := range glob(t, "../opencode/testdata/golden/*.export.json") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cut := range []int{len(b), len(b) / 2, bytes.Index(b, []byte(`"session"`)), 40} {
+			if got, why := Detect(b[:cut]); got != OpenCode {
+				t.Errorf("%s cut at %d: %q (%s)", f, cut, got, why)
+			}
+		}
+	}
+	if got, why := Detect(head(t, "../opencode/testdata/opencode-home/opencode.db")); got != Unknown || !strings.Contains(why, "a SQLite database") {
+		t.Errorf("opencode.db: %q (%s)", got, why)
+	}
+}

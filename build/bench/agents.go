@@ -21,14 +21,18 @@ import (
 type agentHome struct {
 	format string // sessionformat name
 	root   string // the home, relative to the repository's root
+	// corpus writes the corpus from the home; nil: writeHomeCopies.
+	corpus func(root, dst string, target int64) (int, int64, error)
 }
 
 var agentHomes = []agentHome{
-	{"pi", "backend/segment/testdata/v3/sessions"}, // the baseline: pi 0.73.1's own small sessions
-	{"gemini-cli", "backend/gemini/testdata/gemini-home"},
-	{"qwen-code", "backend/qwen/testdata/qwen-home"},
-	{"copilot-cli", "backend/copilot/testdata/copilot-home"},
-	{"cline", "backend/cline/testdata/cline-home"},
+	{"pi", "backend/segment/testdata/v3/sessions", nil}, // the baseline: pi 0.73.1's own small sessions
+	{"gemini-cli", "backend/gemini/testdata/gemini-home", nil},
+	{"qwen-code", "backend/qwen/testdata/qwen-home", nil},
+	{"copilot-cli", "backend/copilot/testdata/copilot-home", nil},
+	{"cline", "backend/cline/testdata/cline-home", nil},
+	// A database, not files: its sessions copied within it (opencode.go).
+	{"opencode", "backend/opencode/testdata/opencode-home", writeOpenCodeCorpus},
 }
 
 // callIDRE matches an OpenAI-style tool call id ("call_IiGUgr73okfu…"),
@@ -44,8 +48,12 @@ func benchAgents(bin, dir string, target int64, piLarge importCost) error {
 	costs := map[string]importCost{}
 	for _, h := range agentHomes {
 		fmt.Printf("== %s sessions (copies of %s, new ids)\n", h.format, h.root)
+		write := h.corpus
+		if write == nil {
+			write = writeHomeCopies
+		}
 		c, err := run(bin, filepath.Join(dir, "agent-"+h.format), target, func(corpus string, target int64) (int, int64, error) {
-			return writeHomeCopies(h.root, corpus, target)
+			return write(h.root, corpus, target)
 		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", h.format, err)

@@ -31,6 +31,7 @@ import (
 	"rhizome/backend/codex"
 	"rhizome/backend/copilot"
 	"rhizome/backend/gemini"
+	"rhizome/backend/opencode"
 	"rhizome/backend/pisession"
 	"rhizome/backend/pisession/pitest"
 	"rhizome/backend/qwen"
@@ -44,7 +45,7 @@ func main() {
 	samples := flag.String("samples", "app/samples", "folder of real sessions to copy")
 	keep := flag.Bool("keep", false, "keep the corpus and library")
 	formatsMB := flag.Int("formats-mb", -1, "Claude Code and Codex corpus size in MB (-1: as --mb, 0: skip)")
-	agentsMB := flag.Int("agents-mb", 20, "size in MB of the corpus of each newer agent's real sessions (Gemini CLI, Qwen Code, Copilot CLI; 0: skip)")
+	agentsMB := flag.Int("agents-mb", 20, "size in MB of the corpus of each newer agent's real sessions (Gemini CLI, Qwen Code, Copilot CLI, Cline, OpenCode; 0: skip)")
 	appendMB := flag.Int("append-mb", 155, "size in MB of the session appended to, per format (0: skip)")
 	rounds := flag.Int("append-rounds", 20, "appends of 1 KB per format")
 	appendFormats := flag.String("append-formats", "pi,claude-code,codex,gemini-cli,qwen-code,copilot-cli", "formats appended to, comma-separated")
@@ -170,6 +171,17 @@ func readerDecode(dir string) (int, error) {
 		if err != nil || d.IsDir() || !isSessionFile(p) {
 			return err
 		}
+		if isOpenCodeDB(p) {
+			// A database: each session exported, then read whole.
+			return eachOpenCodeDoc(p, func(id string, doc []byte) error {
+				parsed, err := opencode.ParseDocument(doc, id)
+				if err != nil {
+					return fmt.Errorf("%s: %w", p, err)
+				}
+				n += len(parsed.Entries)
+				return nil
+			})
+		}
 		if strings.HasSuffix(p, cline.MessagesSuffix) {
 			// A whole document: Cline's reader parses it at once.
 			doc, err := cline.ReadFile(p)
@@ -234,6 +246,21 @@ func bareDecode(dir string) (int, error) {
 	n := 0
 	br := bufio.NewReaderSize(nil, 1<<20) // one buffer for every file: allocating one each cost a second
 	for _, name := range names {
+		if isOpenCodeDB(name) {
+			// A database: each session exported, its document decoded.
+			err := eachOpenCodeDoc(name, func(id string, doc []byte) error {
+				var v map[string]any
+				if err := json.Unmarshal(doc, &v); err != nil {
+					return fmt.Errorf("%s: %s: %w", name, id, err)
+				}
+				n++
+				return nil
+			})
+			if err != nil {
+				return n, err
+			}
+			continue
+		}
 		f, err := os.Open(name)
 		if err != nil {
 			return n, err
@@ -255,8 +282,9 @@ func bareDecode(dir string) (int, error) {
 	return n, nil
 }
 
-// isSessionFile tells the corpus's session files: JSON Lines, and Cline's
-// conversations (one JSON document each).
+// isSessionFile tells the corpus's session files: JSON Lines, Cline's
+// conversations (one JSON document each) and OpenCode's database (its
+// sessions exported, one document each).
 func isSessionFile(p string) bool {
-	return strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, cline.MessagesSuffix)
+	return strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, cline.MessagesSuffix) || isOpenCodeDB(p)
 }

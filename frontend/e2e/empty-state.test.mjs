@@ -19,7 +19,7 @@ test('the empty state offers the samples and importing them works', async () => 
   const text = await empty.textContent();
   assert.match(text, /Three real pi sessions from badlogic\/pi-mono \(MIT, Copyright \(c\) 2025 Mario Zechner\)/);
   assert.match(text, /\.jsonl/);
-  assert.match(text, /pi, Claude Code, Gemini CLI, Qwen Code, Copilot CLI, Cline, Codex/);
+  assert.match(text, /pi, Claude Code, Gemini CLI, Qwen Code, Copilot CLI, Cline, OpenCode, Codex/);
   await shot(page, 'e2e-empty-1-light');
 
   // What the progress bar shows while the import runs.

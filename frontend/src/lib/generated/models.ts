@@ -993,7 +993,7 @@ export namespace app {
 	    parentSession?: string;
 	    malformed: number;
 	    pendingTail: boolean;
-	    format: 'pi' | 'claude-code' | 'codex' | 'qwen-code' | 'copilot-cli' | 'gemini-cli' | 'cline';
+	    format: 'pi' | 'claude-code' | 'codex' | 'qwen-code' | 'copilot-cli' | 'gemini-cli' | 'cline' | 'opencode';
 	    costUnknown?: boolean;
 	    agentId?: string;
 	    sourceDeleted?: boolean;
@@ -1095,7 +1095,7 @@ export namespace app {
 	}
 	export interface WatchedFolder {
 	    path: string;
-	    agent?: 'pi' | 'claude-code' | 'codex' | 'qwen-code' | 'copilot-cli' | 'gemini-cli' | 'cline' | '';
+	    agent?: 'pi' | 'claude-code' | 'codex' | 'qwen-code' | 'copilot-cli' | 'gemini-cli' | 'cline' | 'opencode' | '';
 	    default: boolean;
 	    enabled: boolean;
 	    exists: boolean;

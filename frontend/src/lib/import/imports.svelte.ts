@@ -118,7 +118,7 @@ class Imports {
     return this.run(async () => {
       this.stage = 'Reading files…';
       const picked = await pending;
-      if (picked.length === 0) throw new Error('Nothing to import: drop session files (.jsonl of pi, Claude Code, Gemini CLI, Qwen Code, Copilot CLI or Codex, Cline .messages.json) or folders holding them.');
+      if (picked.length === 0) throw new Error('Nothing to import: drop session files (.jsonl of pi, Claude Code, Gemini CLI, Qwen Code, Copilot CLI or Codex, Cline .messages.json) or folders holding them; OpenCode\'s sessions are read from its database (opencode.db) in its watched folder or with rhizome import.');
       const total = picked.reduce((a, p) => a + p.file.size, 0);
       this.stage = `Sending ${picked.length} file${picked.length === 1 ? '' : 's'} (${(total / 1048576).toFixed(1)} MB) to Rhizome…`;
       return api.importDropped(picked);
