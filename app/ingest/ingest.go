@@ -1,5 +1,7 @@
 // Package ingest is Rhizome's import engine: it brings session files (pi,
-// Claude Code, Qwen Code, Copilot CLI, Codex) into the library, behind one entry point, Run. The app
+// Claude Code, Gemini CLI, Qwen Code, Copilot CLI and Codex line by line;
+// Cline conversations and OpenCode's database sessions as whole documents,
+// document.go) into the library, behind one entry point, Run. The app
 // (package app) lists what to import (Collect, InMemory, FileAs), calls Run,
 // and turns its Report into the window's contract; nothing here knows the
 // window, the HTTP server or the app's other use cases: what Run needs of
