@@ -263,3 +263,30 @@ func TestCodexRolloutMovedToTheArchive(t *testing.T) {
 		t.Errorf("%d sessions %s among %d, want one among %d", n, codexAgent, len(ss), first.Totals.Files)
 	}
 }
+
+// checkExportedBack fails t unless export-session gives the imported file
+// of fr back byte for byte.
+func checkExportedBack(t *testing.T, l *testLib, fr FileReport) {
+	t.Helper()
+	orig, err := os.ReadFile(fr.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := exportBack(t, l, fr.SessionID); !bytes.Equal(back, orig) {
+		t.Errorf("%s: export-session gave %d bytes back, the file has %d; first difference at byte %d", fr.SessionID, len(back), len(orig), firstByteDiff(back, orig))
+	}
+}
+
+// sessionsByID is the library's sessions by id.
+func sessionsByID(t *testing.T, l *testLib) map[string]SessionSummary {
+	t.Helper()
+	sessions, err := l.Library.Sessions("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]SessionSummary{}
+	for _, s := range sessions {
+		byID[s.ID] = s
+	}
+	return byID
+}

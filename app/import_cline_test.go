@@ -67,13 +67,7 @@ func TestImportClineCLI(t *testing.T) {
 		if fr.BoundariesByType["compaction"] != wantCompactions || fr.BoundariesByType["tree_jump"] != 0 {
 			t.Errorf("%s: boundaries %v, want %d compaction", fr.SessionID, fr.BoundariesByType, wantCompactions)
 		}
-		orig, err := os.ReadFile(fr.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if back := exportBack(t, l, fr.SessionID); !bytes.Equal(back, orig) {
-			t.Errorf("%s: export-session wrote %d bytes, the file has %d; first difference at byte %d", fr.SessionID, len(back), len(orig), firstByteDiff(back, orig))
-		}
+		checkExportedBack(t, l, fr)
 		var views []EntryView
 		for _, id := range sessionNodes(t, l, fr.SessionID) {
 			views = append(views, allEntries(t, l, id)...)
@@ -90,14 +84,7 @@ func TestImportClineCLI(t *testing.T) {
 		}
 	}
 
-	sessions, err := l.Library.Sessions("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]SessionSummary{}
-	for _, s := range sessions {
-		byID[s.ID] = s
-	}
+	byID := sessionsByID(t, l)
 	if s := byID[clineFirst]; s.Name != "How long is main.go, and what does it serve?" || s.Project != "/tmp/rhizome-cline-fixtures/work/notes-api" ||
 		s.Format != sessionformat.Cline || !s.CostUnknown {
 		t.Errorf("the first session %+v: titled by its manifest; scripted-coder has no price", s)

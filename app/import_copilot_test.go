@@ -54,23 +54,10 @@ func TestImportCopilotCLI(t *testing.T) {
 		if fr.SessionID == copilotMain && fr.BoundariesByType["compaction"] != 2 {
 			t.Errorf("%s: boundaries %v, want the two compactions", fr.SessionID, fr.BoundariesByType)
 		}
-		orig, err := os.ReadFile(fr.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if back := exportBack(t, l, fr.SessionID); !bytes.Equal(back, orig) {
-			t.Errorf("%s: export-session wrote %d bytes, the file has %d; first difference at byte %d", fr.SessionID, len(back), len(orig), firstByteDiff(back, orig))
-		}
+		checkExportedBack(t, l, fr)
 	}
 
-	sessions, err := l.Library.Sessions("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]SessionSummary{}
-	for _, s := range sessions {
-		byID[s.ID] = s
-	}
+	byID := sessionsByID(t, l)
 	// No session.title_changed in either log: the names are workspace.yaml's
 	// (the --name given, else the first prompt).
 	if s := byID[copilotLogo]; s.Name != "Logo check" || s.Title != "Logo check" || s.Format != sessionformat.Copilot {

@@ -134,14 +134,7 @@ func TestImportClaudeCodeAndCodex(t *testing.T) {
 		}
 	}
 
-	sessions, err := l.Library.Sessions("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]SessionSummary{}
-	for _, s := range sessions {
-		byID[s.ID] = s
-	}
+	byID := sessionsByID(t, l)
 	if s := byID[claudeMain]; s.Format != sessionformat.ClaudeCode || s.Name == "" || s.Name == filepath.Base(s.Path) {
 		t.Errorf("Claude Code session %+v: want its title", s)
 	}
@@ -256,22 +249,9 @@ func TestImportClaudeCodeReleases(t *testing.T) {
 				if fr.Segments != len(segs) || nodes != len(segs) {
 					t.Errorf("%s: %d segments, %d nodes; the segmenter cuts %d", filepath.Base(fr.Path), fr.Segments, nodes, len(segs))
 				}
-				orig, err := os.ReadFile(fr.Path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if back := exportBack(t, l, fr.SessionID); !bytes.Equal(back, orig) {
-					t.Errorf("%s: export-session gave %d bytes back, the file has %d; first difference at byte %d", fr.SessionID, len(back), len(orig), firstByteDiff(back, orig))
-				}
+				checkExportedBack(t, l, fr)
 			}
-			sessions, err := l.Library.Sessions("")
-			if err != nil {
-				t.Fatal(err)
-			}
-			byID := map[string]SessionSummary{}
-			for _, s := range sessions {
-				byID[s.ID] = s
-			}
+			byID := sessionsByID(t, l)
 			if s := byID[claudeMain]; s.Name == "" || s.Name == filepath.Base(s.Path) || s.CostUnknown || s.Cost <= 0 {
 				t.Errorf("the main session %+v: titled by its metadata lines, priced by its reader", s)
 			}

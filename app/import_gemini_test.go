@@ -53,13 +53,7 @@ func TestImportGeminiCLI(t *testing.T) {
 		if fr.SessionID == geminiMain && (fr.BoundariesByType["compaction"] != 1 || fr.BoundariesByType["branch"] != 1) {
 			t.Errorf("%s: boundaries %v, want the compression and the rollback", fr.SessionID, fr.BoundariesByType)
 		}
-		orig, err := os.ReadFile(fr.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if back := exportBack(t, l, fr.SessionID); !bytes.Equal(back, orig) {
-			t.Errorf("%s: export-session wrote %d bytes, the file has %d; first difference at byte %d", fr.SessionID, len(back), len(orig), firstByteDiff(back, orig))
-		}
+		checkExportedBack(t, l, fr)
 		var views []EntryView
 		for _, id := range sessionNodes(t, l, fr.SessionID) {
 			views = append(views, allEntries(t, l, id)...)
@@ -76,14 +70,7 @@ func TestImportGeminiCLI(t *testing.T) {
 		}
 	}
 
-	sessions, err := l.Library.Sessions("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]SessionSummary{}
-	for _, s := range sessions {
-		byID[s.ID] = s
-	}
+	byID := sessionsByID(t, l)
 	if s := byID[geminiMain]; s.Name != "Add a health check endpoint to acme-api" || s.Project != "/tmp/rhizome-gemini-fixtures/work/acme-api" ||
 		s.Format != sessionformat.Gemini || s.CostUnknown || s.Cost <= 0 {
 		t.Errorf("the main session %+v: titled by its summary, priced at Google's gemini-2.5-pro and gemini-2.5-flash rates", s)

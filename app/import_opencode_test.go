@@ -228,14 +228,7 @@ func TestImportOpenCode(t *testing.T) {
 		t.Errorf("the fork, imported last, has edges %v: want its fork edge", f.EdgesByType)
 	}
 
-	sessions, err := l.Library.Sessions("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]SessionSummary{}
-	for _, s := range sessions {
-		byID[s.ID] = s
-	}
+	byID := sessionsByID(t, l)
 	for id, want := range map[string]string{opencodeMain: "main.go size and routes", opencodeSub: "Review notes.go (@general subagent)",
 		opencodeSecond: "Release notes", opencodeFork: "Release notes (fork #1)"} {
 		s := byID[id]

@@ -58,23 +58,10 @@ func TestImportQwenCode(t *testing.T) {
 		if fr.SessionID != "agent-"+qwenAgent && fr.BoundariesByType["compaction"] != 1 {
 			t.Errorf("%s: boundaries %v, want the compression", filepath.Base(fr.Path), fr.BoundariesByType)
 		}
-		orig, err := os.ReadFile(fr.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if back := exportBack(t, l, fr.SessionID); !bytes.Equal(back, orig) {
-			t.Errorf("%s: export-session wrote %d bytes, the file has %d; first difference at byte %d", fr.SessionID, len(back), len(orig), firstByteDiff(back, orig))
-		}
+		checkExportedBack(t, l, fr)
 	}
 
-	sessions, err := l.Library.Sessions("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]SessionSummary{}
-	for _, s := range sessions {
-		byID[s.ID] = s
-	}
+	byID := sessionsByID(t, l)
 	if s := byID[qwenMain]; s.Format != sessionformat.QwenCode || !s.CostUnknown || s.Entries != 61 {
 		t.Errorf("Qwen Code session %+v: qwen3-coder-plus has no price in the table: its cost is unknown", s)
 	}
