@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"rhizome/backend/cline/clinetest"
 	"strings"
 	"testing"
 	"time"
@@ -466,23 +467,11 @@ func BenchmarkImportClineReread5MB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	top, _ := sessiondoc.Members(full, sessiondoc.Span{Start: 0, End: len(full)})
-	list, _ := sessiondoc.Find(top, "messages")
-	msgs, _ := sessiondoc.Elements(full, list)
-	head, tail := full[:msgs[0].Start], full[msgs[len(msgs)-1].End:]
-	var body bytes.Buffer
-	n := 0
-	add := func() {
-		m := msgs[n%len(msgs)]
-		if n > 0 {
-			body.WriteString(",\n    ")
-		}
-		body.Write(bytes.Replace(full[m.Start:m.End], []byte(`"id": "`), []byte(fmt.Sprintf(`"id": "r%d-`, n)), 1))
-		n++
+	conv, err := clinetest.NewGrowing(full)
+	if err != nil {
+		b.Fatal(err)
 	}
-	for body.Len() < 5<<20 {
-		add()
-	}
+	conv.Grow(5 << 20)
 	dir := b.TempDir()
 	folder := filepath.Join(dir, "sessions", clineFirst)
 	if err := os.MkdirAll(folder, 0o755); err != nil {
@@ -490,8 +479,7 @@ func BenchmarkImportClineReread5MB(b *testing.B) {
 	}
 	p := filepath.Join(folder, clineFirst+".messages.json")
 	write := func() {
-		doc := append(append(append([]byte{}, head...), body.Bytes()...), tail...)
-		if err := os.WriteFile(p, doc, 0o644); err != nil {
+		if err := os.WriteFile(p, conv.Bytes(), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -505,11 +493,11 @@ func BenchmarkImportClineReread5MB(b *testing.B) {
 	if rep, err := a.Import.ImportPaths([]string{p}); err != nil || rep.Totals.Imported != 1 {
 		b.Fatalf("%v %+v", err, rep.Totals)
 	}
-	b.SetBytes(int64(len(head) + body.Len() + len(tail)))
+	b.SetBytes(int64(conv.Len()))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		add()
+		conv.Add()
 		write()
 		b.StartTimer()
 		rep, err := a.Import.ImportPaths([]string{p})

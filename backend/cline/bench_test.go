@@ -1,10 +1,9 @@
 package cline
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
+	"rhizome/backend/cline/clinetest"
 	"testing"
 
 	"rhizome/backend/sessiondoc"
@@ -66,27 +65,14 @@ func bigConversation(b *testing.B, size int) (doc, grown []byte) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	top, _ := sessiondoc.Members(full, sessiondoc.Span{Start: 0, End: len(full)})
-	list, _ := sessiondoc.Find(top, "messages")
-	msgs, _ := sessiondoc.Elements(full, list)
-	head, tail := full[:msgs[0].Start], full[msgs[len(msgs)-1].End:]
-	var body bytes.Buffer
-	n := 0
-	add := func() {
-		m := msgs[n%len(msgs)]
-		if n > 0 {
-			body.WriteString(",\n    ")
-		}
-		body.Write(bytes.Replace(full[m.Start:m.End], []byte(`"id": "`), []byte(fmt.Sprintf(`"id": "r%d-`, n)), 1))
-		n++
+	g, err := clinetest.NewGrowing(full)
+	if err != nil {
+		b.Fatal(err)
 	}
-	for body.Len() < size {
-		add()
-	}
-	doc = append(append(append([]byte{}, head...), body.Bytes()...), tail...)
-	add()
-	grown = append(append(append([]byte{}, head...), body.Bytes()...), tail...)
-	return doc, grown
+	g.Grow(size)
+	doc = g.Bytes()
+	g.Add()
+	return doc, g.Bytes()
 }
 
 // BenchmarkReread5MB is a live re-read of a 5 MB conversation that gained
