@@ -121,9 +121,9 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   const claude = byFormat['claude-code'].find((s) => s.id !== evilID && !s.agentId);
   assert.equal((await page.textContent(`[data-testid=session-item][data-session="${codex.id}"] [data-testid=session-format]`)).trim(), 'Codex');
   assert.equal((await page.textContent(`[data-testid=session-item][data-session="${claude.id}"] [data-testid=session-format]`)).trim(), 'Claude Code');
-  // The Codex model has no price in Rhizome's table: its cost is unknown, not $0.00; Claude Code's is priced.
+  // The Codex model has no price in Rhizome's table: it reads unpriced, not $0.00; Claude Code's is priced.
   assert.ok(codex.costUnknown, 'the Codex session is not marked as of an unpriced model');
-  assert.equal((await page.textContent(`[data-testid=session-item][data-session="${codex.id}"] [data-testid=session-cost]`)).trim(), 'cost unknown');
+  assert.equal((await page.textContent(`[data-testid=session-item][data-session="${codex.id}"] [data-testid=session-cost]`)).trim(), 'unpriced');
   assert.match((await page.textContent(`[data-testid=session-item][data-session="${claude.id}"] [data-testid=session-cost]`)).trim(), /^(\$\d+\.\d\d|<\$0\.01)$/);
   // The sub-agent's transcript is marked as one (not as a fork), its parent named by title.
   const agent = byFormat['claude-code'].find((s) => s.agentId);

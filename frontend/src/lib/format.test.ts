@@ -8,7 +8,7 @@ describe('format', () => {
     expect(formatCost(1.234)).toBe('$1.23');
     expect(formatCost(1234.5)).toBe('$1,235');
     // A session with usage of a model that has no price says so.
-    expect(formatSessionCost(0, true)).toBe('cost unknown');
+    expect(formatSessionCost(0, true)).toBe('unpriced');
     expect(formatSessionCost(1.234, true)).toBe('$1.23+');
     expect(formatSessionCost(0, false)).toBe('$0.00');
   });

@@ -11,12 +11,12 @@ export function formatCost(usd: number | undefined | null): string {
 
 /**
  * A session's cost when some of its usage may be of a model without a price
- * (costUnknown): "cost unknown" when nothing was priced, the priced part
+ * (costUnknown): "unpriced" when nothing was priced, the priced part
  * with a "+" when some was, else formatCost.
  */
 export function formatSessionCost(usd: number | undefined | null, unknown: boolean | undefined): string {
   if (!unknown) return formatCost(usd);
-  return (usd ?? 0) > 0 ? `${formatCost(usd)}+` : 'cost unknown';
+  return (usd ?? 0) > 0 ? `${formatCost(usd)}+` : 'unpriced';
 }
 
 /** Token counts: 950, 12.3k, 4.1M. */
