@@ -98,6 +98,20 @@ func TestImportClineCLI(t *testing.T) {
 	if len(byID) != 6 {
 		t.Errorf("%d sessions", len(byID))
 	}
+	// The manifest is kept raw with the session (SessionMeta.Record).
+	var meta string
+	if err := l.db(t).QueryRow(`SELECT meta FROM sessions WHERE id = ?`, clineFirst).Scan(&meta); err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Record struct {
+			SessionID string `json:"session_id"`
+			Status    string `json:"status"`
+		} `json:"record"`
+	}
+	if err := json.Unmarshal([]byte(meta), &m); err != nil || m.Record.SessionID != clineFirst || m.Record.Status == "" {
+		t.Errorf("the first session's stored meta %.200s: want its manifest (%v)", meta, err)
+	}
 	// The spawn_agent result leads to the sub-agent's first node.
 	linked := false
 	for _, id := range sessionNodes(t, l, clineFirst) {

@@ -384,7 +384,7 @@ func (s *stream) run() error {
 	res.malformed = base + rd.MalformedCount()
 	res.problems = rd.Malformed()
 	res.meta.Title, res.meta.Models, res.meta.Rewinds, res.meta.RolledBackTurns = title, meta.Models, meta.Rewinds, meta.RolledBackTurns
-	res.meta.HistoryThread, res.meta.HistoryEnd, res.meta.ForkPoint = meta.HistoryThread, meta.HistoryEnd, meta.ForkPoint
+	res.meta.HistoryThread, res.meta.HistoryEnd, res.meta.ForkPoint, res.meta.Record = meta.HistoryThread, meta.HistoryEnd, meta.ForkPoint, meta.Record
 	res.meta.Unpriced = sortedKeys(s.unpriced)
 	if j.format == formatClaudeCode && j.hdr.AgentID != "" && j.src.onDisk {
 		if am, ok := claudecode.AgentMetaOf(j.src.path); ok {
