@@ -147,6 +147,8 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   assert.equal(await codexPatch.locator('del').textContent(), 'print(total([1, 2, 3]))\n');
   assert.equal(await codexPatch.locator('ins').textContent(), 'print("total:", total([1, 2, 3]))\n');
   assert.equal((await page.textContent('[data-testid=node-panel] [data-testid=session-format]')).trim(), 'Codex');
+  // Its model has no price: the node's cost reads unpriced, not $0.00.
+  assert.equal((await page.textContent('[data-testid=node-panel] [data-testid=node-cost]')).trim(), 'unpriced');
   await shot(page, 'formats-1-codex-patch');
   // Dark theme, and the smallest window the app supports.
   await page.emulateMedia({ colorScheme: 'dark' });
