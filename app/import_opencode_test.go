@@ -398,10 +398,12 @@ func TestImportOpenCodeLocked(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	start := time.Now()
+	// The import returns while the write transaction is still open (it is
+	// committed only below): it read what was committed, never waiting
+	// for OpenCode.
 	rep := l.importPaths(t, path)
-	if rep.Totals.Unchanged != opencodeSessions || time.Since(start) > 5*time.Second {
-		t.Errorf("while OpenCode writes: %+v in %v", rep.Totals, time.Since(start))
+	if rep.Totals.Unchanged != opencodeSessions {
+		t.Errorf("while OpenCode writes: %+v", rep.Totals)
 	}
 	if _, err := conn.ExecContext(ctx, `COMMIT`); err != nil {
 		t.Fatal(err)
