@@ -330,7 +330,7 @@ func (f format) set(st *parseState, obj []byte, sv span, ms []member, at session
 		var dst any
 		switch m.Key {
 		case "messages":
-			list, hasList = span{sv.Start + m.Val.Start, sv.Start + m.Val.End}, true
+			list, hasList = span{Start: sv.Start + m.Val.Start, End: sv.Start + m.Val.End}, true
 		case "summary":
 			dst = &ws.Summary
 		case "sessionId":

@@ -115,72 +115,18 @@ type wireFunctionResponse struct {
 	Response json.RawMessage `json:"response"`
 }
 
-// span is a JSON value's bytes [Start, End) within the object it was found
-// in.
-type span struct{ Start, End int }
+// span is where a JSON value lies in the bytes scanned: b[Start:End].
+type span = sessionlog.Span
 
 // member is one key of a JSON object and the span of its value.
-type member struct {
-	Key string
-	Val span
-}
+type member = sessionlog.Member
 
 // members lists the keys of the JSON object b (valid JSON, as json.Unmarshal
 // accepted it), with their values' spans, in order; ok is false when b is
 // not an object or does not scan.
 func members(b []byte) (out []member, ok bool) {
-	out, _, ok = object(b)
+	out, _, ok = sessionlog.Object(b, 0)
 	return out, ok
-}
-
-// object is members, and the end of the object in b.
-func object(b []byte) (out []member, end int, ok bool) {
-	i := sessionlog.SkipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return nil, 0, false
-	}
-	i = sessionlog.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return nil, i + 1, true
-	}
-	for i < len(b) {
-		if b[i] != '"' {
-			return nil, 0, false
-		}
-		ke := sessionlog.SkipString(b, i)
-		if ke < 0 {
-			return nil, 0, false
-		}
-		key := string(b[i+1 : ke-1])
-		if bytes.IndexByte(b[i:ke], '\\') >= 0 {
-			if json.Unmarshal(b[i:ke], &key) != nil {
-				return nil, 0, false
-			}
-		}
-		i = sessionlog.SkipSpace(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return nil, 0, false
-		}
-		vs := sessionlog.SkipSpace(b, i+1)
-		ve := sessionlog.SkipValue(b, vs)
-		if ve < 0 {
-			return nil, 0, false
-		}
-		out = append(out, member{Key: key, Val: span{vs, ve}})
-		i = sessionlog.SkipSpace(b, ve)
-		if i >= len(b) {
-			return nil, 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = sessionlog.SkipSpace(b, i+1)
-		case '}':
-			return out, i + 1, true
-		default:
-			return nil, 0, false
-		}
-	}
-	return nil, 0, false
 }
 
 // setPrefix starts a $set record as Gemini CLI writes it.
@@ -204,45 +150,16 @@ func setValue(obj []byte) (v span, ms []member, ok bool) {
 	if vs >= end-1 || obj[vs] != '{' {
 		return span{}, nil, false
 	}
-	ms, n, ok := object(obj[vs : end-1])
+	ms, n, ok := sessionlog.Object(obj[vs:end-1], 0)
 	if !ok || sessionlog.SkipSpace(obj[vs:end-1], n) != end-1-vs {
 		return span{}, nil, false
 	}
-	return span{vs, vs + n}, ms, true
+	return span{Start: vs, End: vs + n}, ms, true
 }
 
 // elements lists the spans of the values of the JSON array b (valid JSON);
 // ok is false when b is not an array or does not scan.
-func elements(b []byte) (out []span, ok bool) {
-	i := sessionlog.SkipSpace(b, 0)
-	if i >= len(b) || b[i] != '[' {
-		return nil, false
-	}
-	i = sessionlog.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return nil, true
-	}
-	for i < len(b) {
-		e := sessionlog.SkipValue(b, i)
-		if e < 0 {
-			return nil, false
-		}
-		out = append(out, span{i, e})
-		i = sessionlog.SkipSpace(b, e)
-		if i >= len(b) {
-			return nil, false
-		}
-		switch b[i] {
-		case ',':
-			i = sessionlog.SkipSpace(b, i+1)
-		case ']':
-			return out, true
-		default:
-			return nil, false
-		}
-	}
-	return nil, false
-}
+func elements(b []byte) (out []span, ok bool) { return sessionlog.Elements(b, 0) }
 
 // memberVal returns the span of key's value in the members ms.
 func memberVal(ms []member, key string) (span, bool) {

@@ -107,7 +107,7 @@ func TestKey(t *testing.T) {
 // elements in the document.
 func TestSpans(t *testing.T) {
 	d := []byte(`{ "a" : [1, {"x": "]"} , "s\"q"], "b\u00e9": null }`)
-	ms, ok := Members(d, Span{0, len(d)})
+	ms, ok := Members(d, Span{Start: 0, End: len(d)})
 	if !ok || len(ms) != 2 || ms[0].Key != "a" || ms[1].Key != "bé" || string(d[ms[1].Val.Start:ms[1].Val.End]) != "null" {
 		t.Fatalf("%v %+v", ok, ms)
 	}

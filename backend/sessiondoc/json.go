@@ -74,99 +74,25 @@ func (l *Lines) At(off int) int {
 	return l.line
 }
 
-// Span is a JSON value's bytes [Start, End) in a document.
-type Span struct{ Start, End int }
+// Span is where a value lies in a document: doc[Start:End].
+type Span = sessionlog.Span
 
 // Member is one key of a JSON object and the span of its value.
-type Member struct {
-	Key string
-	Val Span
-}
+type Member = sessionlog.Member
 
 // Members lists the keys of the JSON object at doc[v.Start:v.End] (of a
 // document Check accepted) with their values' spans in doc, in order; ok is
 // false when the value is not an object.
 func Members(doc []byte, v Span) (out []Member, ok bool) {
-	b := doc[:v.End]
-	i := sessionlog.SkipSpace(b, v.Start)
-	if i >= len(b) || b[i] != '{' {
-		return nil, false
-	}
-	i = sessionlog.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return nil, true
-	}
-	for i < len(b) {
-		if b[i] != '"' {
-			return nil, false
-		}
-		ke := sessionlog.SkipString(b, i)
-		if ke < 0 {
-			return nil, false
-		}
-		key := string(b[i+1 : ke-1])
-		if bytes.IndexByte(b[i:ke], '\\') >= 0 && json.Unmarshal(b[i:ke], &key) != nil {
-			return nil, false
-		}
-		i = sessionlog.SkipSpace(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return nil, false
-		}
-		vs := sessionlog.SkipSpace(b, i+1)
-		ve := sessionlog.SkipValue(b, vs)
-		if ve < 0 {
-			return nil, false
-		}
-		out = append(out, Member{Key: key, Val: Span{vs, ve}})
-		i = sessionlog.SkipSpace(b, ve)
-		if i >= len(b) {
-			return nil, false
-		}
-		switch b[i] {
-		case ',':
-			i = sessionlog.SkipSpace(b, i+1)
-		case '}':
-			return out, true
-		default:
-			return nil, false
-		}
-	}
-	return nil, false
+	out, _, ok = sessionlog.Object(doc[:v.End], v.Start)
+	return out, ok
 }
 
 // Elements lists the spans in doc of the elements of the JSON list at
 // doc[v.Start:v.End] (of a document Check accepted); ok is false when the
 // value is not a list.
 func Elements(doc []byte, v Span) (out []Span, ok bool) {
-	b := doc[:v.End]
-	i := sessionlog.SkipSpace(b, v.Start)
-	if i >= len(b) || b[i] != '[' {
-		return nil, false
-	}
-	i = sessionlog.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return nil, true
-	}
-	for i < len(b) {
-		e := sessionlog.SkipValue(b, i)
-		if e < 0 {
-			return nil, false
-		}
-		out = append(out, Span{i, e})
-		i = sessionlog.SkipSpace(b, e)
-		if i >= len(b) {
-			return nil, false
-		}
-		switch b[i] {
-		case ',':
-			i = sessionlog.SkipSpace(b, i+1)
-		case ']':
-			return out, true
-		default:
-			return nil, false
-		}
-	}
-	return nil, false
+	return sessionlog.Elements(doc[:v.End], v.Start)
 }
 
 // Find returns the span of key's value among ms.

@@ -134,7 +134,8 @@ func (lr *LineReader) Read() (Line, error) {
 	}
 }
 
-// Span is one JSON value of a line: bytes [Start, End) of the line.
+// Span is where one JSON value lies in the bytes it was scanned in (a
+// line, a document): bytes [Start, End).
 type Span struct{ Start, End int }
 
 // SyntaxError is invalid JSON at byte Pos of a line (the start of the value
