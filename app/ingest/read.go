@@ -47,6 +47,13 @@ type resumeState struct {
 	Builder segment.BuilderState `json:"builder"`
 	// Acc is the open segment's accumulator (analyze.Accumulator JSON).
 	Acc json.RawMessage `json:"acc,omitempty"`
+	// Sums and Know are the open segment's summary pass (summary.Pass.
+	// OpenState) and knowledge extractor (knowledge.Extractor JSON): an
+	// append goes on from them. Without them (a library written before
+	// they were kept) it feeds the segment's stored entries again
+	// (refeedOpen).
+	Sums json.RawMessage `json:"sums,omitempty"`
+	Know json.RawMessage `json:"know,omitempty"`
 	// Hash is the SHA-256 state after the bytes before Offset.
 	Hash []byte `json:"hash"`
 	// Implicit: the bytes just before Offset are a line end left out of
@@ -235,7 +242,7 @@ func (s *stream) run() error {
 	j.lastIdx = s.lastIdx
 	s.kx = knowledge.NewExtractor()
 	s.sums = newImportSummaries(j.hdr, s.now)
-	if rs := j.resume; rs != nil && rs.Builder.Open != nil {
+	if rs := j.resume; rs != nil && rs.Builder.Open != nil && !s.resumeOpen(rs) {
 		if err := s.refeedOpen(rs.Builder.Open, rs.Seq); err != nil {
 			return err
 		}
@@ -314,9 +321,17 @@ func (s *stream) run() error {
 	rs := &resumeState{Version: resumeVersion, Reader: readerState, Seq: s.seq, Offset: res.consumed, Line: res.lines,
 		Builder: s.builder.State(), Hash: s.scan.hashState(), Implicit: s.scan.implicitEnd(), Malformed: base + committedMalformed,
 		Meta: SessionMeta{Duplicates: res.meta.Duplicates, Unpriced: sortedKeys(s.unpriced)}}
-	if rs.Builder.Open != nil {
+	if open := rs.Builder.Open; open != nil {
 		if rs.Acc, err = s.acc.MarshalJSON(); err != nil {
 			return err
+		}
+		if sums, ok, err := s.sums.pass.OpenState(open.StartSeq); err != nil {
+			return err
+		} else if ok {
+			if rs.Know, err = s.kx.MarshalJSON(); err != nil {
+				return err
+			}
+			rs.Sums = sums
 		}
 	}
 	res.importedSHA256 = s.scan.sumHex()
@@ -711,6 +726,26 @@ func (s *stream) takeSummaries() error {
 		return s.add(op{sums: m})
 	}
 	return nil
+}
+
+// resumeOpen restores the summary pass and the knowledge extractor of the
+// segment an append goes on with from the states the last import kept
+// (rs.Sums, rs.Know): false when it kept none or they do not restore, and
+// the stored entries are fed again instead (refeedOpen).
+func (s *stream) resumeOpen(rs *resumeState) bool {
+	if len(rs.Sums) == 0 || len(rs.Know) == 0 {
+		return false
+	}
+	kx := knowledge.NewExtractor()
+	if kx.UnmarshalJSON(rs.Know) != nil {
+		return false
+	}
+	pass, err := summary.ResumePass(s.j.hdr.ID, s.j.hdr.Cwd, s.now, rs.Sums)
+	if err != nil {
+		return false
+	}
+	s.kx, s.sums.pass, s.sums.lastEntryID = kx, pass, pass.LastEntryID()
+	return true
 }
 
 // refeedOpen feeds the stored entries of the segment an append goes on

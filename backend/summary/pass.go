@@ -57,7 +57,9 @@ type Pass struct {
 
 	since      []closedSegment // segments closed since the last compaction
 	sinceWhole bool            // since covers every segment since the last compaction
-	made       []Made
+	// segCompacted says a compaction was fed since seg's Reset (OpenState).
+	segCompacted bool
+	made         []Made
 }
 
 // closedSegment is what a compaction needs of a segment closed before it.
@@ -93,6 +95,7 @@ func (p *Pass) Add(e *session.Entry, step segment.Step, segmentOf func(entryID s
 	}
 	if e.Type == session.TypeCompaction {
 		p.compaction(e, segmentOf)
+		p.segCompacted = true
 	}
 	if p.segFedFrom < 0 {
 		p.segFedFrom = e.Seq
@@ -121,7 +124,7 @@ func (p *Pass) closeSegment(s *segment.Segment) {
 		p.sinceWhole = false
 	}
 	p.seg.Reset()
-	p.segFedFrom = -1
+	p.segFedFrom, p.segCompacted = -1, false
 }
 
 // compaction makes compaction e the summary of the segment it summarises
