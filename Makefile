@@ -117,7 +117,7 @@ bench: build $(FAKEMODEL)
 	go run ./build/bench --bin $(BIN) --mb $${BENCH_MB:-300}
 	go test -run '^$$' -bench . -benchmem ./backend/...
 	go test -run '^$$' -bench 'KeywordSearch|HybridSearch|Backlinks|ItemSearch' -benchtime 1x -timeout 60m -v ./store
-	go test -run '^$$' -bench 'Reasoning' -benchmem ./app/
+	go test -run '^$$' -bench 'Reasoning|ImportClineReread5MB|ImportClineBareDecode5MB' -benchmem ./app/
 	go test -run '^$$' -bench 'DeriveRelationsStored10k|BaselineReadRelationSegments10k' -benchtime 1x -v ./app
 	cd frontend && npx vitest bench --run
 	cd frontend && RHIZOME_E2E_CLUSTER_NODES=12000 RHIZOME_BIN=$(CURDIR)/$(BIN) RHIZOME_FAKEMODEL=$(CURDIR)/$(FAKEMODEL) npm run test:e2e -- graph-clusters

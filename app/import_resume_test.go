@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"rhizome/app/ingest"
 )
@@ -75,5 +76,111 @@ func TestAppendGoesOnFromTheKeptStates(t *testing.T) {
 				t.Errorf("%d knowledge items, %d nodes: the sessions show nothing", len(a.Knowledge), len(a.Nodes))
 			}
 		})
+	}
+}
+
+// An import of files the library read before trusts their size and
+// modification time (store.FileStamps): a file of the stamped size and
+// time is unchanged without being opened, so that bytes changed behind the
+// stamp's back are not seen (as git would not see them); a file whose time
+// moved is read and hashed, found unchanged and stamped anew; one whose
+// time and bytes changed at the same size is read again whole.
+func TestReimportTrustsSizeAndTime(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"session-with-compaction.jsonl", "large-session.jsonl", "compact-with-images.jsonl"}
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join("samples", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(filepath.Join(dir, n), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := newTestLib(t)
+	if rep := l.importPaths(t, dir); rep.Totals.Imported != 3 {
+		t.Fatalf("%+v", rep.Totals)
+	}
+	stamps := func() []string {
+		return l.texts(t, `SELECT file_mtime_ns FROM sessions ORDER BY path`)
+	}
+	before := stamps()
+	for _, s := range before {
+		if s == "0" {
+			t.Fatalf("a file imported from disk without its time: %v", before)
+		}
+	}
+	// Behind the stamp's back: other bytes of the same size, the time put
+	// back. Not opened, not seen.
+	hidden := filepath.Join(dir, names[0])
+	info, _ := os.Stat(hidden)
+	b, _ := os.ReadFile(hidden)
+	junk := []byte(strings.Repeat("x", len(b)))
+	if err := os.WriteFile(hidden, junk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(hidden, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	// Touched: the same bytes, a new time.
+	touched := filepath.Join(dir, names[1])
+	later := info.ModTime().Add(30 * time.Minute)
+	if err := os.Chtimes(touched, later, later); err != nil {
+		t.Fatal(err)
+	}
+	// Rewritten at the same size with a new time: one byte of a text
+	// changed.
+	rewritten := filepath.Join(dir, names[2])
+	rb, _ := os.ReadFile(rewritten)
+	i := strings.Index(string(rb), `"text":"`) + len(`"text":"`)
+	rb[i] ^= 0x20
+	if err := os.WriteFile(rewritten, rb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(rewritten, later, later); err != nil {
+		t.Fatal(err)
+	}
+	rep := l.importPaths(t, dir)
+	status := map[string]string{}
+	for _, f := range rep.Files {
+		status[filepath.Base(f.Path)] = f.Status
+	}
+	if want := (map[string]string{names[0]: ingest.StatusUnchanged, names[1]: ingest.StatusUnchanged, names[2]: ingest.StatusImported}); !reflect.DeepEqual(status, want) {
+		t.Errorf("statuses %v, want %v", status, want)
+	}
+	after := stamps()
+	byPath := l.texts(t, `SELECT path FROM sessions ORDER BY path`)
+	for k, p := range byPath {
+		moved := filepath.Base(p) != names[0]
+		if (after[k] != before[k]) != moved {
+			t.Errorf("%s: stamp %s then %s", filepath.Base(p), before[k], after[k])
+		}
+	}
+	// Put back just now: read, hashed, found the same, and not stamped: a
+	// file written within the tick it was read in could be written again
+	// keeping its time ("racy git"). Written again so, at the same size
+	// and time, it is read again.
+	if err := os.WriteFile(hidden, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep := l.importPaths(t, hidden); rep.Files[0].Status != ingest.StatusUnchanged {
+		t.Errorf("the file put back: %+v", rep.Files[0])
+	}
+	if got := l.texts(t, `SELECT file_mtime_ns FROM sessions WHERE path = ?`, hidden); got[0] != "0" {
+		t.Errorf("a file written just now stamped %s", got[0])
+	}
+	info, _ = os.Stat(hidden)
+	if err := os.WriteFile(hidden, junk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(hidden, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if rep := l.importPaths(t, hidden); rep.Files[0].Status == ingest.StatusUnchanged {
+		t.Errorf("a file rewritten within the racy window was trusted: %+v", rep.Files[0])
 	}
 }

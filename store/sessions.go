@@ -357,3 +357,53 @@ func (t *Tx) MoveSession(pk int64, path, fileName string) error {
 	}
 	return nil
 }
+
+// FileStamp is what the library holds of a session's file to tell it
+// unchanged without opening it: its size and modification time when it was
+// last read or checked.
+type FileStamp struct {
+	ID      string // the session's id
+	Format  string
+	Bytes   int64 // Session.FileBytes
+	MtimeNs int64 // nanoseconds since 1970; never 0 here
+}
+
+// FileStamps returns, by path, the stamps of the sessions whose files are
+// where they were (not marked deleted) and whose modification time is
+// known. A path several sessions name (a copy imported apart) is left out:
+// its file is read to tell which. Schema: migrations/0130_session_file_mtime.sql.
+func (s *Store) FileStamps(ctx context.Context) (map[string]FileStamp, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, id, format, file_bytes, file_mtime_ns FROM sessions
+		WHERE file_mtime_ns <> 0 AND source_deleted_at = ''`)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list the sessions' file stamps: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]FileStamp{}
+	several := map[string]bool{}
+	for rows.Next() {
+		var p string
+		var fs FileStamp
+		if err := rows.Scan(&p, &fs.ID, &fs.Format, &fs.Bytes, &fs.MtimeNs); err != nil {
+			return nil, fmt.Errorf("store: unable to list the sessions' file stamps: %w", err)
+		}
+		if _, ok := out[p]; ok {
+			several[p] = true
+		}
+		out[p] = fs
+	}
+	for p := range several {
+		delete(out, p)
+	}
+	return out, rows.Err()
+}
+
+// StampFile records the modification time of session pk's file as last
+// read or checked (nanoseconds since 1970; 0 for unknown: the file is then
+// opened next time). See FileStamps.
+func (t *Tx) StampFile(pk, mtimeNs int64) error {
+	if _, err := t.exec(`UPDATE sessions SET file_mtime_ns = ? WHERE pk = ? AND file_mtime_ns <> ?`, mtimeNs, pk, mtimeNs); err != nil {
+		return fmt.Errorf("store: unable to stamp the file of session %d: %w", pk, err)
+	}
+	return nil
+}

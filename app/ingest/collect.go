@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"rhizome/backend/cline"
 )
@@ -33,12 +34,18 @@ type Source struct {
 	onDisk   bool   // a file on this machine (what is beside it can be read: a Claude Code session's tool-results/)
 	computer string // hostname recorded in the nodes
 	size     int64
-	open     func() (sessionFile, error)
-	err      error    // the file could not even be listed
-	sniff    *sniffed // what its head told before the import (nil: not sniffed)
+	// mtime is the file's modification time when it was listed, at
+	// listed (nanoseconds since 1970; 0 for a source not on disk).
+	mtime, listed int64
+	open          func() (sessionFile, error)
+	err           error    // the file could not even be listed
+	sniff         *sniffed // what its head told before the import (nil: not sniffed)
 	// db: the source is a session of an agent's database (opencode.go),
 	// its bytes the session's rows exported as a document.
 	db *dbSession
+	// trusted is the stored session the file's size and modification time
+	// say it is, unchanged (trustStamps): it is not opened.
+	trusted string
 }
 
 type nopCloser struct{ *bytes.Reader }
@@ -74,8 +81,8 @@ func FileAs(name, path string, size int64) Source {
 func Unreadable(path string, err error) Source { return Source{path: path, err: err} }
 
 // fileSource is the file at p on this machine (host), of size bytes.
-func fileSource(p, host string, size int64) Source {
-	return Source{path: p, onDisk: true, computer: host, size: size, open: func() (sessionFile, error) {
+func fileSource(p, host string, size, mtime int64) Source {
+	return Source{path: p, onDisk: true, computer: host, size: size, mtime: mtime, listed: time.Now().UnixNano(), open: func() (sessionFile, error) {
 		f, err := OpenRegularFile(p)
 		if err != nil {
 			return nil, err
@@ -196,7 +203,7 @@ func (c *collector) file(path string, info fs.FileInfo) {
 	if !IsSessionFile(path) && c.database(path, real, true) {
 		return // an OpenCode database: its sessions (opencode.go)
 	}
-	c.add(real, fileSource(path, c.host, info.Size()))
+	c.add(real, fileSource(path, c.host, info.Size(), info.ModTime().UnixNano()))
 }
 
 // walk lists every session file below the folder dir (IsSessionFile: the

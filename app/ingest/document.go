@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"rhizome/backend/cline"
@@ -56,7 +57,12 @@ type documentFormat struct {
 	// file beside many documents holds for the import's other jobs. The
 	// error matches sessiondoc.ErrIncomplete for a document that breaks
 	// off (the Doc's header then has what was read of it).
-	parse func(doc []byte, name, path string, cache *besideCache) (*sessiondoc.Doc, error)
+	//
+	// stored, when not nil, gives the state the library holds of the
+	// session of an id: a format may leave the items it holds undecoded
+	// (their Entry nil; sessiondoc.Known) and says by against which state
+	// it read (the zero State: none).
+	parse func(doc []byte, name, path string, cache *besideCache, stored func(id string) (sessiondoc.State, bool)) (d *sessiondoc.Doc, against sessiondoc.State, err error)
 	// decode decodes stored entries of the format (DecodeStored).
 	decode func(hdr session.Header, file string, firstSeq int, raws [][]byte) ([]*session.Entry, error)
 }
@@ -77,23 +83,29 @@ func isDocumentFormat(format string) bool {
 // parseCline reads a Cline conversation with what lies beside it on disk:
 // its manifest, compaction and sub-agents (cline.SideOf), and its row of
 // the session index (db/sessions.db, read once per import, read-only).
-func parseCline(doc []byte, name, path string, cache *besideCache) (*sessiondoc.Doc, error) {
+// A conversation the library holds part of is read against that state:
+// the messages it holds are not decoded again (cline.ReadKnown).
+func parseCline(doc []byte, name, path string, cache *besideCache, stored func(string) (sessiondoc.State, bool)) (*sessiondoc.Doc, sessiondoc.State, error) {
 	var side cline.Side
+	id, hasID := clineSessionID(doc)
 	if path != "" {
 		side = cline.SideOf(path)
-		if idx := cline.IndexPathOf(path); idx != "" {
+		if idx := cline.IndexPathOf(path); idx != "" && hasID {
 			rows, _ := cache.get(idx, func() any {
 				rows, _ := cline.ReadIndex(context.Background(), idx) // no index: the files say enough
 				return rows
 			}).(map[string]cline.IndexRow)
-			if id, ok := clineSessionID(doc); ok {
-				if r, ok := rows[id]; ok {
-					side.Row = &r
-				}
+			if r, ok := rows[id]; ok {
+				side.Row = &r
 			}
 		}
 	}
-	return cline.Read(doc, name, side)
+	var against sessiondoc.State
+	if hasID && stored != nil {
+		against, _ = stored(id)
+	}
+	d, err := cline.ReadKnown(doc, name, side, against.Known())
+	return d, against, err
 }
 
 // clineSessionID is the session id a Cline conversation names, read
@@ -174,7 +186,7 @@ func (j *job) openDocument() (*session.Header, error) {
 	if j.src.onDisk {
 		path = j.src.path
 	}
-	doc, err := documentFormats[j.format].parse(b, j.src.path, path, j.beside)
+	doc, against, err := documentFormats[j.format].parse(b, j.src.path, path, j.beside, j.storedDoc)
 	if errors.Is(err, sessiondoc.ErrIncomplete) {
 		j.docPending = true
 		if doc == nil {
@@ -185,8 +197,69 @@ func (j *job) openDocument() (*session.Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	j.doc, j.docBytes, j.docSHA = doc, b, sha256Hex(b)
+	j.doc, j.docBytes, j.docSHA, j.docAgainst = doc, b, sha256Hex(b), against
 	return &doc.Header, nil
+}
+
+// readDocumentAgainst reads the document of j again against st when it
+// was read against a state that holds items st does not (the library
+// changed since: an import before this one in the same run replaced the
+// session, or its stored state is not one this seam goes on from): what
+// sessiondoc.State.Diff stores must have been decoded. A reading against
+// a state whose keys begin st's decoded all that st does not hold: it
+// stands.
+func (j *job) readDocumentAgainst(st sessiondoc.State) error {
+	if keysBegin(j.docAgainst.Keys, st.Keys) {
+		return nil
+	}
+	path := ""
+	if j.src.onDisk {
+		path = j.src.path
+	}
+	doc, against, err := documentFormats[j.format].parse(j.docBytes, j.src.path, path, j.beside,
+		func(string) (sessiondoc.State, bool) { return st, true })
+	if err != nil {
+		return err // it read before: only a file beside it can have changed
+	}
+	j.doc, j.docAgainst = doc, against
+	return nil
+}
+
+// keysBegin reports whether the keys a begin the keys b (a state's keys
+// only grow while its session is appended to).
+func keysBegin(a, b []string) bool {
+	return len(a) <= len(b) && slices.Equal(a, b[:len(a)])
+}
+
+// docStored is the stored session a document's reading looked up, and its
+// reader state (ok false: none this seam goes on from).
+type docStored struct {
+	session *store.Session
+	state   docState
+	ok      bool
+}
+
+// storedDocStateOf is storedDocState of s, as j's reading found it when
+// the library held the same then (sameStored), else read again.
+func (j *job) storedDocStateOf(s *store.Session) (docState, bool) {
+	if d := j.docStored; d != nil && sameStored(d.session, s) {
+		return d.state, d.ok
+	}
+	return storedDocState(s, j.format)
+}
+
+// storedDocState is the reader state of the stored document session s of
+// format, false when s is not one this seam goes on from (another format,
+// another layout, keys that do not match its entries).
+func storedDocState(s *store.Session, format string) (docState, bool) {
+	var rs resumeState
+	var ds docState
+	if s.Format != format || len(s.Resume) == 0 || json.Unmarshal(s.Resume, &rs) != nil ||
+		rs.Version != resumeVersion || json.Unmarshal(rs.Reader, &ds) != nil || len(ds.Doc.Keys) != s.Entries {
+		return docState{}, false
+	}
+	ds.resume = rs
+	return ds, true
 }
 
 // sha256Hex is the hex SHA-256 of b.
@@ -204,6 +277,9 @@ type docState struct {
 	// read (prepareDatabaseSession). Taken before the export, it can only
 	// be older than the reading, never newer.
 	Marker string `json:"marker,omitempty"`
+	// resume is the stored resumeState the state was read from
+	// (storedDocState); not kept.
+	resume resumeState
 }
 
 // decideDocument compares the document j read with the stored session of
@@ -211,11 +287,12 @@ type docState struct {
 // stored by this seam "appended", reading only what is new (j.reader);
 // another "imported" anew.
 func decideDocument(j *job, stored *store.Session) error {
-	var rs resumeState
-	var ds docState
-	if stored.Format != j.format || len(stored.Resume) == 0 || json.Unmarshal(stored.Resume, &rs) != nil ||
-		rs.Version != resumeVersion || json.Unmarshal(rs.Reader, &ds) != nil || len(ds.Doc.Keys) != stored.Entries {
+	ds, ok := j.storedDocStateOf(stored)
+	if !ok {
 		j.status = StatusImported
+		if err := j.readDocumentAgainst(sessiondoc.State{}); err != nil {
+			return err
+		}
 		j.reader = newDocReader(j, sessiondoc.State{})
 		return nil
 	}
@@ -223,6 +300,10 @@ func decideDocument(j *job, stored *store.Session) error {
 		j.status = StatusUnchanged
 		return nil
 	}
+	if err := j.readDocumentAgainst(ds.Doc); err != nil {
+		return err
+	}
+	rs := ds.resume
 	// The same reading under a new change marker goes the appended way too:
 	// nothing new is written (reported unchanged), the marker is kept.
 	j.status = StatusAppended

@@ -62,6 +62,13 @@ type job struct {
 	docBytes   []byte
 	docSHA     string
 	docPending bool
+	// storedDoc finds the state the library holds of a document session
+	// by its id, before the document is read (set by prepareJob): what it
+	// holds is not decoded again (sessiondoc.Known). docAgainst is the
+	// state the reading went by (the zero State: none).
+	storedDoc  func(id string) (sessiondoc.State, bool)
+	docAgainst sessiondoc.State
+	docStored  *docStored // what storedDoc found
 
 	ahead       *semaphore.Weighted // the reader's lead over the writer, released once the job is written
 	aheadWeight int64
@@ -214,6 +221,18 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 			return err
 		}
 	}
+	if done, err := prepareTrusted(ctx, st, j, inflight, waiting); done || err != nil {
+		return err
+	}
+	j.storedDoc = func(id string) (sessiondoc.State, bool) {
+		stored, err := st.ImportedSession(ctx, id)
+		if err != nil {
+			return sessiondoc.State{}, false
+		}
+		ds, ok := storedDocState(stored, j.format)
+		j.docStored = &docStored{session: stored, state: ds, ok: ok} // decideDocument's, when the library is the same then
+		return ds.Doc, ok
+	}
 	hdr, err := j.open()
 	if err != nil {
 		return err
@@ -240,6 +259,9 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 		case j.docPending:
 			j.status = StatusUnchanged // retried when the document is whole
 		case j.doc != nil:
+			if err := j.readDocumentAgainst(sessiondoc.State{}); err != nil {
+				return err
+			}
 			j.reader = newDocReader(j, sessiondoc.State{})
 		}
 		return nil
@@ -262,6 +284,27 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 		return err
 	}
 	return j.resumeAt(rs)
+}
+
+// prepareTrusted decides a file trustStamps trusted, without opening it:
+// unchanged when the library still holds its session where it was, of the
+// size it has; done false (the file is read) otherwise.
+func prepareTrusted(ctx context.Context, st *store.Store, j *job, inflight []*job, waiting chan<- *job) (done bool, err error) {
+	id := j.src.trusted
+	if id == "" {
+		return false, nil
+	}
+	if err := awaitInflight(ctx, id, inflight, waiting); err != nil {
+		return true, err
+	}
+	stored, err := st.ImportedSession(ctx, id)
+	if err != nil || stored.Path != j.src.path || stored.FileBytes != j.src.size || stored.SourceDeletedAt != "" ||
+		isDocumentFormat(stored.Format) {
+		return false, nil
+	}
+	j.hdr = &session.Header{ID: stored.ID, Version: stored.Version, Format: stored.Format}
+	j.format, j.stored, j.status = stored.Format, stored, StatusUnchanged
+	return true, nil
 }
 
 // awaitInflight waits for the jobs of inflight that import the session id

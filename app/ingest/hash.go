@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"time"
 
 	"rhizome/backend/claudecode"
 	"rhizome/backend/sessionformat"
@@ -64,6 +66,49 @@ func decide(f io.ReaderAt, size int64, s *store.Session, format string) (string,
 		}
 	}
 	return StatusAppended, &rs, nil
+}
+
+// trustStamps marks the sources whose files have the size and modification
+// time the library recorded when it last read or checked them
+// (store.FileStamps) as trusted: unchanged, they are not opened, sniffed or
+// hashed (git and rsync trust the same). A file written again within the
+// same nanosecond at the same size would be missed; a clock set back
+// and a file rewritten at the same size, too. Documents (their reading
+// depends on files beside them) and databases' sessions are always read.
+// Without the stamps (the library cannot say), every file is read.
+func trustStamps(ctx context.Context, st *store.Store, srcs []Source) {
+	var stamps map[string]store.FileStamp
+	for i := range srcs {
+		s := &srcs[i]
+		if !s.onDisk || s.db != nil || s.err != nil || s.mtime == 0 {
+			continue
+		}
+		if stamps == nil {
+			var err error
+			if stamps, err = st.FileStamps(ctx); err != nil {
+				return
+			}
+		}
+		if fs, ok := stamps[s.path]; ok && fs.Bytes == s.size && fs.MtimeNs == s.mtime && !isDocumentFormat(fs.Format) {
+			s.trusted = fs.ID
+		}
+	}
+}
+
+// racyWindow is how much older than its listing a file's modification time
+// must be for the library to trust it next time (stamp): file systems keep
+// times in coarse ticks (a few ms on Linux), so a file written again within
+// the tick it was read in keeps its time ("racy git").
+const racyWindow = 2 * time.Second
+
+// stamp is the modification time of the file of s to record for the next
+// import (store.Tx.StampFile): 0, read again next time, for a source not on
+// disk or a file modified too near the time it was listed (racyWindow).
+func (s Source) stamp() int64 {
+	if !s.onDisk || s.mtime == 0 || s.listed-s.mtime < int64(racyWindow) {
+		return 0
+	}
+	return s.mtime
 }
 
 // hashPrefix is the hex SHA-256 of the first n bytes of f.

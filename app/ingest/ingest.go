@@ -157,6 +157,7 @@ func Run(ctx context.Context, st *store.Store, srcs []Source, h Hooks) Report {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	rep := Report{Files: []FileReport{}, AppendsOnly: true}
+	trustStamps(ctx, st, srcs)
 	srcs, rep.Reasoning = takeReasoning(ctx, srcs)
 	prog := &progress{emit: h.Progress, fileCount: len(srcs)}
 	for _, s := range srcs {

@@ -248,7 +248,13 @@ func storedMarker(stored *store.Session) string {
 // point; Header.Raw is left out (the session row is in the document kept
 // whole). The fingerprint is the document's SHA-256: the export holds every
 // byte the reading depends on (the tool outputs beside the database too).
-func parseOpenCode(doc []byte, name, _ string, _ *besideCache) (*sessiondoc.Doc, error) {
+func parseOpenCode(doc []byte, name, _ string, _ *besideCache, _ func(string) (sessiondoc.State, bool)) (*sessiondoc.Doc, sessiondoc.State, error) {
+	d, err := readOpenCode(doc, name)
+	return d, sessiondoc.State{}, err
+}
+
+// readOpenCode reads a session exported from an OpenCode database whole.
+func readOpenCode(doc []byte, name string) (*sessiondoc.Doc, error) {
 	if len(doc) > sessiondoc.MaxBytes {
 		return nil, fmt.Errorf("a JSON document of %d MB: the largest Rhizome reads whole is %d MB", len(doc)>>20, sessiondoc.MaxBytes>>20)
 	}

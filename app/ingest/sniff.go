@@ -70,6 +70,9 @@ func sniffSource(s Source, reasoning bool) sniffed {
 	if s.err != nil || s.open == nil {
 		return out
 	}
+	if s.trusted != "" {
+		return out // unchanged: not read (trustStamps)
+	}
 	if s.db != nil {
 		// A database's session: told by the database; its export waits
 		// for the import to decide it is needed (prepareDatabaseSession).

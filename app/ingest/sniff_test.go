@@ -61,7 +61,7 @@ func TestSniffOnceAsBefore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src := fileSource(p, "host", info.Size())
+		src := fileSource(p, "host", info.Size(), info.ModTime().UnixNano())
 		got := sniffSource(src, true)
 		if got.isReasoning {
 			continue

@@ -85,6 +85,13 @@ func (w *fileWrite) run() error {
 		if err := w.readUnreadToolOutputs(stored); err != nil {
 			return err
 		}
+		if !j.docPending {
+			// Read or hashed and found the same: trusted by its stamp
+			// next time (trustStamps).
+			if err := tx.StampFile(stored.PK, j.src.stamp()); err != nil {
+				return err
+			}
+		}
 		err := w.report(stored, 0)
 		// A document caught mid-write: the version stored stays, the whole
 		// one is read next time.
@@ -391,6 +398,9 @@ func (w *fileWrite) finish() error {
 		sess.ParentSession, sess.ParentUUID = c.SessionID, c.SessionID
 	}
 	if err := tx.PutSession(sess); err != nil {
+		return err
+	}
+	if err := tx.StampFile(sess.PK, j.src.stamp()); err != nil {
 		return err
 	}
 	// Its project's relations are derived after the import (inline, or by

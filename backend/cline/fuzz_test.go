@@ -3,7 +3,9 @@ package cline
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"rhizome/backend/session"
@@ -16,7 +18,9 @@ import (
 // Raw is the input at its Offset; problems lie inside the input; each
 // entry's Raw decodes alone (DecodeStored) into one entry of the same type
 // and id; a second read of the same document adds nothing and drops
-// nothing (sessiondoc.Diff).
+// nothing (sessiondoc.Diff); a read against the state stored from the
+// document's first messages, or from all, gives what Read gives but the
+// entries of the items stored (ReadKnown, rereadAgrees).
 func FuzzRead(f *testing.F) {
 	for _, p := range realDocs(f) {
 		b, err := os.ReadFile(p)
@@ -31,10 +35,12 @@ func FuzzRead(f *testing.F) {
 		`{"conversation_id":"c","source_message_count":0,"messages":[{"role":"user","content":"s","metadata":{"kind":"compaction"}}]}`} {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(envelopeOf(strings.Join(oddMessages, ",\n"))))
 	comp, _ := os.ReadFile("testdata/cline-home/sessions/" + auto + "/" + auto + ".compaction.json")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		check(t, data, Side{})
 		check(t, data, Side{Compaction: data})
+		check(t, data, Side{Subagents: oddSubagents})
 		if d, err := Read(comp, "c", Side{Compaction: data}); err == nil && d == nil {
 			t.Fatal("no document")
 		}
@@ -79,5 +85,8 @@ func check(t *testing.T, data []byte, side Side) {
 	}
 	if again := ch.Next.Diff(d2); len(again.Fresh)+len(again.Dropped)+len(again.Back) != 0 || len(ch.Fresh) != len(d.Items) {
 		t.Fatalf("read again: %d fresh, %d dropped", len(again.Fresh), len(again.Dropped))
+	}
+	for _, k := range []int{0, len(d.Items) / 2, len(d.Items) + len(d.Problems)} {
+		rereadAgrees(t, fmt.Sprintf("the first %d messages then all", k), rewrite(t, data, firstMessages(k)), side, data, side)
 	}
 }

@@ -27,6 +27,8 @@ type decoder struct {
 	subs    []Subagent
 	used    map[string]bool // sub-agents linked to a call
 	models  []string
+	walk    *walker // known's, made on its first use and reused
+	scan    scanned // known's, reused
 }
 
 // call is a tool call made by an assistant message.
@@ -66,19 +68,14 @@ func (d *decoder) message(raw []byte, index int, off int64, line int) (sessiondo
 		return sessiondoc.Item{}, reason
 	}
 	key := sessiondoc.Key(m.ID, index, raw)
-	id := m.ID
-	if id == "" {
-		id = "m-" + key[strings.LastIndexByte(key, '#')+1:]
-	}
+	id := entryID(m.ID, key)
 	e := &session.Entry{Line: line, Offset: off, Type: session.TypeMessage, ID: id, ParentID: d.prev,
 		Raw: append(json.RawMessage(nil), raw...), Sidechain: d.sub}
 	var ts int64
 	if m.TS != nil {
 		ts = *m.TS
 		e.Timestamp = time.UnixMilli(ts).UTC()
-		if d.firstTS == 0 {
-			d.firstTS = ts
-		}
+		d.noteTime(ts)
 	}
 	if md := m.Metadata; md != nil && (md.Kind == "compaction_summary" || md.Kind == "compaction") {
 		d.compactionMessage(e, &m, blocks)
@@ -100,6 +97,15 @@ func (d *decoder) message(raw []byte, index int, off int64, line int) (sessiondo
 	}
 	d.prev = e.ID
 	return sessiondoc.Item{Key: key, Entry: e}, ""
+}
+
+// entryID is the entry id of a message with the id id and the key key:
+// its id, else "m-<hash>" (the hash of its key).
+func entryID(id, key string) string {
+	if id != "" {
+		return id
+	}
+	return "m-" + key[strings.LastIndexByte(key, '#')+1:]
 }
 
 // unwrapInput takes off the wrapper Cline puts around a typed prompt
@@ -160,15 +166,48 @@ func (d *decoder) user(e *session.Entry, msg *session.Message, blocks []wireBloc
 			msg.Content = append(msg.Content, session.Block{Type: session.BlockText, Text: text})
 		}
 	}
-	if c, ok := d.calls[first.ToolUseID]; ok && c.name == "spawn_agent" {
-		for _, s := range d.subs {
-			if !d.used[s.AgentID] && s.Task != "" && s.Task == c.task {
-				d.used[s.AgentID] = true
-				e.SubagentID = s.AgentID
-				break
-			}
+	e.SubagentID = d.linkSubagent(first.ToolUseID)
+}
+
+// noteTime notes a message's time (Unix milliseconds): the first one
+// dates a session that has no other start time.
+func (d *decoder) noteTime(ts int64) {
+	if d.firstTS == 0 {
+		d.firstTS = ts
+	}
+}
+
+// linkSubagent is the sub-agent a result of the call toolUseID answers:
+// for a spawn_agent call, the first sub-agent beside the session (d.subs)
+// not linked yet whose task is the call's (then linked); "" for another
+// call, or none.
+func (d *decoder) linkSubagent(toolUseID string) string {
+	c, ok := d.calls[toolUseID]
+	if !ok || c.name != "spawn_agent" {
+		return ""
+	}
+	for _, s := range d.subs {
+		if !d.used[s.AgentID] && s.Task != "" && s.Task == c.task {
+			d.used[s.AgentID] = true
+			return s.AgentID
 		}
 	}
+	return ""
+}
+
+// noteCall notes the tool call id (its tool name, its input) an assistant
+// message made, for the results that answer it: a spawn_agent call's task
+// names the sub-agent it started.
+func (d *decoder) noteCall(id, name string, input json.RawMessage) {
+	c := call{name: name}
+	if name == "spawn_agent" {
+		var in struct {
+			Task string `json:"task"`
+		}
+		_ = json.Unmarshal(input, &in) // a task that is no string names no sub-agent
+		c.task = in.Task
+	}
+	d.calls[id] = c
 }
 
 // assistant maps a model response (or an error shown in its place).
@@ -178,15 +217,7 @@ func (d *decoder) assistant(msg *session.Message, m *wireMessage, blocks []wireB
 	for _, b := range blocks {
 		if b.Type == "tool_use" {
 			msg.StopReason = "toolUse"
-			c := call{name: b.Name}
-			if b.Name == "spawn_agent" {
-				var in struct {
-					Task string `json:"task"`
-				}
-				_ = json.Unmarshal(b.Input, &in) // a task that is no string names no sub-agent
-				c.task = in.Task
-			}
-			d.calls[b.ID] = c
+			d.noteCall(b.ID, b.Name, b.Input)
 		}
 	}
 	if mi := m.ModelInfo; mi != nil {

@@ -45,15 +45,21 @@
 // A sub-agent's file is Sidechain throughout: its header's AgentID is the
 // agent id and ParentSession the root session's id.
 //
+// A re-read against what the library holds (ReadKnown with the State's
+// sessiondoc.Known) decodes only the new messages: a stored one keeps its
+// key and no entry, and is only scanned for what the messages after it
+// depend on (known.go).
+//
 // A message with a wrong type in one of its fields is left out, reported
 // as a problem naming the document, the line, the byte, the message's
 // index and the field; the others are read. A document that breaks off is
 // sessiondoc.ErrIncomplete; one that is not JSON, or whose top level or
 // "messages" has the wrong type, a *sessiondoc.SyntaxError.
 //
-// The package's files: reader.go (Read), message.go (a message to an
-// entry), side.go (what lies beside the document), index.go
-// (db/sessions.db), wire.go (the JSON shapes).
+// The package's files: reader.go (Read, ReadKnown), message.go (a message
+// to an entry), known.go (a stored message scanned, not decoded), side.go
+// (what lies beside the document), index.go (db/sessions.db), wire.go (the
+// JSON shapes).
 package cline
 
 import (
@@ -83,18 +89,30 @@ const CustomPrefix = "cline:"
 // (side; the zero Side for a document alone). The error matches
 // sessiondoc.ErrIncomplete for a document that breaks off (the Doc then
 // has the header's id when the document got that far), or is a
-// *sessiondoc.SyntaxError.
+// *sessiondoc.SyntaxError. Read is ReadKnown knowing nothing.
 func Read(doc []byte, name string, side Side) (*sessiondoc.Doc, error) {
+	return ReadKnown(doc, name, side, nil)
+}
+
+// ReadKnown is Read of a document the library holds some of (known, from
+// the State it holds: sessiondoc.State.Known): a known item (a message or
+// compaction whose key known says is stored) has its Key and a nil Entry,
+// and a known message is not decoded, only scanned for what the messages
+// after it depend on (known.go); everything else (the header, title,
+// models, record, fingerprint, problems, and every other item's Entry) is
+// what Read gives. known nil knows nothing: every item is decoded.
+func ReadKnown(doc []byte, name string, side Side, known *sessiondoc.Known) (*sessiondoc.Doc, error) {
 	if len(doc) > sessiondoc.MaxBytes {
 		return nil, &sessiondoc.SyntaxError{File: name, Line: 1, Msg: fmt.Sprintf("a document of %d MB: the largest Rhizome reads is %d MB", len(doc)>>20, sessiondoc.MaxBytes>>20)}
 	}
-	if err := sessiondoc.Check(doc, name); err != nil {
+	top, err := sessiondoc.CheckOutline(doc, name)
+	if err != nil {
 		out := &sessiondoc.Doc{}
 		out.Header.ID, _ = partialID(doc)
 		out.Header.Format = Format
 		return out, err
 	}
-	env, msgs, err := envelope(doc, name)
+	env, msgs, err := envelope(doc, name, top)
 	if err != nil {
 		return nil, err
 	}
@@ -103,25 +121,44 @@ func Read(doc []byte, name string, side Side) (*sessiondoc.Doc, error) {
 	comp := side.compaction()
 	lines := sessiondoc.NewLines(doc)
 	placed := false
+	placeCompaction := func() {
+		it := d.compaction(comp, msgs, doc, side.CompactionName)
+		if known.Next(it.Key) {
+			it.Entry = nil
+		}
+		out.Items = append(out.Items, it)
+		placed = true
+	}
 	for i, sp := range msgs {
 		if comp != nil && !placed && i >= comp.SourceMessageCount {
-			out.Items = append(out.Items, d.compaction(comp, msgs, doc, side.CompactionName))
-			placed = true
+			placeCompaction()
 		}
 		raw := doc[sp.Start:sp.End]
 		line := lines.At(sp.Start)
+		asked := false
+		if known != nil {
+			key, a, stored := d.known(raw, i, known)
+			if stored {
+				out.Items = append(out.Items, sessiondoc.Item{Key: key})
+				continue
+			}
+			asked = a
+		}
 		it, reason := d.message(raw, i, int64(sp.Start), line)
 		if reason != "" {
 			out.Problems = append(out.Problems, session.Problem{File: name, Line: line, Offset: int64(sp.Start),
 				Reason: fmt.Sprintf("messages[%d]: %s; the message is left out", i, reason)})
 			continue
 		}
+		if !asked && known.Next(it.Key) {
+			it.Entry = nil // stored, but it did not scan: decoded for the state
+		}
 		out.Items = append(out.Items, it)
 	}
 	if comp != nil && !placed && comp.SourceMessageCount <= len(msgs) {
 		// Compacted after the last message (a compaction that names more
 		// messages than the document holds is not this document's).
-		out.Items = append(out.Items, d.compaction(comp, msgs, doc, side.CompactionName))
+		placeCompaction()
 	}
 	out.Title = side.title(d.sub)
 	out.Models = d.models
@@ -150,16 +187,14 @@ type env struct {
 	Origin    wireOrigin `json:"origin"`
 }
 
-// envelope decodes the document's top level (a checked document), member
-// by member: the messages are not decoded here (their spans are returned),
-// the system prompt not at all. A top level that is not an object, a
-// "messages" that is not a list, or an envelope field of the wrong type is
-// a *sessiondoc.SyntaxError naming it.
-func envelope(doc []byte, name string) (env, []sessiondoc.Span, error) {
+// envelope decodes the document's top level (a checked document, top its
+// outline), member by member: the messages are not decoded here (their
+// spans are returned), the system prompt not at all. A top level that is
+// not an object, a "messages" that is not a list, or an envelope field of
+// the wrong type is a *sessiondoc.SyntaxError naming it.
+func envelope(doc []byte, name string, top *sessiondoc.Outline) (env, []sessiondoc.Span, error) {
 	var e env
-	whole := sessiondoc.Span{Start: 0, End: len(doc)}
-	top, ok := sessiondoc.Members(doc, whole)
-	if !ok {
+	if !top.Object {
 		at := int64(len(doc) - len(bytes.TrimLeft(doc, " \t\r\n\ufeff")))
 		kind := "nothing"
 		if at < int64(len(doc)) {
@@ -174,7 +209,7 @@ func envelope(doc []byte, name string) (env, []sessiondoc.Span, error) {
 	}
 	var msgs []sessiondoc.Span
 	hasMsgs := false
-	for _, m := range top {
+	for j, m := range top.Members {
 		v := doc[m.Val.Start:m.Val.End]
 		var dst any
 		want := "a string"
@@ -183,11 +218,10 @@ func envelope(doc []byte, name string) (env, []sessiondoc.Span, error) {
 			if string(v) == "null" {
 				continue
 			}
-			list, ok := sessiondoc.Elements(doc, m.Val)
-			if !ok {
+			if v[0] != '[' {
 				return e, nil, bad(m.Key, m.Val, "a list of messages")
 			}
-			msgs, hasMsgs = list, true
+			msgs, hasMsgs = top.Elements[j], true
 			continue
 		case "version":
 			dst, want = &e.Version, "a number"

@@ -52,6 +52,17 @@ func readReal(t testing.TB, path string) *sessiondoc.Doc {
 	if err != nil {
 		t.Fatal(err)
 	}
+	d, err := Read(b, path, realSide(t, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// realSide is what lies beside a real conversation, with its row of the
+// index.
+func realSide(t testing.TB, path string) Side {
+	t.Helper()
 	rows, err := ReadIndex(context.Background(), filepath.Join(home, "db", "sessions.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -65,11 +76,7 @@ func readReal(t testing.TB, path string) *sessiondoc.Doc {
 	} else if r, ok := rows[filepath.Base(filepath.Dir(path))+"__"+id]; ok {
 		side.Row = &r
 	}
-	d, err := Read(b, path, side)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return side
 }
 
 // golden is what a real conversation reads as: the header, title, models,

@@ -1,7 +1,11 @@
 package sessiondoc
 
 import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -125,5 +129,181 @@ func TestSpans(t *testing.T) {
 	l := NewLines([]byte("a\nb\nc"))
 	if l.At(0) != 1 || l.At(2) != 2 || l.At(4) != 3 || l.At(1) != 1 || LineOf([]byte("a\nb"), 3) != 2 {
 		t.Error("lines")
+	}
+}
+
+// Known says of each item what Diff does: stored or not, counting a key
+// repeated within the document once per occurrence (a key that itself
+// ends in "~2" too); a nil Known knows nothing.
+func TestKnown(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		st   State
+		doc  []string
+	}{
+		{"nothing stored", State{}, []string{"a", "b"}},
+		{"grown", State{Keys: []string{"a", "b"}}, []string{"a", "b", "c"}},
+		{"rewritten", State{Keys: []string{"a", "b", "c"}, Gone: []int{1}}, []string{"a", "c2", "b"}},
+		{"a key twice", State{Keys: []string{"a", "a~2"}}, []string{"a", "b", "a", "a"}},
+		{"the second stored only", State{Keys: []string{"a~2"}}, []string{"a", "a", "a~2"}},
+		{"the third", State{Keys: []string{"x#1~3", "x#1~02", "x#1~1"}}, []string{"x#1", "x#1", "x#1", "x#1~1", "x#1~02"}},
+		{"a tilde alone", State{Keys: []string{"~", "a~", "~2"}}, []string{"", "", "~", "a", "a", "a~"}},
+		{"a key named as a repeat of another", State{Keys: []string{"0"}}, []string{"a", "a", "a~2"}},
+	} {
+		d := doc(c.doc...)
+		ch := c.st.Diff(d)
+		fresh := map[*session.Entry]bool{}
+		for _, e := range ch.Fresh {
+			fresh[e] = true
+		}
+		k := c.st.Known()
+		for i, it := range d.Items {
+			if got := k.Next(it.Key); got == fresh[it.Entry] {
+				t.Errorf("%s: item %d (%s): stored %v, Diff says new %v", c.name, i, it.Key, got, fresh[it.Entry])
+			}
+		}
+	}
+	var none *Known
+	if none.Next("a") {
+		t.Error("a nil Known knows a")
+	}
+}
+
+// A document read against a Known, its stored items without an entry,
+// diffs as the same document read whole.
+func TestDiffKnown(t *testing.T) {
+	st := State{Keys: []string{"a", "b", "c"}, Gone: []int{2}}
+	whole := doc("a", "x", "c", "a")
+	light := doc("a", "x", "c", "a")
+	k := st.Known()
+	for i := range light.Items {
+		if k.Next(light.Items[i].Key) {
+			light.Items[i].Entry = nil
+		}
+	}
+	if light.Items[0].Entry != nil || light.Items[2].Entry != nil || light.Items[1].Entry == nil || light.Items[3].Entry == nil {
+		t.Fatalf("known items %+v", light.Items)
+	}
+	if cw, cl := st.Diff(whole), st.Diff(light); !reflect.DeepEqual(cw, cl) {
+		t.Errorf("%+v, whole %+v", cl, cw)
+	}
+}
+
+// CheckOutline gives Members of the top-level object and Elements of its
+// lists, found in the pass that checks the document; nothing for a
+// document that is no object; Check's error for one that is not whole
+// JSON.
+func TestCheckOutline(t *testing.T) {
+	d := []byte(" { \"a\" : [1, {\"x\": \"]\"} , \"s\\\"q\"], \"b\\u00e9\": null, \"c\": [], \"d\": {\"e\": [2]}, \"a\": [[3], 4] }\n")
+	o, err := CheckOutline(d, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkOutline(t, d, o)
+	if len(o.Members) != 5 || o.Elements[0] == nil || o.Elements[2] != nil || o.Elements[3] != nil || len(o.Elements[4]) != 2 {
+		t.Errorf("%+v", o)
+	}
+	if o, err := CheckOutline([]byte(`[{"a": [1]}]`), "f"); err != nil || o.Object || len(o.Members) != 0 {
+		t.Errorf("a list: %+v %v", o, err)
+	}
+	if o, err := CheckOutline([]byte(`{"a": [1`), "f"); o != nil || !errors.Is(err, ErrIncomplete) {
+		t.Errorf("cut: %+v %v", o, err)
+	}
+}
+
+// checkOutline holds an outline of the valid doc to Members and Elements.
+func checkOutline(t *testing.T, doc []byte, o *Outline) {
+	t.Helper()
+	ms, ok := Members(doc, Span{Start: 0, End: len(doc)})
+	if ok != o.Object || !reflect.DeepEqual(ms, o.Members) && len(ms)+len(o.Members) > 0 {
+		t.Fatalf("%q: members %+v %v, outline %+v", doc, ms, ok, o)
+	}
+	for j, m := range ms {
+		es, ok := Elements(doc, m.Val)
+		if !ok {
+			es = nil
+		}
+		if !reflect.DeepEqual(es, o.Elements[j]) {
+			t.Fatalf("%q: %s: elements %+v, outline %+v", doc, m.Key, es, o.Elements[j])
+		}
+	}
+	if len(o.Elements) != len(o.Members) {
+		t.Fatalf("%q: %d elements for %d members", doc, len(o.Elements), len(o.Members))
+	}
+}
+
+// valid is json.Valid on any bytes, and the outline of a valid document is
+// what Members and Elements find.
+func FuzzValid(f *testing.F) {
+	doc, _ := os.ReadFile(clineDoc)
+	for _, s := range []string{"", " ", "{}", "[]", "0", "-0.5e+7", "01", "1.", "-", "1e", `"\u12G4"`, `"\uD83D\uDE00"`, "\"a\x01\"",
+		`"\q"`, "tru", "nul", "nulll", `{"a" 1}`, `{"a":1,}`, `[1,]`, `[1 2]`, `{"a":[{"b":"\\"}]}`, "\"\xff\"", `{"a":1}}`,
+		"[[[[[[[[[[]]]]]]]]]]", string(doc), string(doc[:len(doc)/2])} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		want := json.Valid(doc)
+		if got := valid(doc); got != want {
+			t.Fatalf("%q: valid %v, json.Valid %v", doc, got, want)
+		}
+		o, err := CheckOutline(doc, "f")
+		if (err == nil) != want || want && o == nil {
+			t.Fatalf("%q: CheckOutline %v", doc, err)
+		}
+		if want {
+			checkOutline(t, doc, o)
+		}
+	})
+}
+
+// valid follows encoding/json's depth limit: 10000 lists deep, not 10001.
+func TestValidDepth(t *testing.T) {
+	for _, n := range []int{maxDepth, maxDepth + 1} {
+		d := []byte(strings.Repeat("[", n) + strings.Repeat("]", n))
+		if valid(d) != json.Valid(d) || valid(d) != (n == maxDepth) {
+			t.Errorf("%d deep: valid %v, json.Valid %v", n, valid(d), json.Valid(d))
+		}
+	}
+}
+
+// Known agrees with Diff on any state and document: keys of a few bytes,
+// "~" and digits among them.
+func FuzzKnown(f *testing.F) {
+	f.Add("a,a~2,b~3,~2/a,a,b,b,b,~,,a~2")
+	f.Add("x~02,x~1,x~0/x,x,x,x~02")
+	f.Fuzz(func(t *testing.T, in string) {
+		stored, items, _ := strings.Cut(in, "/")
+		st := State{Keys: strings.Split(stored, ",")}
+		d := doc(strings.Split(items, ",")...)
+		fresh := map[*session.Entry]bool{}
+		for _, e := range st.Diff(d).Fresh {
+			fresh[e] = true
+		}
+		k := st.Known()
+		for i, it := range d.Items {
+			if k.Next(it.Key) == fresh[it.Entry] {
+				t.Fatalf("item %d (%q): Known and Diff disagree", i, it.Key)
+			}
+		}
+	})
+}
+
+// special finds a quote, a backslash or a byte below 0x20 at any place of
+// a word, among any other bytes; quoteOrEscape a quote or a backslash.
+func TestSpecial(t *testing.T) {
+	for _, fill := range []byte{'a', 0x20, 0x7f, 0x80, 0xff, '#', ']'} {
+		for at := 0; at < 8; at++ {
+			for v := 0; v < 256; v++ {
+				w := bytes.Repeat([]byte{fill}, 8)
+				w[at] = byte(v)
+				want := v == '"' || v == '\\' || v < 0x20
+				if got := special(binary.LittleEndian.Uint64(w)); got != want {
+					t.Fatalf("%q: %v, want %v", w, got, want)
+				}
+				if got := quoteOrEscape(binary.LittleEndian.Uint64(w)); got != (v == '"' || v == '\\') {
+					t.Fatalf("%q: quote or escape %v", w, got)
+				}
+			}
+		}
 	}
 }
