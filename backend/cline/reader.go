@@ -117,7 +117,7 @@ func ReadKnown(doc []byte, name string, side Side, known *sessiondoc.Known) (*se
 		return nil, err
 	}
 	d := newDecoder(name, env, side)
-	out := &sessiondoc.Doc{Header: d.header(env, side), Record: side.Manifest}
+	out := &sessiondoc.Doc{Record: side.Manifest}
 	comp := side.compaction()
 	lines := sessiondoc.NewLines(doc)
 	placed := false
@@ -160,6 +160,7 @@ func ReadKnown(doc []byte, name string, side Side, known *sessiondoc.Known) (*se
 		// messages than the document holds is not this document's).
 		placeCompaction()
 	}
+	out.Header = d.header(env, side) // after the messages: the first one's time
 	out.Title = side.title(d.sub)
 	out.Models = d.models
 	out.Fingerprint = fingerprint(doc, side)

@@ -317,6 +317,20 @@ func TestHeaders(t *testing.T) {
 	if m := d.Items[0].Entry.Message; m.Role != session.RoleUser || m.Content[0].Text != "Plan how to add tests for listNotes; do not change anything yet." {
 		t.Errorf("prompt %+v", m)
 	}
+	// A conversation alone (dropped on the window: no manifest, no index
+	// row) starts when its first message was written, not when the
+	// document was last updated.
+	b, err := os.ReadFile(docPath(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := Read(b, "alone", Side{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := alone.Header.Timestamp, alone.Items[0].Entry.Timestamp.Format("2006-01-02T15:04:05.000Z"); got != want {
+		t.Errorf("a conversation alone starts %s, its first message %s", got, want)
+	}
 }
 
 // Every entry's Raw decodes alone (what the import stores) into the entry
