@@ -366,6 +366,11 @@ type FileStamp struct {
 	Format  string
 	Bytes   int64 // Session.FileBytes
 	MtimeNs int64 // nanoseconds since 1970; never 0 here
+	// Session is the session's row without its header, resume state and
+	// metadata (Header, Resume, Meta nil), and without the totals of its
+	// segments and nodes: what tells it has not changed since (an import
+	// compares PK, FileSHA256, ImportedSHA256, Entries and UpdatedAt).
+	Session *Session
 }
 
 // FileStamps returns, by path, the stamps of the sessions whose files are
@@ -373,8 +378,8 @@ type FileStamp struct {
 // known. A path several sessions name (a copy imported apart) is left out:
 // its file is read to tell which. Schema: migrations/0130_session_file_mtime.sql.
 func (s *Store) FileStamps(ctx context.Context) (map[string]FileStamp, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, id, format, file_bytes, file_mtime_ns FROM sessions
-		WHERE file_mtime_ns <> 0 AND source_deleted_at = ''`)
+	rows, err := s.db.QueryContext(ctx, `SELECT path, id, format, file_bytes, file_mtime_ns, pk, version, file_sha256,
+		imported_sha256, entries, updated_at FROM sessions WHERE file_mtime_ns <> 0 AND source_deleted_at = ''`)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list the sessions' file stamps: %w", err)
 	}
@@ -384,9 +389,13 @@ func (s *Store) FileStamps(ctx context.Context) (map[string]FileStamp, error) {
 	for rows.Next() {
 		var p string
 		var fs FileStamp
-		if err := rows.Scan(&p, &fs.ID, &fs.Format, &fs.Bytes, &fs.MtimeNs); err != nil {
+		ss := &Session{}
+		if err := rows.Scan(&p, &fs.ID, &fs.Format, &fs.Bytes, &fs.MtimeNs, &ss.PK, &ss.Version, &ss.FileSHA256,
+			&ss.ImportedSHA256, &ss.Entries, &ss.UpdatedAt); err != nil {
 			return nil, fmt.Errorf("store: unable to list the sessions' file stamps: %w", err)
 		}
+		ss.ID, ss.Path, ss.Format, ss.FileBytes = fs.ID, p, fs.Format, fs.Bytes
+		fs.Session = ss
 		if _, ok := out[p]; ok {
 			several[p] = true
 		}

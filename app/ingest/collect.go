@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"rhizome/store"
 	"strings"
 	"syscall"
 	"time"
@@ -44,8 +45,9 @@ type Source struct {
 	// its bytes the session's rows exported as a document.
 	db *dbSession
 	// trusted is the stored session the file's size and modification time
-	// say it is, unchanged (trustStamps): it is not opened.
-	trusted string
+	// say it is, unchanged (trustStamps): it is not opened. Its row is
+	// store.FileStamp.Session's (no header, resume state or metadata).
+	trusted *store.Session
 }
 
 type nopCloser struct{ *bytes.Reader }
@@ -166,7 +168,7 @@ func collect(paths []string, host string, found bool) []Source {
 		case info.IsDir():
 			c.walk(abs)
 		case !found || IsSessionFile(abs):
-			c.file(abs, info)
+			c.file(abs, "", info)
 		case IsDatabaseName(abs) && info.Mode().IsRegular():
 			c.foundDatabase(abs)
 		}
@@ -190,11 +192,15 @@ func (c *collector) add(real string, s Source) {
 	}
 }
 
-// file lists the file at path, as info (links followed) describes it.
-func (c *collector) file(path string, info fs.FileInfo) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		real = path
+// file lists the file at path, as info (links followed) describes it;
+// real is its real path when the caller knows it (a file that is no link in
+// a walked folder), else "" (found by resolving the links).
+func (c *collector) file(path, real string, info fs.FileInfo) {
+	if real == "" {
+		var err error
+		if real, err = filepath.EvalSymlinks(path); err != nil {
+			real = path
+		}
 	}
 	if !info.Mode().IsRegular() {
 		c.add(real, Source{path: path, err: fmt.Errorf("%s: %w", path, notRegular(info.Mode()))})
@@ -241,7 +247,11 @@ func (c *collector) walk(dir string) {
 		case info.IsDir():
 			c.walk(p)
 		case session:
-			c.file(p, info)
+			known := ""
+			if d.Type()&fs.ModeSymlink == 0 {
+				known = filepath.Join(real, d.Name()) // in the folder's real path: no link to resolve
+			}
+			c.file(p, known, info)
 		case db && info.Mode().IsRegular():
 			c.foundDatabase(p)
 		}

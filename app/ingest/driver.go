@@ -290,16 +290,24 @@ func prepareJob(ctx context.Context, st *store.Store, j *job, inflight []*job, w
 // unchanged when the library still holds its session where it was, of the
 // size it has; done false (the file is read) otherwise.
 func prepareTrusted(ctx context.Context, st *store.Store, j *job, inflight []*job, waiting chan<- *job) (done bool, err error) {
-	id := j.src.trusted
-	if id == "" {
+	stored := j.src.trusted
+	if stored == nil {
 		return false, nil
 	}
-	if err := awaitInflight(ctx, id, inflight, waiting); err != nil {
-		return true, err
+	for _, p := range inflight {
+		if p.hdr != nil && p.hdr.ID == stored.ID {
+			// An earlier file of this import writes the session: what
+			// the library held before the import says nothing now.
+			if err := awaitInflight(ctx, stored.ID, inflight, waiting); err != nil {
+				return true, err
+			}
+			if stored, err = st.ImportedSession(ctx, stored.ID); err != nil || stored.SourceDeletedAt != "" {
+				return false, nil
+			}
+			break
+		}
 	}
-	stored, err := st.ImportedSession(ctx, id)
-	if err != nil || stored.Path != j.src.path || stored.FileBytes != j.src.size || stored.SourceDeletedAt != "" ||
-		isDocumentFormat(stored.Format) {
+	if stored.Path != j.src.path || stored.FileBytes != j.src.size || isDocumentFormat(stored.Format) {
 		return false, nil
 	}
 	j.hdr = &session.Header{ID: stored.ID, Version: stored.Version, Format: stored.Format}

@@ -90,7 +90,7 @@ func trustStamps(ctx context.Context, st *store.Store, srcs []Source) {
 			}
 		}
 		if fs, ok := stamps[s.path]; ok && fs.Bytes == s.size && fs.MtimeNs == s.mtime && !isDocumentFormat(fs.Format) {
-			s.trusted = fs.ID
+			s.trusted = fs.Session
 		}
 	}
 }

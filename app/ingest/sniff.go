@@ -70,7 +70,7 @@ func sniffSource(s Source, reasoning bool) sniffed {
 	if s.err != nil || s.open == nil {
 		return out
 	}
-	if s.trusted != "" {
+	if s.trusted != nil {
 		return out // unchanged: not read (trustStamps)
 	}
 	if s.db != nil {
