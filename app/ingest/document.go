@@ -104,6 +104,15 @@ func parseCline(doc []byte, name, path string, cache *besideCache, stored func(s
 	if hasID && stored != nil {
 		against, _ = stored(id)
 	}
+	if against.Fingerprint != "" {
+		if fp := cline.Fingerprint(doc, side); fp == against.Fingerprint {
+			// The bytes of the reading the library holds (a whole
+			// document: a pending one is never stored), with the same
+			// files beside: not read again; an unchanged session folder
+			// costs its hashing.
+			return &sessiondoc.Doc{Header: session.Header{ID: id, Format: cline.Format}, Fingerprint: fp, Unread: true}, against, nil
+		}
+	}
 	d, err := cline.ReadKnown(doc, name, side, against.Known())
 	return d, against, err
 }
@@ -209,7 +218,7 @@ func (j *job) openDocument() (*session.Header, error) {
 // a state whose keys begin st's decoded all that st does not hold: it
 // stands.
 func (j *job) readDocumentAgainst(st sessiondoc.State) error {
-	if keysBegin(j.docAgainst.Keys, st.Keys) {
+	if !j.doc.Unread && keysBegin(j.docAgainst.Keys, st.Keys) {
 		return nil
 	}
 	path := ""
@@ -217,7 +226,7 @@ func (j *job) readDocumentAgainst(st sessiondoc.State) error {
 		path = j.src.path
 	}
 	doc, against, err := documentFormats[j.format].parse(j.docBytes, j.src.path, path, j.beside,
-		func(string) (sessiondoc.State, bool) { return st, true })
+		func(string) (sessiondoc.State, bool) { return sessiondoc.State{Keys: st.Keys, Gone: st.Gone}, true }) // no fingerprint: read
 	if err != nil {
 		return err // it read before: only a file beside it can have changed
 	}

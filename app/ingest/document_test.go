@@ -24,7 +24,8 @@ func TestDocumentReadAgainAgainstAnotherState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := sessiondoc.State{}.Diff(whole).Next
+	same := sessiondoc.State{}.Diff(whole).Next
+	all := sessiondoc.State{Keys: same.Keys, Fingerprint: "another reading of the same messages"}
 	half := sessiondoc.State{Keys: all.Keys[:len(all.Keys)/2], Fingerprint: "older"}
 	undecoded := func(j *job) int {
 		n := 0
@@ -68,5 +69,17 @@ func TestDocumentReadAgainAgainstAnotherState(t *testing.T) {
 	before := j.doc
 	if err := j.readDocumentAgainst(all); err != nil || j.doc != before {
 		t.Errorf("read again against a state that grew: %v", err)
+	}
+	// Against the reading the library holds (the same fingerprint), the
+	// document is not read; compared with any other state, it is.
+	j = read(same)
+	if !j.doc.Unread || len(j.doc.Items) != 0 || j.doc.Fingerprint != same.Fingerprint || j.doc.Header.ID != whole.Header.ID {
+		t.Fatalf("against the same reading: %+v", j.doc)
+	}
+	if err := j.readDocumentAgainst(all); err != nil {
+		t.Fatal(err)
+	}
+	if j.doc.Unread || undecoded(j) != len(all.Keys) {
+		t.Errorf("an unread document compared with another state: unread %v, %d undecoded", j.doc.Unread, undecoded(j))
 	}
 }

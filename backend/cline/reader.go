@@ -319,6 +319,11 @@ func (d *decoder) header(e env, side Side) session.Header {
 	return h
 }
 
+// Fingerprint is the Doc.Fingerprint Read gives the conversation doc read
+// with side, without reading it: the same as a stored reading's, the
+// reading would be the same.
+func Fingerprint(doc []byte, side Side) string { return fingerprint(doc, side) }
+
 // fingerprint is the hex SHA-256 of the document and what was read beside
 // it.
 func fingerprint(doc []byte, side Side) string {

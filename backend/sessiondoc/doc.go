@@ -118,6 +118,11 @@ type Doc struct {
 	// copied. "" when it is no fork, or when the copies keep the ids of
 	// their originals (the fork point is then found by its id).
 	ForkPoint string
+	// Unread says the document was not read: its Fingerprint is that of the
+	// reading the library holds (the state a format's parse was given), so
+	// the reading would be the same. Only Header.ID, Header.Format and
+	// Fingerprint are set; a caller that needs more reads it.
+	Unread bool
 }
 
 // Item is one item of a document (a message, or what stands for a
