@@ -32,7 +32,8 @@ import (
 // whose change marker moved when the database or its write-ahead log is
 // written (read-only, never locking it against OpenCode).
 // A session whose file is deleted stays in the library, marked "source
-// deleted". The window starts the watcher when it opens; `rhizome watch`
+// deleted", as does one deleted inside OpenCode (its database no longer
+// lists it). The window starts the watcher when it opens; `rhizome watch`
 // runs it without a window.
 //
 // Events: "watch:imported" (WatchImported, after each import the watcher
@@ -334,7 +335,8 @@ func (w *Watch) emitStatus() {
 
 // Start starts the watcher on the enabled folders that exist (a no-op when
 // it runs): it imports what they hold that the library lacks or that grew,
-// marks the sessions whose file is gone, then follows the folders until
+// marks the sessions whose source is gone (a file deleted, a session
+// deleted inside OpenCode: sweep), then follows the folders until
 // Stop or the app's context ends. Its imports are quiet (no import:progress
 // events): "watch:imported" says what changed.
 func (w *Watch) Start() error {
@@ -368,7 +370,7 @@ func (w *Watch) Start() error {
 		return fmt.Errorf("watch: unable to watch folders: %w", err)
 	}
 	wt := &watcher{w: w, fw: fw, ctx: ctx, cancel: cancel, roots: roots, flat: flat, done: make(chan struct{}),
-		dirs: map[string]bool{}, pending: map[string]bool{}}
+		dirs: map[string]bool{}, pending: map[string]bool{}, listed: map[string]map[string]bool{}}
 	w.running = wt
 	w.status = WatchStatus{Folders: roots}
 	w.mu.Unlock()
@@ -410,6 +412,10 @@ type watcher struct {
 	dirs    map[string]bool // folders watched
 	pending map[string]bool // session files to import at the next tick
 	removed map[string]bool // files gone since the last tick
+	// listed is, per OpenCode database, the sessions ("<database>#<id>")
+	// its last listing gave when the library was brought in step with it
+	// (sweep): a database listed the same again has nothing to mark.
+	listed map[string]map[string]bool
 }
 
 // addTree watches dir and every folder below it (fsnotify watches one
@@ -527,6 +533,7 @@ func (wt *watcher) markRemoved(paths map[string]bool) {
 		}
 		gone := []string{p}
 		if ingest.IsDatabaseName(p) {
+			delete(wt.listed, p)
 			if stored == nil {
 				var err error
 				if stored, err = wt.w.c.store.SessionPaths(wt.ctx); err != nil {
@@ -554,7 +561,8 @@ func (wt *watcher) markRemoved(paths map[string]bool) {
 
 // importNow imports paths (files or folders) quietly and tells the window
 // what changed; with sweep it also marks the sessions under the watched
-// folders whose file is gone.
+// folders whose source is gone (sweep), else those of the databases among
+// paths that OpenCode deleted (sweepDatabases).
 func (wt *watcher) importNow(paths []string, sweep bool) {
 	var files []string
 	for _, p := range paths {
@@ -584,7 +592,16 @@ func (wt *watcher) importNow(paths []string, sweep bool) {
 		return
 	}
 	if sweep {
-		wt.sweep()
+		wt.sweep(func(p string) bool {
+			for _, r := range wt.roots {
+				if strings.HasPrefix(p, r+string(filepath.Separator)) {
+					return true
+				}
+			}
+			return false
+		}, nil)
+	} else {
+		wt.sweepDatabases(files)
 	}
 	out := WatchImported{At: isoMillis(time.Now()), Millis: time.Since(start).Milliseconds(), Initial: sweep, Files: []FileReport{}}
 	stopped := wt.ctx.Err() != nil
@@ -606,34 +623,85 @@ func (wt *watcher) importNow(paths []string, sweep bool) {
 	}
 }
 
-// sweep marks the sessions imported from below the watched folders whose
-// file is gone, and unmarks those whose file is back.
-func (wt *watcher) sweep() {
+// sweepDatabases brings the library in step with the OpenCode databases
+// among paths (just imported): a database whose listing differs from its
+// last one (wt.listed: a session deleted inside OpenCode, or back, or
+// new) is swept with that listing. A database that cannot be listed
+// (locked, damaged, not OpenCode's) is left to the import's report.
+func (wt *watcher) sweepDatabases(paths []string) {
+	listings := map[string]map[string]bool{}
+	for _, p := range paths {
+		if !ingest.IsDatabaseName(p) {
+			continue
+		}
+		listed, err := ingest.ListedSessions(wt.ctx, p)
+		if err != nil || maps.Equal(listed, wt.listed[p]) {
+			continue
+		}
+		listings[p] = listed
+	}
+	if len(listings) == 0 {
+		return
+	}
+	wt.sweep(func(p string) bool {
+		_, ok := listings[ingest.SourceFileOf(p)]
+		return ok
+	}, listings)
+}
+
+// sweep marks the stored sessions within accepts (by path) whose source
+// is gone as "source deleted", and unmarks those whose source is back; the
+// sessions and their entries stay. A session file's source is the file. A
+// database's session ("<database>#<id>") is gone with its database, or
+// when the database, listed (ingest.ListedSessions), no longer holds it:
+// OpenCode deleted it; it is back when listed again. A database that
+// cannot be listed (locked, damaged) says nothing of its sessions: they are
+// left as they are. listings holds the databases already listed (nil for
+// none); the others are listed here, once each. Each listing becomes its
+// database's wt.listed once the library holds what it says.
+func (wt *watcher) sweep(within func(p string) bool, listings map[string]map[string]bool) {
 	paths, err := wt.w.c.store.SessionPaths(wt.ctx)
 	if err != nil {
 		wt.w.noteError(err)
 		return
 	}
+	if listings == nil {
+		listings = map[string]map[string]bool{}
+	}
 	now := time.Now().UTC()
-	changed := false
+	changed, failed := false, false
 	for p, deleted := range paths {
-		under := false
-		for _, r := range wt.roots {
-			if strings.HasPrefix(p, r+string(filepath.Separator)) {
-				under = true
-			}
-		}
-		if !under {
+		if !within(p) {
 			continue
 		}
-		_, err := os.Stat(ingest.SourceFileOf(p)) // a database's session: its database
+		file := ingest.SourceFileOf(p) // a database's session: its database
+		_, err := os.Stat(file)
 		gone := errors.Is(err, fs.ErrNotExist)
+		if !gone && file != p {
+			listed, ok := listings[file]
+			if !ok {
+				if listed, err = ingest.ListedSessions(wt.ctx, file); err != nil {
+					wt.w.noteError(fmt.Errorf("watch: unable to tell which sessions OpenCode deleted: %w", err))
+				}
+				listings[file] = listed
+			}
+			if listed == nil {
+				continue // not listed: nothing known
+			}
+			gone = !listed[p]
+		}
 		if gone != deleted {
 			n, err := wt.w.c.store.MarkSourceDeleted(wt.ctx, p, gone, now)
 			if err != nil {
 				wt.w.noteError(err)
+				failed = true
 			}
 			changed = changed || n > 0
+		}
+	}
+	for file, listed := range listings {
+		if listed != nil && !failed {
+			wt.listed[file] = listed
 		}
 	}
 	if changed {

@@ -24,8 +24,9 @@ import (
 //     then OpenCode's tables session, message and part: opencode.DB.Check),
 //     given as a file or found below a folder among the files named *.db,
 //     *.sqlite or *.sqlite3. It is opened read-only (opencode.OpenDB: no
-//     lock held between reads, nothing written), its sessions listed with
-//     their change marker (opencode.DB.Sessions), and each session becomes
+//     lock held between reads, nothing written, and while OpenCode is not
+//     running no -wal or -shm file made beside it), its sessions listed
+//     with their change marker (opencode.DB.Sessions), and each session becomes
 //     a Source of its own, named "<database>#<session id>" (SessionSource),
 //     whose bytes are the session's rows exported as one JSON document
 //     (opencode.DB.Export), read when the import opens it. A database found
@@ -39,6 +40,10 @@ import (
 //     (the new marker kept), else only the entries whose keys are new are
 //     written (opencode.Key: ids and content, leaving out what OpenCode
 //     writes again in a finished row).
+//   - Gone: a session the database no longer lists (deleted inside
+//     OpenCode, the file still there: ListedSessions) is marked "source
+//     deleted" by the watcher's sweep, its entries kept, and unmarked when
+//     it is listed again; a database that cannot be listed says nothing.
 //   - Reading: the messages OpenCode is still writing at the document's end
 //     (an answer streaming, a tool call running: opencode.Parsed.Pending)
 //     are held back, as a half-written last line is (Doc.Pending), and read
@@ -176,6 +181,36 @@ func (c *collector) database(path, real string, given bool) bool {
 		c.seen[real] = true // a database without sessions: nothing to import
 	}
 	return true
+}
+
+// ListedSessions returns the sources' paths ("<file>#<id>", SessionSource)
+// of the sessions the OpenCode database at file lists now, sub-agents and
+// forks included: what tells a session deleted inside OpenCode (its rows
+// gone, the database still there) from one it still holds. The database
+// is opened as for an import (opencode.OpenDB: read-only, nothing left
+// beside it) and only its session ids are read (opencode.DB.SessionIDs).
+// The error names the database when it cannot be opened (missing, a
+// folder), is not OpenCode's (opencode.DB.Check), or cannot be listed
+// (locked past opencode.BusyTimeout, damaged): nothing can then be said of
+// its sessions, and a caller must take none of them as gone.
+func ListedSessions(ctx context.Context, file string) (map[string]bool, error) {
+	d, err := opencode.OpenDB(file)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	if err := d.Check(ctx); err != nil {
+		return nil, err
+	}
+	ids, err := d.SessionIDs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		out[SessionSource(file, id)] = true
+	}
+	return out, nil
 }
 
 // export opens the database read-only and exports the session's rows as

@@ -32,7 +32,8 @@ var ErrNotFound = errors.New("opencode: no such session")
 // DB is an OpenCode database (opencode.db) opened read-only. Safe for
 // concurrent use.
 type DB struct {
-	db   *sql.DB
+	db   *sql.DB // read-only connections that lock as SQLite readers do
+	imm  *sql.DB // immutable connections: no lock, no -wal or -shm (see read)
 	path string
 	dir  string // the data folder: tool-output/ is beside the database
 }
@@ -40,12 +41,23 @@ type DB struct {
 // OpenDB opens the OpenCode database at path ($XDG_DATA_HOME/opencode/
 // opencode.db, or $OPENCODE_DB) for reading: SQLite opens the file
 // read-only (mode=ro) and every connection runs with query_only, so no
-// statement can change it, no journal or log is created for writing and
-// no checkpoint is run; busy_timeout (BusyTimeout) lets a read wait for a
-// commit instead of failing. No connection stays open between calls. It is not opened immutable: OpenCode keeps
-// writing the file (WAL mode) and an immutable open would read stale pages
-// and miss the log. Reads hold no lock between calls, and in WAL mode a
-// reader never blocks the writer.
+// statement can change it and no checkpoint is run; busy_timeout
+// (BusyTimeout) lets a read wait for a commit instead of failing. No
+// connection stays open between calls. Reads hold no lock between calls,
+// and in WAL mode a reader never blocks the writer.
+//
+// Each read leaves OpenCode's folder as it found it. A reader of a WAL
+// database (OpenCode's mode) needs the log (opencode.db-wal) and its index
+// (opencode.db-shm): while OpenCode runs they exist and the read uses
+// them, taking SQLite's reader locks, for it must see what OpenCode
+// committed to the log. Once OpenCode has quit, its last connection has
+// moved the log into the file and removed both; a read-only reader would
+// create them again and, unable to checkpoint, leave them behind (an
+// empty log and a 32 KiB index). So a read of a WAL database that has
+// neither file is made immutable (immutable=1: the file alone, no lock,
+// nothing created), and kept only if the file is still as it was
+// afterwards; else it is made again with locks (see read). It is never
+// opened immutable while the log exists: it would miss the log.
 //
 // The file must exist: the error wraps fs.ErrNotExist otherwise (SQLite
 // would not create it read-only, but the message says it plainly). Other
@@ -73,13 +85,104 @@ func OpenDB(path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opencode: unable to open the database %s: %w", path, err)
 	}
+	q.Set("immutable", "1")
+	imm, err := sql.Open("sqlite", "file:"+pathForDSN(path)+"?"+q.Encode())
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opencode: unable to open the database %s: %w", path, err)
+	}
 	// No connection is kept between calls: an idle connection to a WAL
 	// database keeps its log index mapped, so OpenCode could not be the
 	// last to close it (and checkpoint and remove the log) or leave WAL
 	// mode. Opening one costs well under a millisecond.
-	db.SetMaxOpenConns(2)
-	db.SetMaxIdleConns(0)
-	return &DB{db: db, path: path, dir: filepath.Dir(path)}, nil
+	for _, p := range []*sql.DB{db, imm} {
+		p.SetMaxOpenConns(2)
+		p.SetMaxIdleConns(0)
+	}
+	return &DB{db: db, imm: imm, path: path, dir: filepath.Dir(path)}, nil
+}
+
+// read runs fn in one read transaction (one consistent snapshot) and ends
+// it. fn's errors are returned as they are; those of beginning or ending
+// the transaction name the database and what. fn may run twice, and must
+// set its results anew each time.
+//
+// A WAL database no program has open (unshared) is read immutable,
+// creating no -wal or -shm file. If the file was written, or a log
+// appeared, while it was read (OpenCode started meanwhile), that reading
+// may have met half-written pages: it is dropped and made again, without
+// locks if the database is at rest again, else with the locking
+// connection, as every other read is. See OpenDB.
+func (d *DB) read(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
+	attempt := func(pool *sql.DB) error {
+		tx, err := pool.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return d.errorf(what, err)
+		}
+		defer tx.Rollback()
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if err := tx.Rollback(); err != nil {
+			return d.errorf(what, err)
+		}
+		return nil
+	}
+	for range immutableTries {
+		before, ok := d.unshared()
+		if !ok {
+			break
+		}
+		err := attempt(d.imm)
+		if after, ok := d.unshared(); ok && sameFile(before, after) {
+			return err
+		}
+	}
+	return attempt(d.db)
+}
+
+// immutableTries is how many times read reads a database at rest without
+// locks before it reads it with them: a reading is made again when the
+// file changed under it (OpenCode started, wrote and quit meanwhile).
+const immutableTries = 3
+
+// unshared returns the database file's state when no program has the
+// database open in WAL mode: the file's header says WAL (bytes 18 and 19,
+// its write and read versions, are 2) and neither <path>-wal nor
+// <path>-shm exists. Every connection to a WAL database has both from its
+// first read on (a writer writes to the log first, and only a checkpoint,
+// from the log, writes the file), and the last to close moves the log
+// into the file and removes them: without them, the file holds the whole
+// database and nobody is writing it. ok is false for a database in
+// rollback-journal mode (a locking read creates nothing beside it), for
+// one whose log or index is there (OpenCode runs, or was killed), and when
+// the file cannot be read.
+func (d *DB) unshared() (os.FileInfo, bool) {
+	f, err := os.Open(d.path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	var v [2]byte
+	if _, err := f.ReadAt(v[:], 18); err != nil || v != [2]byte{2, 2} {
+		return nil, false
+	}
+	for _, ext := range []string{"-wal", "-shm"} {
+		if _, err := os.Lstat(d.path + ext); !errors.Is(err, fs.ErrNotExist) {
+			return nil, false
+		}
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil, false
+	}
+	return st, true
+}
+
+// sameFile reports whether a and b are the same file with the same size
+// and modification time: not replaced or written between the two.
+func sameFile(a, b os.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // pathForDSN escapes the characters a file: URI gives a meaning to.
@@ -92,7 +195,7 @@ func (d *DB) Path() string { return d.path }
 
 // Close closes the database.
 func (d *DB) Close() error {
-	if err := d.db.Close(); err != nil {
+	if err := errors.Join(d.db.Close(), d.imm.Close()); err != nil {
 		return fmt.Errorf("opencode: unable to close the database %s: %w", d.path, err)
 	}
 	return nil
@@ -180,54 +283,94 @@ type querier interface {
 // read transaction. Errors name the database; a database without a
 // session table is not OpenCode's.
 func (d *DB) Sessions(ctx context.Context) ([]SessionInfo, error) {
-	tx, err := d.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, d.errorf("unable to list sessions", err)
-	}
-	defer tx.Rollback()
-	have, err := tables(ctx, tx)
-	if err != nil {
-		return nil, d.errorf("unable to list sessions", err)
-	}
-	if !have["session"] {
-		return nil, fmt.Errorf("opencode: %s has no session table: not an OpenCode database", d.path)
-	}
-	worktrees := map[string]string{}
-	if have["project"] {
-		rows, err := readRows(ctx, tx, `SELECT * FROM project`)
+	var out []SessionInfo
+	err := d.read(ctx, "unable to list sessions", func(tx *sql.Tx) error {
+		have, err := tables(ctx, tx)
 		if err != nil {
-			return nil, d.errorf("unable to read the projects", err)
+			return d.errorf("unable to list sessions", err)
 		}
+		if !have["session"] {
+			return fmt.Errorf("opencode: %s has no session table: not an OpenCode database", d.path)
+		}
+		worktrees := map[string]string{}
+		if have["project"] {
+			rows, err := readRows(ctx, tx, `SELECT * FROM project`)
+			if err != nil {
+				return d.errorf("unable to read the projects", err)
+			}
+			for _, r := range rows {
+				worktrees[r.text("id")] = r.text("worktree")
+			}
+		}
+		rows, err := readRows(ctx, tx, `SELECT * FROM session ORDER BY time_created, id`)
+		if err != nil {
+			return d.errorf("unable to list sessions", err)
+		}
+		seqs, aggs, err := changes(ctx, tx, have)
+		if err != nil {
+			return d.errorf("unable to read what changed", err)
+		}
+		out = make([]SessionInfo, 0, len(rows))
 		for _, r := range rows {
-			worktrees[r.text("id")] = r.text("worktree")
+			s := SessionInfo{ID: r.text("id"), ParentID: r.text("parent_id"), ProjectID: r.text("project_id"),
+				Title: r.text("title"), Directory: r.text("directory"), Agent: r.text("agent"), Version: r.text("version"),
+				Created: r.integer("time_created"), Updated: r.integer("time_updated"), Archived: r.integer("time_archived")}
+			s.Worktree = worktrees[s.ProjectID]
+			if s.Directory == "" {
+				s.Directory = s.Worktree
+			}
+			s.Change = Change{Updated: s.Updated, Seq: -1}
+			if seqs != nil {
+				s.Change.Seq = seqs[s.ID]
+			} else if a, ok := aggs[s.ID]; ok {
+				s.Change.Messages, s.Change.LastMessage, s.Change.LastPart = a.Messages, a.LastMessage, a.LastPart
+			}
+			out = append(out, s)
 		}
-	}
-	rows, err := readRows(ctx, tx, `SELECT * FROM session ORDER BY time_created, id`)
+		return nil
+	})
 	if err != nil {
-		return nil, d.errorf("unable to list sessions", err)
-	}
-	seqs, aggs, err := changes(ctx, tx, have)
-	if err != nil {
-		return nil, d.errorf("unable to read what changed", err)
-	}
-	out := make([]SessionInfo, 0, len(rows))
-	for _, r := range rows {
-		s := SessionInfo{ID: r.text("id"), ParentID: r.text("parent_id"), ProjectID: r.text("project_id"),
-			Title: r.text("title"), Directory: r.text("directory"), Agent: r.text("agent"), Version: r.text("version"),
-			Created: r.integer("time_created"), Updated: r.integer("time_updated"), Archived: r.integer("time_archived")}
-		s.Worktree = worktrees[s.ProjectID]
-		if s.Directory == "" {
-			s.Directory = s.Worktree
-		}
-		s.Change = Change{Updated: s.Updated, Seq: -1}
-		if seqs != nil {
-			s.Change.Seq = seqs[s.ID]
-		} else if a, ok := aggs[s.ID]; ok {
-			s.Change.Messages, s.Change.LastMessage, s.Change.LastPart = a.Messages, a.LastMessage, a.LastPart
-		}
-		out = append(out, s)
+		return nil, err
 	}
 	return out, nil
+}
+
+// SessionIDs lists the ids of the database's sessions, sub-agents and
+// forks included, in id order: one read of the session table's ids,
+// what tells which sessions the database still holds without reading
+// their rows (Sessions reads them whole). Errors as Sessions'.
+func (d *DB) SessionIDs(ctx context.Context) ([]string, error) {
+	var ids []string
+	err := d.read(ctx, "unable to list sessions", func(tx *sql.Tx) error {
+		have, err := tables(ctx, tx)
+		if err != nil {
+			return d.errorf("unable to list sessions", err)
+		}
+		if !have["session"] {
+			return fmt.Errorf("opencode: %s has no session table: not an OpenCode database", d.path)
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM session ORDER BY id`)
+		if err != nil {
+			return d.errorf("unable to list sessions", err)
+		}
+		defer rows.Close()
+		ids = ids[:0]
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return d.errorf("unable to list sessions", err)
+			}
+			ids = append(ids, id)
+		}
+		if err := rows.Err(); err != nil {
+			return d.errorf("unable to list sessions", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
 }
 
 // changes reads event_sequence (seqs, nil when the table is missing), or
@@ -371,9 +514,16 @@ var requiredTables = []string{"session", "message", "part"}
 // ones it has; a file SQLite cannot read: not a database, a truncated or
 // damaged one; one locked past BusyTimeout).
 func (d *DB) Check(ctx context.Context) error {
-	have, err := tables(ctx, d.db)
+	var have map[string]bool
+	err := d.read(ctx, "unable to read the list of tables", func(tx *sql.Tx) error {
+		var err error
+		if have, err = tables(ctx, tx); err != nil {
+			return d.errorf("unable to read the list of tables", err)
+		}
+		return nil
+	})
 	if err != nil {
-		return d.errorf("unable to read the list of tables", err)
+		return err
 	}
 	var missing []string
 	for _, t := range requiredTables {

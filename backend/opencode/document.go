@@ -13,10 +13,11 @@
 // document, as it treats a Cline task:
 //
 //   - OpenDB, (*DB).Sessions and (*DB).Export read the database, opened
-//     read-only and never locking it against OpenCode (db.go, export.go).
-//     Sessions lists the sessions with a change marker; Export gives one
-//     session's rows as a JSON document. export-session gives back that
-//     document for a session stored in a database.
+//     read-only and never locking it against OpenCode, leaving no file
+//     beside it that was not there (db.go, export.go). Sessions lists the
+//     sessions with a change marker (SessionIDs their ids alone); Export
+//     gives one session's rows as a JSON document. export-session gives
+//     back that document for a session stored in a database.
 //   - ParseDocument reads such a document into a header, entries,
 //     problems and metadata: pure, no database (document.go, message.go,
 //     usage.go, wire.go).

@@ -56,63 +56,62 @@ var jsonColumns = map[string]map[string]bool{
 // ErrNotFound for an id the database does not hold; other errors name the
 // database and what failed.
 func (d *DB) Export(ctx context.Context, id string) ([]byte, error) {
-	tx, err := d.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, d.errorf("unable to export session "+id, err)
-	}
-	defer tx.Rollback()
-	have, err := tables(ctx, tx)
-	if err != nil {
-		return nil, d.errorf("unable to export session "+id, err)
-	}
-	if !have["session"] {
-		return nil, fmt.Errorf("opencode: %s has no session table: not an OpenCode database", d.path)
-	}
-	ss, err := readRows(ctx, tx, `SELECT * FROM session WHERE id = ?`, id)
-	if err != nil {
-		return nil, d.errorf("unable to read session "+id, err)
-	}
-	if len(ss) == 0 {
-		return nil, fmt.Errorf("opencode: %s: session %s: %w", d.path, id, ErrNotFound)
-	}
-	sess := ss[0]
-	var project []row
-	if have["project"] {
-		if project, err = readRows(ctx, tx, `SELECT * FROM project WHERE id = ?`, sess.text("project_id")); err != nil {
-			return nil, d.errorf("unable to read the project of session "+id, err)
+	var sess row
+	var project, msgs, todos []row
+	var parts map[string][]row
+	var fork *ForkOf
+	var have map[string]bool
+	err := d.read(ctx, "unable to export session "+id, func(tx *sql.Tx) error {
+		var err error
+		if have, err = tables(ctx, tx); err != nil {
+			return d.errorf("unable to export session "+id, err)
 		}
-	}
-	var msgs []row
-	if have["message"] {
-		if msgs, err = readRows(ctx, tx, `SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id`, id); err != nil {
-			return nil, d.errorf("unable to read the messages of session "+id, err)
+		if !have["session"] {
+			return fmt.Errorf("opencode: %s has no session table: not an OpenCode database", d.path)
 		}
-	}
-	parts := map[string][]row{}
-	if have["part"] && have["message"] {
-		// By message, through part's (message_id, id) index: part has no
-		// index on session_id.
-		rows, err := readRows(ctx, tx, `SELECT * FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY message_id, id`, id)
+		ss, err := readRows(ctx, tx, `SELECT * FROM session WHERE id = ?`, id)
 		if err != nil {
-			return nil, d.errorf("unable to read the parts of session "+id, err)
+			return d.errorf("unable to read session "+id, err)
 		}
-		for _, r := range rows {
-			m := r.text("message_id")
-			parts[m] = append(parts[m], r)
+		if len(ss) == 0 {
+			return fmt.Errorf("opencode: %s: session %s: %w", d.path, id, ErrNotFound)
 		}
-	}
-	var todos []row
-	if have["todo"] {
-		if todos, err = readRows(ctx, tx, `SELECT * FROM todo WHERE session_id = ? ORDER BY position`, id); err != nil {
-			return nil, d.errorf("unable to read the todos of session "+id, err)
+		sess = ss[0]
+		project, msgs, todos, parts = nil, nil, nil, map[string][]row{}
+		if have["project"] {
+			if project, err = readRows(ctx, tx, `SELECT * FROM project WHERE id = ?`, sess.text("project_id")); err != nil {
+				return d.errorf("unable to read the project of session "+id, err)
+			}
 		}
-	}
-	fork, err := findForkOf(ctx, tx, sess, msgs)
+		if have["message"] {
+			if msgs, err = readRows(ctx, tx, `SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id`, id); err != nil {
+				return d.errorf("unable to read the messages of session "+id, err)
+			}
+		}
+		if have["part"] && have["message"] {
+			// By message, through part's (message_id, id) index: part has no
+			// index on session_id.
+			rows, err := readRows(ctx, tx, `SELECT * FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?) ORDER BY message_id, id`, id)
+			if err != nil {
+				return d.errorf("unable to read the parts of session "+id, err)
+			}
+			for _, r := range rows {
+				m := r.text("message_id")
+				parts[m] = append(parts[m], r)
+			}
+		}
+		if have["todo"] {
+			if todos, err = readRows(ctx, tx, `SELECT * FROM todo WHERE session_id = ? ORDER BY position`, id); err != nil {
+				return d.errorf("unable to read the todos of session "+id, err)
+			}
+		}
+		if fork, err = findForkOf(ctx, tx, sess, msgs); err != nil {
+			return d.errorf("unable to look for the session "+id+" was forked from", err)
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, d.errorf("unable to look for the session "+id+" was forked from", err)
-	}
-	if err := tx.Rollback(); err != nil {
-		return nil, d.errorf("unable to end the read of session "+id, err)
+		return nil, err
 	}
 
 	w := newDocWriter()
