@@ -534,9 +534,16 @@ func (s *Store) rankEntriesExact(ctx context.Context, p *searchPlan, f SearchFil
 	var err error
 	if f.entryFiltered() {
 		cond, args := f.entrySQL()
+		lo, hi, err := s.entryRange(ctx, f)
+		if err != nil {
+			return nil, err
+		}
 		rows, err = (cachedDB{s}).QueryContext(ctx, `SELECT x.rowid, x.r FROM (SELECT rowid, bm25(entries_fts) AS r
-			FROM entries_fts WHERE entries_fts MATCH ?) x JOIN entries e ON e.pk = x.rowid JOIN sessions s ON s.pk = e.session_pk
-			WHERE 1 = 1`+cond+` ORDER BY x.r LIMIT ?`, append(append([]any{p.match}, args...), limit)...)
+			FROM entries_fts WHERE entries_fts MATCH ? AND rowid BETWEEN ? AND ?) x JOIN entries e ON e.pk = x.rowid JOIN sessions s ON s.pk = e.session_pk
+			WHERE 1 = 1`+cond+` ORDER BY x.r LIMIT ?`, append(append([]any{p.match, lo, hi}, args...), limit)...)
+		if err != nil {
+			return nil, err
+		}
 	} else {
 		rows, err = (cachedDB{s}).QueryContext(ctx, `SELECT rowid, rank FROM entries_fts WHERE entries_fts MATCH ? ORDER BY rank LIMIT ?`, p.match, limit)
 	}
@@ -554,6 +561,33 @@ func (s *Store) rankEntriesExact(ctx context.Context, p *searchPlan, f SearchFil
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// entryRange returns the smallest and largest pk of the entries a filter
+// by project or session can keep (the whole range without one): the
+// full-text match of a filtered search reads only the index between them
+// (FTS5 seeks a rowid range), and scores the matches of the other projects
+// no more. A project imported at once holds one narrow range.
+func (s *Store) entryRange(ctx context.Context, f SearchFilter) (lo, hi int64, err error) {
+	lo, hi = math.MinInt64, math.MaxInt64
+	var q string
+	var arg any
+	switch {
+	case f.SessionID != "":
+		q, arg = `SELECT min(e.pk), max(e.pk) FROM sessions s JOIN entries e ON e.session_pk = s.pk WHERE s.id = ?`, f.SessionID
+	case f.Project != "":
+		q, arg = `SELECT min(e.pk), max(e.pk) FROM sessions s JOIN entries e ON e.session_pk = s.pk WHERE s.cwd = ?`, f.Project
+	default:
+		return lo, hi, nil
+	}
+	var min, max sql.NullInt64
+	if err := (cachedDB{s}).QueryRowContext(ctx, q, arg).Scan(&min, &max); err != nil {
+		return 0, 0, fmt.Errorf("store: unable to find the entries of %v: %w", arg, err)
+	}
+	if !min.Valid {
+		return 1, 0, nil // nothing to find
+	}
+	return min.Int64, max.Int64, nil
 }
 
 // rankEntriesCommon ranks the champions of the query's terms, the newest

@@ -431,6 +431,34 @@ func TestSearchPrefixAndFilters(t *testing.T) {
 	if len(hits) != 0 {
 		t.Errorf("entries from 2099: %d hits", len(hits))
 	}
+	// A session's or a project's filter finds every entry of its own the
+	// unfiltered search finds (the match reads only the range of the
+	// entries it can keep: entryRange), and nothing else.
+	all, err := s.SearchWith(ctx, "session", SearchFilter{Kinds: []string{"entry"}}, 5000)
+	if err != nil || len(all) < 20 {
+		t.Fatalf("unfiltered: %d hits, %v", len(all), err)
+	}
+	bySession := map[string]int{}
+	for _, h := range all {
+		bySession[h.SessionID]++
+	}
+	if len(bySession) < 2 {
+		t.Fatalf("hits from %d sessions: the filter shows nothing", len(bySession))
+	}
+	for id, n := range bySession {
+		hits, err := s.SearchWith(ctx, "session", SearchFilter{Kinds: []string{"entry"}, SessionID: id}, 5000)
+		if err != nil || len(hits) != n {
+			t.Errorf("session %s: %d hits, %d unfiltered; %v", id, len(hits), n, err)
+		}
+		for _, h := range hits {
+			if h.SessionID != id {
+				t.Errorf("session %s's filter let an entry of %s through", id, h.SessionID)
+			}
+		}
+	}
+	if hits, err := s.SearchWith(ctx, "session", SearchFilter{Project: "/nowhere"}, 50); err != nil || len(hits) != 0 {
+		t.Errorf("a project with no session: %d hits, %v", len(hits), err)
+	}
 }
 
 // The hybrid search's view of nodes and entries: a node's degree and edge
