@@ -147,6 +147,17 @@ func TestImportClaudeCodeAndCodex(t *testing.T) {
 	if s := byID[claudeMain]; s.CostUnknown || s.Cost <= 0 {
 		t.Errorf("Claude Code session %+v: priced by its reader", s)
 	}
+	// A project says its cost is a lower bound when one of its sessions'
+	// models has no price.
+	ps, err := l.Library.Projects()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if want := p.Path == byID[codexMain].Project; p.CostUnknown != want {
+			t.Errorf("project %s: cost unknown %v, want %v", p.Path, p.CostUnknown, want)
+		}
+	}
 
 	g, err := l.Graph.Graph(GraphFilter{})
 	if err != nil {

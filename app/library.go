@@ -40,7 +40,7 @@ func (l *Library) Projects() ([]Project, error) {
 	names := project.Names(paths)
 	out := make([]Project, 0, len(ps))
 	for _, p := range ps {
-		v := Project{Path: p.Path, Name: names[p.Path], Sessions: p.Sessions, Nodes: p.Nodes, Cost: p.Cost}
+		v := Project{Path: p.Path, Name: names[p.Path], Sessions: p.Sessions, Nodes: p.Nodes, Cost: p.Cost, CostUnknown: p.CostUnknown}
 		if r := sums[p.Path]; r != nil {
 			v.Summary, v.SummarySource = r.Shown.Text, r.Shown.Source
 		}

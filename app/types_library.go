@@ -11,6 +11,9 @@ type Project struct {
 	Sessions int     `json:"sessions"`
 	Nodes    int     `json:"nodes"`
 	Cost     float64 `json:"cost"` // USD
+	// CostUnknown: some of the project's usage is of a model Rhizome has
+	// no price for; Cost is what was priced.
+	CostUnknown bool `json:"costUnknown,omitempty"`
 	// Summary says what the project's sessions were about (issue 8), ""
 	// until it is made; SummarySource where it came from (offline, human,
 	// model:<provider/model>).

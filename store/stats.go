@@ -11,13 +11,17 @@ type Project struct {
 	Sessions int
 	Nodes    int
 	Cost     float64 // USD
+	// CostUnknown: some of the project's usage is of a model Rhizome has no
+	// price for (a session's meta lists it unpriced): Cost is a lower bound.
+	CostUnknown bool
 }
 
 // Projects lists the projects (session working directories), by path.
 func (s *Store) Projects(ctx context.Context) ([]Project, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT s.cwd, count(*),
 		coalesce(sum((SELECT count(*) FROM nodes n WHERE n.session_pk = s.pk)), 0),
-		coalesce(sum((SELECT sum(n.cost) FROM nodes n WHERE n.session_pk = s.pk)), 0)
+		coalesce(sum((SELECT sum(n.cost) FROM nodes n WHERE n.session_pk = s.pk)), 0),
+		coalesce(max(CASE WHEN json_valid(s.meta) THEN coalesce(json_array_length(s.meta, '$.unpriced'), 0) > 0 END), 0)
 	FROM sessions s GROUP BY s.cwd ORDER BY s.cwd`)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list projects: %w", err)
@@ -26,7 +30,7 @@ func (s *Store) Projects(ctx context.Context) ([]Project, error) {
 	out := []Project{}
 	for rows.Next() {
 		var p Project
-		if err := rows.Scan(&p.Path, &p.Sessions, &p.Nodes, &p.Cost); err != nil {
+		if err := rows.Scan(&p.Path, &p.Sessions, &p.Nodes, &p.Cost, &p.CostUnknown); err != nil {
 			return nil, fmt.Errorf("store: unable to read a project: %w", err)
 		}
 		out = append(out, p)

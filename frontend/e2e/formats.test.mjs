@@ -107,7 +107,8 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   for (let width = 1440; width >= 960; width -= 20) {
     await page.setViewportSize({ width, height: 900 });
     const parts = await shown();
-    const want = [/^\d+ sessions$/, /^· \$\d+\.\d\d$/, /^· [\d.]+[kM]? tok$/];
+    // The Codex model has no price: the library's cost is what was priced, with a "+".
+    const want = [/^\d+ sessions$/, /^· \$\d+\.\d\d\+$/, /^· [\d.]+[kM]? tok$/];
     parts.forEach((p, i) => assert.match(p, want[i], `at ${width} px: ${parts.join(' | ')}`));
     seen.add(parts.length);
   }
@@ -125,6 +126,10 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   assert.ok(codex.costUnknown, 'the Codex session is not marked as of an unpriced model');
   assert.equal((await page.textContent(`[data-testid=session-item][data-session="${codex.id}"] [data-testid=session-cost]`)).trim(), 'unpriced');
   assert.match((await page.textContent(`[data-testid=session-item][data-session="${claude.id}"] [data-testid=session-cost]`)).trim(), /^(\$\d+\.\d\d|<\$0\.01)$/);
+  // Its project sums what was priced and says the rest is not: "$x+" or unpriced, never a bare $0.00.
+  const codexProject = page.locator(`[data-testid=project-item][data-project="${codex.project}"] [data-testid=project-cost]`);
+  assert.match((await codexProject.textContent()).trim(), /^(unpriced|(\$\d+\.\d\d|<\$0\.01)\+)$/);
+  assert.match(await codexProject.getAttribute('title'), /no price/);
   // The sub-agent's transcript is marked as one (not as a fork), its parent named by title.
   const agent = byFormat['claude-code'].find((s) => s.agentId);
   const lineage = page.locator(`[data-testid=session-item][data-session="${agent?.id}"] [data-testid=session-lineage]`);

@@ -756,6 +756,7 @@ export namespace app {
 	    sessions: number;
 	    nodes: number;
 	    cost: number;
+	    costUnknown?: boolean;
 	    summary: string;
 	    summarySource: string;
 	}
