@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"rhizome/app/ingest"
+	"rhizome/backend/pisession/pitest"
 )
 
 // A live session grown line by line goes on, at each append, from the
@@ -182,5 +184,64 @@ func TestReimportTrustsSizeAndTime(t *testing.T) {
 	}
 	if rep := l.importPaths(t, hidden); rep.Files[0].Status == ingest.StatusUnchanged {
 		t.Errorf("a file rewritten within the racy window was trusted: %+v", rep.Files[0])
+	}
+}
+
+// An import of many files makes them readable as it goes: after each batch
+// it commits, a progress event counts the files whose sessions the library
+// now shows (Committed, never going back), the library lists at least
+// that many sessions by then, and the count reaches the files imported
+// before import:done.
+func TestImportProgressCountsWhatIsReadable(t *testing.T) {
+	corpus := filepath.Join(t.TempDir(), "corpus")
+	files, _, err := pitest.WriteCorpus(pitest.SamplesDir(), corpus, 14<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newTestLib(t)
+	var mu sync.Mutex
+	var committed, listed []int
+	done := false
+	l.SetEmitter(func(event string, data any) {
+		p, ok := data.(ImportProgress)
+		if event == "import:done" {
+			mu.Lock()
+			done = true
+			mu.Unlock()
+		}
+		if !ok {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if done {
+			t.Errorf("progress after import:done: %+v", p)
+		}
+		if n := len(committed); n > 0 && p.Committed == committed[n-1] {
+			return
+		}
+		ss, err := l.Library.Sessions("")
+		if err != nil {
+			t.Error(err)
+		}
+		committed, listed = append(committed, p.Committed), append(listed, len(ss))
+	})
+	rep := l.importPaths(t, corpus)
+	if rep.Totals.Imported != files {
+		t.Fatalf("%+v", rep.Totals)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("committed, as the import went: %v of %d", committed, files)
+	if len(committed) < 3 || committed[len(committed)-1] != files {
+		t.Fatalf("committed counts %v, want several up to %d", committed, files)
+	}
+	for i, c := range committed {
+		if i > 0 && c < committed[i-1] {
+			t.Errorf("committed went back: %v", committed)
+		}
+		if listed[i] < c {
+			t.Errorf("%d committed while the library listed %d sessions", c, listed[i])
+		}
 	}
 }

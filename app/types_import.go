@@ -81,4 +81,7 @@ type ImportProgress struct {
 	BytesTotal int64  `json:"bytesTotal"` // over all files
 	Entries    int    `json:"entries"`    // entries read so far in this file
 	Phase      string `json:"phase"`
+	// Committed counts the files whose sessions were imported or appended
+	// to and committed so far: the library shows them already.
+	Committed int `json:"committed"`
 }

@@ -33,7 +33,10 @@ const batchTime = time.Second
 
 // writeBatch is the writer's open transaction and the files written into it.
 type writeBatch struct {
-	st    *store.Store
+	st *store.Store
+	// wrote is told, after each commit, how many of its files' sessions
+	// were imported or appended to (progress.wrote); nil: nobody listens.
+	wrote func(n int)
 	tx    *store.Tx
 	began time.Time
 	bytes int64
@@ -108,6 +111,14 @@ func (b *writeBatch) commit(rep *Report) {
 	if b.tx != nil {
 		if err := b.tx.Commit(); err != nil {
 			b.fail(rep, err)
+		} else if b.wrote != nil {
+			n := 0
+			for _, i := range b.files {
+				if s := rep.Files[i].Status; s == StatusImported || s == StatusAppended {
+					n++
+				}
+			}
+			b.wrote(n)
 		}
 		b.tx = nil
 	}

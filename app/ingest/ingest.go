@@ -167,7 +167,7 @@ func Run(ctx context.Context, st *store.Store, srcs []Source, h Hooks) Report {
 	jobs := make(chan *job, readAheadFiles)
 	waiting := make(chan *job)
 	go readJobs(ctx, st, orderSources(srcs), prog, jobs, waiting)
-	b := &writeBatch{st: st}
+	b := &writeBatch{st: st, wrote: prog.wrote}
 	for {
 		var j *job
 		var ok bool

@@ -10,7 +10,9 @@ import (
 
 // Progress is how far an import is. Bytes are file bytes, over all files;
 // FileIndex is 0-based; Entries counts the entries read so far in the file;
-// Phase is "reading", "writing" or "done".
+// Phase is "reading", "writing" or "done"; Committed counts the files
+// whose sessions were imported or appended to and committed so far: the
+// library shows them (the window reads it again as it grows).
 type Progress struct {
 	File       string
 	FileIndex  int
@@ -19,6 +21,7 @@ type Progress struct {
 	BytesTotal int64
 	Entries    int
 	Phase      string
+	Committed  int
 }
 
 // progress sends Progress to emit (when not nil) as the reader goes, so that they
@@ -37,6 +40,8 @@ type progress struct {
 	file      string
 	lastBytes int64
 	lastTime  time.Time
+	sent      Progress // the last one sent
+	committed int
 }
 
 const (
@@ -71,6 +76,20 @@ func (p *progress) readFile(index int, src Source) {
 	p.send(index, src.path, p.bytesRead, 0, "writing")
 }
 
+// wrote counts n more files committed with new content (the writer's,
+// after a batch's commit) and says so at once.
+func (p *progress) wrote(n int) {
+	if n == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.committed += n
+	if p.sent.Phase != "" {
+		p.send(p.sent.FileIndex, p.sent.File, p.sent.BytesDone, p.sent.Entries, p.sent.Phase)
+	}
+}
+
 func (p *progress) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -81,12 +100,12 @@ func (p *progress) done() {
 
 func (p *progress) send(index int, file string, done int64, entries int, phase string) {
 	p.lastTime = time.Now()
-	if p.emit == nil {
-		return
-	}
-	p.emit(Progress{
+	p.sent = Progress{
 		File: file, FileIndex: index, FileCount: p.fileCount,
 		BytesDone: min(done, p.bytesTotal), BytesTotal: p.bytesTotal,
-		Entries: entries, Phase: phase,
-	})
+		Entries: entries, Phase: phase, Committed: p.committed,
+	}
+	if p.emit != nil {
+		p.emit(p.sent)
+	}
 }

@@ -344,6 +344,7 @@ export namespace app {
 	    bytesTotal: number;
 	    entries: number;
 	    phase: string;
+	    committed: number;
 	}
 	export interface RelationsReport {
 	    projects: number;

@@ -78,9 +78,25 @@ class Imports {
     return true;
   }
 
-  /** import:progress arrived. */
+  /** The files committed when the library was last read again during an import, and when. */
+  private shownCommitted = 0;
+  private shownAt = 0;
+
+  /**
+   * import:progress arrived. A long import makes its sessions readable as it
+   * goes (committed): the library is read again when more are, at most once
+   * a second, so that the sidebar fills while the rest is read.
+   */
   onProgress(p: ImportProgress) {
+    const earlier = this.progress;
     this.progress = p;
+    if (!earlier || p.committed < this.shownCommitted) this.shownCommitted = 0; // another import
+    const now = Date.now();
+    if (p.committed > this.shownCommitted && (this.shownCommitted === 0 || now - this.shownAt >= 1000)) {
+      this.shownCommitted = p.committed;
+      this.shownAt = now;
+      library.requestRefresh();
+    }
   }
 
   /** import:done arrived: the report of an import, this window's or another's (the CLI, a second window). */

@@ -68,3 +68,33 @@ describe('an import with no file', () => {
     expect(imports.showPanel).toBe(false);
   });
 });
+
+describe('an import that makes sessions readable as it goes', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    imports.progress = null;
+  });
+
+  it('reads the library again when more files are committed, at most once a second', async () => {
+    const { library } = await import('../library/library.svelte');
+    const refresh = vi.spyOn(library, 'requestRefresh').mockImplementation(() => {});
+    const at = (committed: number) => ({ file: 'a.jsonl', fileIndex: 0, fileCount: 9, bytesDone: 1, bytesTotal: 9, entries: 0, phase: 'reading', committed });
+    imports.progress = null; // a new import
+    imports.onProgress(at(0));
+    expect(refresh).not.toHaveBeenCalled();
+    imports.onProgress(at(3)); // the first sessions: shown at once
+    expect(refresh).toHaveBeenCalledTimes(1);
+    imports.onProgress(at(5)); // more within the second: later
+    imports.onProgress(at(5));
+    expect(refresh).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1000);
+    imports.onProgress(at(5));
+    expect(refresh).toHaveBeenCalledTimes(2);
+    imports.onProgress(at(5)); // nothing new
+    vi.advanceTimersByTime(5000);
+    imports.onProgress(at(5));
+    expect(refresh).toHaveBeenCalledTimes(2);
+  });
+});

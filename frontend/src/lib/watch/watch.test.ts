@@ -9,7 +9,7 @@ const imported = (initial: boolean, ...files: [string, string][]): WatchImported
 describe('live sessions', () => {
   it('are those the running watcher imported or grew while following its folders, not on its first pass', () => {
     watch.status = { running: true, folders: ['/home/u/.claude/projects'], imports: 1, liveSeconds: 60 };
-    watch.firstPass = { file: 'a.jsonl', fileIndex: 0, fileCount: 2, bytesDone: 1, bytesTotal: 2, entries: 0, phase: 'reading' };
+    watch.firstPass = { file: 'a.jsonl', fileIndex: 0, fileCount: 2, bytesDone: 1, bytesTotal: 2, entries: 0, phase: 'reading', committed: 0 };
     // The first run finds a whole ~/.claude: none of it is being written for all it knows.
     watch.imported(imported(true, ['old', 'imported'], ['grown-since', 'appended']));
     expect(watch.isLive(session('old'))).toBe(false);
