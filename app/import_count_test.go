@@ -144,7 +144,7 @@ func TestEveryLineAccountedForInTheLibrary(t *testing.T) {
 		var fileBytes, rawBytes, gapBytes int64
 		err := db.QueryRow(`SELECT s.entries, s.malformed, s.lines, s.pending_tail, s.file_bytes,
 			(SELECT count(*) FROM entries e WHERE e.session_pk = s.pk),
-			(SELECT coalesce(sum(length(CAST(e.raw AS BLOB))), 0) FROM entries e WHERE e.session_pk = s.pk),
+			(SELECT coalesce(sum(length(CAST(unpack_raw(e.raw) AS BLOB))), 0) FROM entries e WHERE e.session_pk = s.pk),
 			(SELECT coalesce(sum(length(g.bytes)), 0) FROM session_gaps g WHERE g.session_pk = s.pk)
 			FROM sessions s WHERE s.path = ?`, path).Scan(&gotEntries, &gotMalformed, &gotLines, &gotPending, &fileBytes, &stored, &rawBytes, &gapBytes)
 		if err != nil {

@@ -157,6 +157,27 @@ func writeOpenCode(t *testing.T, w *sql.DB, stmts []string) {
 	}
 }
 
+// holdOpenCodeWrite begins a write transaction on a connection of w, as
+// OpenCode holds one while it writes a turn, runs stmts in it and returns
+// the connection, the transaction still open (COMMIT it, then Close).
+func holdOpenCodeWrite(t *testing.T, w *sql.DB, stmts []string) *sql.Conn {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range stmts {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return conn
+}
+
 // checkOpenCodeSession checks a session of the library against the
 // reader's reading of it: entries read back as ParseDocument gives them,
 // segments as the segmenter cuts them, a node per segment, export-session
@@ -386,18 +407,7 @@ func TestImportOpenCodeLocked(t *testing.T) {
 	l := newTestLib(t)
 	l.importPaths(t, path)
 	ctx := context.Background()
-	conn, err := w.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range openCodeTurn(opencodeMain, `"Locked?"`, "Not for readers.", 3, 1796290999000) {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	conn := holdOpenCodeWrite(t, w, openCodeTurn(opencodeMain, `"Locked?"`, "Not for readers.", 3, 1796290999000))
 	// The import returns while the write transaction is still open (it is
 	// committed only below): it read what was committed, never waiting
 	// for OpenCode.
@@ -418,7 +428,7 @@ func TestImportOpenCodeLocked(t *testing.T) {
 	l2 := newTestLib(t)
 	l2.importPaths(t, other)
 	rw := openCodeWriter(t, other, false)
-	conn, err = rw.Conn(ctx)
+	conn, err := rw.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

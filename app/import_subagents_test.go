@@ -37,7 +37,7 @@ func TestInterruptedSubagentLinkedBySidecar(t *testing.T) {
 		ids := l.texts(t, `SELECT n.id FROM entries e JOIN sessions s ON s.pk = e.session_pk
 			JOIN segments g ON g.session_pk = e.session_pk AND e.seq BETWEEN g.start_seq AND g.end_seq
 			JOIN nodes n ON n.session_pk = g.session_pk AND n.segment_idx = g.idx
-			WHERE s.id = ? AND e.role = 'assistant' AND instr(e.raw, ?) > 0 ORDER BY e.seq LIMIT 1`, claudeMain, `"id":"`+call+`"`)
+			WHERE s.id = ? AND e.role = 'assistant' AND instr(unpack_raw(e.raw), ?) > 0 ORDER BY e.seq LIMIT 1`, claudeMain, `"id":"`+call+`"`)
 		if len(ids) != 1 {
 			t.Fatalf("no node holds the call: %v", ids)
 		}

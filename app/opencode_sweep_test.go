@@ -320,18 +320,7 @@ func TestImportOpenCodeLeavesFolderAsFound(t *testing.T) {
 	w := openCodeWriter(t, path, true)
 	writeOpenCode(t, w, openCodeTurn(opencodeMain, `"Committed?"`, "Yes.", 1, 1796290999000))
 	ctx := context.Background()
-	conn, err := w.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range openCodeTurn(opencodeSecond, `"Pending?"`, "Not yet.", 2, 1796290999000) {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	conn := holdOpenCodeWrite(t, w, openCodeTurn(opencodeSecond, `"Pending?"`, "Not yet.", 2, 1796290999000))
 	rep := l.importPaths(t, path)
 	if rep.Totals.Appended != 1 || rep.Totals.Unchanged != opencodeSessions-1 || rep.Totals.Failed != 0 {
 		t.Errorf("while OpenCode writes: %+v", rep.Totals)

@@ -169,7 +169,7 @@ func TestToolOutputsReadForSessionsImportedBefore(t *testing.T) {
 	db := old.db(t)
 	for _, q := range []string{
 		`DELETE FROM tool_outputs`,
-		`UPDATE entries SET text = 'the preview' WHERE role = 'toolResult' AND instr(raw, '<persisted-output>') > 0`,
+		`UPDATE entries SET text = 'the preview' WHERE role = 'toolResult' AND instr(unpack_raw(raw), '<persisted-output>') > 0`,
 		`DROP TABLE tool_outputs_unread`,
 		`DELETE FROM schema_migrations WHERE version = 111`,
 	} {

@@ -237,7 +237,11 @@ func (s *Store) SegmentOf(ctx context.Context, id string) (*Session, *SegmentRec
 		if err := rows.Scan(&raw); err != nil {
 			return nil, nil, nil, fmt.Errorf("store: unable to fetch the entries of node %s: %w", id, err)
 		}
-		raws = append(raws, []byte(raw))
+		b, err := unpackRawString(raw)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("store: entries of node %s: %w", id, err)
+		}
+		raws = append(raws, b)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, nil, nil, fmt.Errorf("store: unable to fetch the entries of node %s: %w", id, err)

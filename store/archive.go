@@ -316,7 +316,7 @@ func (t *Tx) ToolCallEntry(sessionID, toolUseID string) (sessionPK int64, seq in
 		return 0, 0, err
 	}
 	err = t.queryRow(`SELECT s.pk, e.seq FROM sessions s CROSS JOIN entries e ON e.session_pk = s.pk
-		WHERE s.id = ? AND e.role = 'assistant' AND instr(e.raw, ?) > 0 ORDER BY e.seq LIMIT 1`,
+		WHERE s.id = ? AND e.role = 'assistant' AND instr(unpack_raw(e.raw), ?) > 0 ORDER BY e.seq LIMIT 1`,
 		sessionID, `"id":"`+toolUseID+`"`).Scan(&sessionPK, &seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, fmt.Errorf("store: no entry of session %s holds tool call %s: %w", sessionID, toolUseID, ErrNotFound)
@@ -401,7 +401,11 @@ func (s *Store) WriteSessionFile(ctx context.Context, sessionID string, w io.Wri
 		if err := rows.Scan(&p.off, &raw); err != nil {
 			return piece{}, err
 		}
-		p.b, p.more = raw, true
+		b, err := unpackRaw(raw)
+		if err != nil {
+			return piece{}, err
+		}
+		p.b, p.more = b, true
 		return p, nil
 	}
 	h := sha256.New()

@@ -73,6 +73,9 @@ type entryWriter struct {
 	nextPK    int64 // key of the next entry
 	indexedTo int64 // entries with keys up to this one are indexed
 	unindexed int   // bytes of text written and not indexed yet
+	// packed holds the compressed objects of the rows in args (packRaw),
+	// reused once they are written.
+	packed []byte
 }
 
 func newEntryWriter(t *Tx) (*entryWriter, error) {
@@ -124,8 +127,10 @@ func (w *entryWriter) add(sessionPK int64, e *session.Entry, text string, extra 
 		role = e.Message.Role
 	}
 	text = searchText(role, text)
+	var raw any
+	raw, w.packed = packRaw(w.packed, e.Raw)
 	w.args = append(w.args, w.nextPK, sessionPK, e.Seq, e.ID, e.ParentID, e.Type, role, isoTime(e.Timestamp),
-		e.Line, e.Offset, e.TargetID, text, bytesString(e.Raw), bytesString(extra.Meta), e.TurnID, extra.DedupeKey, e.SubagentID)
+		e.Line, e.Offset, e.TargetID, text, raw, bytesString(extra.Meta), e.TurnID, extra.DedupeKey, e.SubagentID)
 	w.nextPK++
 	w.rows++
 	w.handed++
@@ -164,6 +169,10 @@ func (w *entryWriter) flush() error {
 	}
 	clear(w.args)
 	w.args, w.rows = w.args[:0], 0
+	if cap(w.packed) > 8<<20 {
+		w.packed = nil // not kept after a batch of huge objects
+	}
+	w.packed = w.packed[:0]
 	if err != nil {
 		return fmt.Errorf("store: unable to insert entries: %w", err)
 	}
@@ -247,7 +256,7 @@ const segmentPageQuery = `SELECT seq, line, entry_id, parent_id, type, role, tim
 // array of entry ids, in file order. Left to itself, SQLite reads the
 // session's entries in seq order to spare the sort (every entry of a long
 // session, for each page); the labels' index is named instead.
-const segmentLabelsQuery = `SELECT target_id, coalesce(json_extract(raw, '$.label'), ''), seq
+const segmentLabelsQuery = `SELECT target_id, coalesce(json_extract(unpack_raw(raw), '$.label'), ''), seq
 	FROM entries INDEXED BY entries_labels WHERE session_pk = ? AND type = 'label' AND target_id IN (SELECT value FROM json_each(?))
 	ORDER BY seq`
 
@@ -289,7 +298,9 @@ func (s *Store) SegmentEntries(ctx context.Context, nodeID string, offset, limit
 		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw, &meta); err != nil {
 			return page, fmt.Errorf("store: unable to read an entry of node %s: %w", nodeID, err)
 		}
-		e.Raw = []byte(raw)
+		if e.Raw, err = unpackRawString(raw); err != nil {
+			return page, fmt.Errorf("store: entry %d of node %s: %w", e.Seq, nodeID, err)
+		}
 		if meta != "" {
 			e.Meta = []byte(meta)
 		}
@@ -426,7 +437,9 @@ func (s *Store) SessionEntries(ctx context.Context, sessionID string, from, limi
 		if err := rows.Scan(&e.Seq, &e.Line, &e.ID, &e.ParentID, &e.Type, &e.Role, &e.Timestamp, &raw, &meta); err != nil {
 			return nil, fmt.Errorf("store: unable to read an entry of session %s: %w", sessionID, err)
 		}
-		e.Raw = []byte(raw)
+		if e.Raw, err = unpackRawString(raw); err != nil {
+			return nil, fmt.Errorf("store: entry %d of session %s: %w", e.Seq, sessionID, err)
+		}
 		if meta != "" {
 			e.Meta = []byte(meta)
 		}
@@ -516,7 +529,10 @@ func (s *Store) EachEntry(ctx context.Context, sessionPK int64, from, to, chunk 
 				rows.Close()
 				return fmt.Errorf("store: unable to read an entry of session %d: %w", sessionPK, err)
 			}
-			e.Raw = []byte(raw)
+			if e.Raw, err = unpackRawString(raw); err != nil {
+				rows.Close()
+				return fmt.Errorf("store: entry %d of session %d: %w", e.Seq, sessionPK, err)
+			}
 			if meta != "" {
 				e.Meta = []byte(meta)
 			}

@@ -363,12 +363,12 @@ func (src *SearchSource) nodeDocs(ctx context.Context, ids []string) (map[string
 // custom_tool_call line), and the message's model (pi, Claude Code; a Codex
 // line names none: an assistant line of a Codex session that used one model
 // takes that model, one that used several none).
-const entryFacets = `coalesce(json_extract(e.raw, '$.message.toolName'),
+const entryFacets = `coalesce(json_extract(unpack_raw(e.raw), '$.message.toolName'),
 			CASE WHEN e.meta <> '' THEN json_extract(e.meta, '$.toolName') END, ''),
-		coalesce((SELECT group_concat(json_extract(c.value, '$.name'), char(10)) FROM json_each(e.raw, '$.message.content') c
-			WHERE json_type(e.raw, '$.message.content') = 'array' AND json_extract(c.value, '$.type') IN ('toolCall', 'tool_use')),
-			CASE WHEN json_extract(e.raw, '$.payload.type') IN ('function_call', 'custom_tool_call') THEN json_extract(e.raw, '$.payload.name') END, ''),
-		coalesce(json_extract(e.raw, '$.message.model'),
+		coalesce((SELECT group_concat(json_extract(c.value, '$.name'), char(10)) FROM json_each(unpack_raw(e.raw), '$.message.content') c
+			WHERE json_type(unpack_raw(e.raw), '$.message.content') = 'array' AND json_extract(c.value, '$.type') IN ('toolCall', 'tool_use')),
+			CASE WHEN json_extract(unpack_raw(e.raw), '$.payload.type') IN ('function_call', 'custom_tool_call') THEN json_extract(unpack_raw(e.raw), '$.payload.name') END, ''),
+		coalesce(json_extract(unpack_raw(e.raw), '$.message.model'),
 			CASE WHEN s.format = 'codex' AND e.role = 'assistant' AND json_array_length(s.meta, '$.models') = 1
 				THEN json_extract(s.meta, '$.models[0]') END, '')`
 

@@ -146,7 +146,7 @@ func (t *Tx) PersistedOutputEntries(sessionPK int64) ([]EntryRecord, error) {
 		return nil, err
 	}
 	rows, err := t.query(`SELECT seq, line, entry_id, parent_id, type, role, timestamp, raw, meta FROM entries
-		WHERE session_pk = ? AND role = 'toolResult' AND instr(raw, '<persisted-output>') > 0 ORDER BY seq`, sessionPK)
+		WHERE session_pk = ? AND role = 'toolResult' AND instr(unpack_raw(raw), '<persisted-output>') > 0 ORDER BY seq`, sessionPK)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to list the tool results of session %d: %w", sessionPK, err)
 	}
@@ -157,6 +157,10 @@ func (t *Tx) PersistedOutputEntries(sessionPK int64) ([]EntryRecord, error) {
 		var meta []byte
 		if err := rows.Scan(&r.Seq, &r.Line, &r.ID, &r.ParentID, &r.Type, &r.Role, &r.Timestamp, &r.Raw, &meta); err != nil {
 			return nil, fmt.Errorf("store: unable to list the tool results of session %d: %w", sessionPK, err)
+		}
+		var err error
+		if r.Raw, err = unpackRaw(r.Raw); err != nil {
+			return nil, fmt.Errorf("store: entry %d of session %d: %w", r.Seq, sessionPK, err)
 		}
 		if len(meta) > 0 {
 			r.Meta = meta

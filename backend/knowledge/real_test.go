@@ -5,17 +5,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"rhizome/backend/pisession/pitest"
 	"strings"
 	"testing"
 	"time"
 
-	"rhizome/backend/analyze"
-	"rhizome/backend/pisession"
-	"rhizome/backend/segment"
+	"rhizome/backend/pisession/pitest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/* from the current output")
@@ -57,43 +53,12 @@ func extractFile(t *testing.T, path string) []Item {
 // holds concatenated objects).
 func extractFileLines(t *testing.T, path string) ([]Item, map[string]int) {
 	t.Helper()
+	hdr, es := readEntries(t, path)
 	lines := map[string]int{}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rd := pisession.NewReader(f, path)
-	hdr, err := rd.Header()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := segment.NewBuilder(segment.DefaultOptions())
-	x := NewExtractor()
-	var items []Item
-	closeSeg := func(s *segment.Segment) {
-		items = append(items, x.Items(Source{Project: hdr.Cwd, SessionID: hdr.ID,
-			SegmentNodeID: analyze.NodeID(hdr.ID, s.StartSeq)}, madeAt)...)
-		x.Reset()
-	}
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range es {
 		lines[e.ID] = e.Line
-		step := b.Add(e)
-		if step.Closed != nil {
-			closeSeg(step.Closed)
-		}
-		x.Add(e)
 	}
-	if s := b.Finish(); s != nil {
-		closeSeg(s)
-	}
+	items, _ := extractCut(t, hdr, es, -1)
 	return items, lines
 }
 

@@ -285,12 +285,9 @@ type querier interface {
 func (d *DB) Sessions(ctx context.Context) ([]SessionInfo, error) {
 	var out []SessionInfo
 	err := d.read(ctx, "unable to list sessions", func(tx *sql.Tx) error {
-		have, err := tables(ctx, tx)
+		have, err := d.sessionTables(ctx, tx)
 		if err != nil {
-			return d.errorf("unable to list sessions", err)
-		}
-		if !have["session"] {
-			return fmt.Errorf("opencode: %s has no session table: not an OpenCode database", d.path)
+			return err
 		}
 		worktrees := map[string]string{}
 		if have["project"] {
@@ -335,6 +332,19 @@ func (d *DB) Sessions(ctx context.Context) ([]SessionInfo, error) {
 	return out, nil
 }
 
+// sessionTables returns the database's tables (tables), or an error when
+// it has no session table: it is not OpenCode's.
+func (d *DB) sessionTables(ctx context.Context, tx *sql.Tx) (map[string]bool, error) {
+	have, err := tables(ctx, tx)
+	if err != nil {
+		return nil, d.errorf("unable to list sessions", err)
+	}
+	if !have["session"] {
+		return nil, fmt.Errorf("opencode: %s has no session table: not an OpenCode database", d.path)
+	}
+	return have, nil
+}
+
 // SessionIDs lists the ids of the database's sessions, sub-agents and
 // forks included, in id order: one read of the session table's ids,
 // what tells which sessions the database still holds without reading
@@ -342,12 +352,8 @@ func (d *DB) Sessions(ctx context.Context) ([]SessionInfo, error) {
 func (d *DB) SessionIDs(ctx context.Context) ([]string, error) {
 	var ids []string
 	err := d.read(ctx, "unable to list sessions", func(tx *sql.Tx) error {
-		have, err := tables(ctx, tx)
-		if err != nil {
-			return d.errorf("unable to list sessions", err)
-		}
-		if !have["session"] {
-			return fmt.Errorf("opencode: %s has no session table: not an OpenCode database", d.path)
+		if _, err := d.sessionTables(ctx, tx); err != nil {
+			return err
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT id FROM session ORDER BY id`)
 		if err != nil {

@@ -8,4 +8,4 @@ CREATE TABLE tool_outputs_unread (
 );
 INSERT INTO tool_outputs_unread (session_pk)
 SELECT DISTINCT e.session_pk FROM entries e JOIN sessions s ON s.pk = e.session_pk
-WHERE s.format = 'claude-code' AND e.role = 'toolResult' AND instr(e.raw, '<persisted-output>') > 0;
+WHERE s.format = 'claude-code' AND e.role = 'toolResult' AND instr(unpack_raw(e.raw), '<persisted-output>') > 0;
