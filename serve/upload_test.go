@@ -374,7 +374,11 @@ func TestServeUploadMemory(t *testing.T) {
 
 	t.Logf("%.0f MB session (%d entries): peak Go heap %.1f MB through /api/upload (%.2fx its size), %.1f MB through Import.ImportFiles (%.1fx)",
 		mb(uint64(size)), rep.Totals.Entries, mb(uploadPeak), float64(uploadPeak)/float64(size), mb(filesPeak), float64(filesPeak)/float64(size))
-	if uploadPeak > uint64(size)/3 {
-		t.Errorf("uploading a %.0f MB session held %.1f MB of heap: more than a third of its size", mb(uint64(size)), mb(uploadPeak))
+	// 0.29-0.30x here before the library compressed the entries' long
+	// lines (store/raw.go); their compression's garbage at this test's GC
+	// percent of 25 makes 0.30-0.35x, more on a machine busy with the
+	// other test lanes. The base64 call holds 3.7-4.6x.
+	if uploadPeak > uint64(size)*2/5 {
+		t.Errorf("uploading a %.0f MB session held %.1f MB of heap: more than two fifths of its size", mb(uint64(size)), mb(uploadPeak))
 	}
 }
