@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"time"
 
 	"rhizome/app/ingest"
 )
@@ -135,6 +136,9 @@ func (im *Import) runWith(ctx context.Context, srcs []ingest.Source, quiet bool,
 			if im.importReasoning(ctx, r.Reasoning, &rep) {
 				changed = true
 			}
+			if im.markDatabaseSessions(ctx, r) {
+				changed = true
+			}
 			im.c.mu.RLock()
 			bg, deferRel = im.c.background, im.c.deferRel
 			im.c.mu.RUnlock()
@@ -167,6 +171,46 @@ func (im *Import) runWith(ctx context.Context, srcs []ingest.Source, quiet bool,
 		}
 	}
 	return rep, nil
+}
+
+// markDatabaseSessions brings the library in step with the agents'
+// databases the import read (OpenCode's): a stored session of one that its
+// listing no longer holds was deleted inside the agent and is marked
+// "source deleted" (kept, with its entries); one it holds again is
+// unmarked. A database that cannot be listed says nothing (the watcher's
+// sweep does the same for watched folders). It reports whether the
+// library changed.
+func (im *Import) markDatabaseSessions(ctx context.Context, r *ingest.Report) bool {
+	dbs := map[string]bool{}
+	for _, f := range r.Files {
+		if file := ingest.SourceFileOf(f.Path); file != f.Path && f.Status != ingest.StatusFailed {
+			dbs[file] = true
+		}
+	}
+	if len(dbs) == 0 {
+		return false
+	}
+	paths, err := im.c.store.SessionPaths(ctx)
+	if err != nil {
+		return false
+	}
+	listings := map[string]map[string]bool{}
+	for file := range dbs {
+		if listed, err := ingest.ListedSessions(ctx, file); err == nil {
+			listings[file] = listed
+		}
+	}
+	now, changed := time.Now().UTC(), false
+	for p, deleted := range paths {
+		listed, ok := listings[ingest.SourceFileOf(p)]
+		if !ok || p == ingest.SourceFileOf(p) || listed[p] == !deleted {
+			continue
+		}
+		if n, err := im.c.store.MarkSourceDeleted(ctx, p, !listed[p], now); err == nil && n > 0 {
+			changed = true
+		}
+	}
+	return changed
 }
 
 // relateSessions derives again the relations across sessions of the

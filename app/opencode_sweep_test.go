@@ -341,3 +341,32 @@ func TestImportOpenCodeLeavesFolderAsFound(t *testing.T) {
 		t.Errorf("after the commit: %+v", rep.Totals)
 	}
 }
+
+// A manual import of an OpenCode database (`rhizome import`, the window's
+// drop) marks a session OpenCode deleted, as the watcher does: exactly
+// that one, kept whole; imported again once its rows are back, it is
+// unmarked.
+func TestImportMarksSessionDeletedInOpenCode(t *testing.T) {
+	path := copyOpenCodeHome(t, t.TempDir())
+	l := newTestLib(t)
+	l.importPaths(t, path)
+	before := sessionsByID(t, l)
+	if len(deletedIDs(before)) != 0 {
+		t.Fatalf("deleted before anything was: %v", deletedIDs(before))
+	}
+	w := openCodeWriter(t, path, false)
+	deleteOpenCodeSession(t, w, opencodeSecond)
+	l.importPaths(t, path)
+	after := sessionsByID(t, l)
+	if got := deletedIDs(after); len(got) != 1 || got[0] != opencodeSecond {
+		t.Errorf("marked deleted: %v, want only %s", got, opencodeSecond)
+	}
+	if s := after[opencodeSecond]; s.Entries != before[opencodeSecond].Entries || s.Entries == 0 {
+		t.Errorf("the deleted session kept %d of its %d entries", s.Entries, before[opencodeSecond].Entries)
+	}
+	restoreOpenCodeSession(t, w, opencodeSecond)
+	l.importPaths(t, path)
+	if got := deletedIDs(sessionsByID(t, l)); len(got) != 0 {
+		t.Errorf("still marked deleted once back: %v", got)
+	}
+}
