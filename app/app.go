@@ -289,6 +289,52 @@ func (a *App) WaitBackground(ctx context.Context) error {
 	return nil
 }
 
+// Complete derives what imports left after making sessions readable
+// (issue 25) and returns when nothing is left for the window to do, or
+// ctx ends: the sessions' summaries and offline knowledge (the summaries
+// queue, run until idle: `rhizome summarize` runs it so too), then the
+// background work of StartBackground without the consolidation schedule
+// (the relations, the full-text index merges, the vectors), waited for.
+// A process that runs the summaries worker already (the window, serve)
+// has no need of it.
+func (a *App) Complete(ctx context.Context) error {
+	for {
+		if err := a.c.summaries.runUntilIdle(ctx); err != nil {
+			return err
+		}
+		// Sessions another worker holds (the window, or a process killed
+		// mid-job, whose lease runs out within seconds) are waited for.
+		n, err := a.c.store.DerivePending(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			break
+		}
+		now := a.c.summaries.now()
+		st, err := a.c.store.SummaryQueue(ctx, now)
+		if err != nil {
+			return err
+		}
+		if st.Offline+st.Model == 0 || st.NextTry.IsZero() {
+			break // nothing queued for them: nothing to wait for
+		}
+		select {
+		case <-time.After(max(st.NextTry.Sub(now), 0) + 50*time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	a.StartBackground(false)
+	return a.WaitBackground(ctx)
+}
+
+// DerivePending counts the sessions still being analysed: readable, their
+// summaries and knowledge not derived yet.
+func (a *App) DerivePending(ctx context.Context) (int, error) {
+	return a.c.store.DerivePending(ctx)
+}
+
 // LoadVectors takes the vectors and index the background queue saved in
 // the library, for a process that runs no queue (the command line). A
 // library without them is searched without the vector component.

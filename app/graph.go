@@ -79,6 +79,9 @@ func (g *Graph) Graph(filter GraphFilter) (GraphData, error) {
 		return GraphData{}, err
 	}
 	data.Edges = append(data.Edges, userLinks...)
+	if data.Analysing, err = g.c.store.DerivePending(ctx); err != nil {
+		return GraphData{}, err
+	}
 	return data, nil
 }
 

@@ -25,6 +25,9 @@ type Import struct {
 	mu sync.Mutex // one import at a time
 	// failImport, when set (by tests), is ingest.Hooks.Stored.
 	failImport func(entries int) error
+	// deriveInline, set by tests of the engine's other mode, makes imports
+	// derive as they read (ingest.Hooks.DeriveLater unset).
+	deriveInline bool
 }
 
 //go:embed samples/*.jsonl
@@ -124,10 +127,12 @@ func (im *Import) runWith(ctx context.Context, srcs []ingest.Source, quiet bool,
 		}
 	}
 	rep := emptyReport()
+	start := time.Now()
 	changed, bg, deferRel := false, false, false
 	ingest.Run(ctx, im.c.store, srcs, ingest.Hooks{
 		Progress:       func(p ingest.Progress) { emit("import:progress", ImportProgress(p)) },
 		ModelSummaries: im.c.summaries.modelOn(),
+		DeriveLater:    !im.deriveInline,
 		ShowSummary:    showSummary,
 		Stored:         im.failImport,
 		Finish: func(ctx context.Context, r *ingest.Report) {
@@ -143,21 +148,18 @@ func (im *Import) runWith(ctx context.Context, srcs []ingest.Source, quiet bool,
 			bg, deferRel = im.c.background, im.c.deferRel
 			im.c.mu.RUnlock()
 			if len(r.Changed) > 0 {
-				// Appends in a running app (the window, serve, a watcher)
-				// leave the relations to the queue: deriving them costs as
-				// much as the project (relations_queue.go). Rep.Relations
-				// stays nil.
-				deferred := r.AppendsOnly && (deferRel || quiet)
-				rel, err := im.relateSessions(ctx, r.Changed, deferred)
-				if !deferred {
-					rep.Relations = &rel
-				}
-				if err != nil {
+				// The relations across sessions are derived, as the
+				// sessions' summaries and knowledge are, after the import
+				// made them readable, by the relations queue: deriving
+				// them costs as much as the project (relations_queue.go,
+				// issue 25).
+				if err := im.relateSessions(ctx, r.Changed); err != nil {
 					rep.RelationsError = err.Error()
 				}
 			}
 		},
 	})
+	rep.Totals.ReadableSeconds = time.Since(start).Seconds()
 	emit("import:done", rep)
 	if changed {
 		im.c.emitEvent("library:changed", nil)
@@ -213,28 +215,21 @@ func (im *Import) markDatabaseSessions(ctx context.Context, r *ingest.Report) bo
 	return changed
 }
 
-// relateSessions derives again the relations across sessions of the
-// projects of the sessions an import changed, now or, deferred, on the
-// relations queue.
-func (im *Import) relateSessions(ctx context.Context, sessionIDs []string, deferred bool) (RelationsReport, error) {
+// relateSessions queues the projects of the sessions an import changed
+// for the relations queue, which derives their relations across sessions
+// again.
+func (im *Import) relateSessions(ctx context.Context, sessionIDs []string) error {
 	var projects []string
 	for _, id := range sessionIDs {
 		// The session's own row: SessionByID sums its segments and nodes.
 		sess, err := im.c.store.ImportedSession(ctx, id)
 		if err != nil {
-			return RelationsReport{ByType: map[string]int{}}, fmt.Errorf("app: unable to derive relations: %w", err)
+			return fmt.Errorf("app: unable to derive relations: %w", err)
 		}
 		projects = append(projects, sess.Cwd)
 	}
-	if deferred {
-		im.c.relations.add(projects)
-		return RelationsReport{ByType: map[string]int{}}, nil
-	}
-	rep, err := im.c.relations.derive(ctx, projects)
-	if err != nil {
-		return rep, fmt.Errorf("app: unable to derive relations: %w", err)
-	}
-	return rep, nil
+	im.c.relations.add(projects)
+	return nil
 }
 
 func emptyReport() ImportReport {
@@ -244,7 +239,9 @@ func emptyReport() ImportReport {
 // importReport is the engine's report r in the contract's shape (Relations
 // aside: the caller's).
 func importReport(r *ingest.Report) ImportReport {
-	out := ImportReport{Files: make([]FileReport, 0, len(r.Files)), Totals: ImportTotals(r.Totals)}
+	t := r.Totals
+	out := ImportReport{Files: make([]FileReport, 0, len(r.Files)), Totals: ImportTotals{Files: t.Files, Imported: t.Imported,
+		Unchanged: t.Unchanged, Appended: t.Appended, Failed: t.Failed, Entries: t.Entries, Segments: t.Segments, Malformed: t.Malformed}}
 	for _, fr := range r.Files {
 		out.Files = append(out.Files, fileReport(fr))
 	}

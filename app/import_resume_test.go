@@ -29,7 +29,8 @@ func TestAppendGoesOnFromTheKeptStates(t *testing.T) {
 			}
 			lines := strings.Count(string(full), "\n")
 			kept, refed := newTestLib(t), newTestLib(t)
-			live := filepath.Join(t.TempDir(), name) // one file, two libraries
+			kept.Import.deriveInline, refed.Import.deriveInline = true, true // the engine's mode that keeps them
+			live := filepath.Join(t.TempDir(), name)                         // one file, two libraries
 			resumed := 0
 			for n := 30; ; n += 47 {
 				last := n >= lines

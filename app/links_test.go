@@ -568,6 +568,7 @@ func TestLinkEndsNamedBySummaries(t *testing.T) {
 	if _, err := l.Import.ImportSamples(); err != nil {
 		t.Fatal(err)
 	}
+	derive(t, l.App)
 	sessions, err := l.Library.Sessions("")
 	if err != nil {
 		t.Fatal(err)

@@ -367,6 +367,7 @@ func TestHybridHitsNamedBySummaries(t *testing.T) {
 	if _, err := l.Import.ImportSamples(); err != nil {
 		t.Fatal(err)
 	}
+	derive(t, l.App)
 	res, err := l.Search.Hybrid(HybridQuery{Query: "theme colors", Limit: 30})
 	if err != nil {
 		t.Fatal(err)

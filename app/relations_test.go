@@ -62,7 +62,7 @@ func TestImportDerivesRelationsAcrossSessions(t *testing.T) {
 		}
 	}
 	if cross == 0 {
-		t.Fatalf("no offline edge joins two sessions (edges by type: %v)", rep.Relations.ByType)
+		t.Fatalf("no offline edge joins two sessions (%d edges)", len(g.Edges))
 	}
 	if occurred > 2 {
 		t.Errorf("%d OCCURRED_BEFORE edges for 3 sessions of one project: only neighbours are related", occurred)
@@ -73,9 +73,6 @@ func TestImportDerivesRelationsAcrossSessions(t *testing.T) {
 	}
 	if len(roots) != 1 {
 		t.Errorf("the 3 sessions form %d components, want 1", len(roots))
-	}
-	if rep.Relations.Edges != countOffline(g) {
-		t.Errorf("report says %d relations stored, the graph has %d", rep.Relations.Edges, countOffline(g))
 	}
 
 	// Deriving again replaces, never duplicates.
@@ -90,7 +87,7 @@ func TestImportDerivesRelationsAcrossSessions(t *testing.T) {
 	if countOffline(g2) != countOffline(g) || again.Edges != countOffline(g) {
 		t.Errorf("deriving again: %d offline edges (report %d), first import %d", countOffline(g2), again.Edges, countOffline(g))
 	}
-	t.Logf("%d nodes, %d edges; offline relations by type %v", len(g.Nodes), len(g.Edges), rep.Relations.ByType)
+	t.Logf("%d nodes, %d edges, %d offline relations", len(g.Nodes), len(g.Edges), countOffline(g))
 }
 
 func countOffline(g GraphData) int {

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"rhizome/app/ingest"
 	"rhizome/backend/analyze"
+	"rhizome/backend/knowledge"
 	"rhizome/backend/link"
 	"rhizome/backend/llm"
 	"rhizome/backend/loom"
@@ -28,7 +30,7 @@ func (s *summarizer) sessionJob(ctx context.Context, j store.SummaryRow, prov ll
 	if err != nil {
 		return nil, err
 	}
-	changed, acc, err := s.sessionPass(ctx, sess)
+	changed, acc, err := s.sessionPass(ctx, sess, j.Queued == store.QueueModel)
 	if err != nil || ctx.Err() != nil {
 		return changed, err
 	}
@@ -48,34 +50,65 @@ func (s *summarizer) sessionJob(ctx context.Context, j store.SummaryRow, prov ll
 	return changed, err
 }
 
-// sessionPass remakes the offline summaries of session sess from its stored
-// entries and saves those that changed (and the items' current input
-// hashes); its project is queued, and in model mode the items that lack a
-// model's summary. It returns the items changed and the session's
-// accumulator (for its model prompt).
-func (s *summarizer) sessionPass(ctx context.Context, sess *store.Session) ([]string, *summary.Accumulator, error) {
+// sessionPass is the session's derivation (issue 25: an import makes a
+// session readable and queues this): it replays session sess's stored
+// entries through a summary.Pass and the offline knowledge rules, as an
+// import that derives as it reads does, and saves in one transaction the
+// offline summaries that changed (and the items' current input hashes),
+// each segment node's label (its summary's sentence) and each segment's
+// offline knowledge; its project is queued, and for a model job in model
+// mode the items that lack a model's summary (an offline job, such as the
+// derivation a Cancel keeps, queues no model work). It returns the items
+// changed and the session's accumulator (for its model prompt).
+func (s *summarizer) sessionPass(ctx context.Context, sess *store.Session, model bool) ([]string, *summary.Accumulator, error) {
 	now := s.now()
 	b := segment.NewBuilder(segment.OptionsFor(sess.Format))
 	pass := summary.NewPass(sess.ID, sess.Cwd, now)
+	kx := knowledge.NewExtractor()
 	var made []summary.Made
+	replayed := 0
+	found := map[string][]knowledge.Item{} // by segment node
+	closeSegment := func(seg *segment.Segment) {
+		id := analyze.NodeID(sess.ID, seg.StartSeq)
+		found[id] = kx.Items(knowledge.Source{Project: sess.Cwd, SessionID: sess.ID, SegmentNodeID: id}, now)
+		kx.Reset()
+	}
 	err := s.c.store.EachEntry(ctx, sess.PK, 0, -1, 512, func(recs []store.EntryRecord) error {
 		es, err := ingest.DecodeRecords(sess.Format, sess.Header, sess.Path, recs)
 		if err != nil {
 			return fmt.Errorf("app: session %s: %w", sess.ID, err)
 		}
+		replayed += len(recs)
 		for _, e := range es {
 			st := b.Add(e)
 			pass.Add(e, st, b.SegmentOf)
 			made = append(made, pass.Take()...)
+			if st.Closed != nil {
+				closeSegment(st.Closed)
+			}
+			if e.DuplicateOf == "" && !e.Replayed {
+				kx.Add(e)
+			}
 		}
 		return ctx.Err()
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	pass.Finish(b.Finish())
+	last := b.Finish()
+	pass.Finish(last)
+	if last != nil {
+		closeSegment(last)
+	}
 	made = append(made, pass.Take()...)
 	pass.SessionAccumulator().NameIfNone(sess.Name)
+	labels := map[string]string{} // a segment node's sentence: a model's or pi's own before the offline one
+	for _, m := range made {
+		id := analyze.NodeID(sess.ID, m.StartSeq)
+		if m.Summary.Source != summary.SourcePi || labels[id] == "" {
+			labels[id] = m.Summary.Text
+		}
+	}
 
 	items := make([]string, 0, len(made)+1)
 	subjects := make([]string, 0, len(made))
@@ -117,18 +150,60 @@ func (s *summarizer) sessionPass(ctx context.Context, sess *store.Session) ([]st
 		}
 		ws = append(ws, w)
 	}
-	if sess.Cwd != "" { // a session that names no project (a Codex rollout of the bare era)
+	// Its project, unless the session names none (a Codex rollout of the
+	// bare era) or this is an offline job in model mode (the derivation a
+	// Cancel kept: the project's job would ask the model).
+	if sess.Cwd != "" && (model || !s.modelOn()) {
 		ws = append(ws, store.SummaryWrite{Key: projectKey(sess.Cwd), Queue: store.QueueOffline})
 	}
-	if err := s.c.store.WriteSummaries(context.WithoutCancel(ctx), ws, showSummary, now); err != nil {
+	if err := s.saveDerived(context.WithoutCancel(ctx), sess.PK, replayed, ws, labels, found, now); err != nil {
 		return nil, nil, err
 	}
-	if s.modelOn() {
+	if model && s.modelOn() {
 		if _, err := s.c.store.QueueModelSummaries(ctx, modelKinds, s.maxAttempts, now); err != nil {
 			return items, nil, err
 		}
 	}
 	return items, pass.SessionAccumulator(), nil
+}
+
+// saveDerived saves a session's derivation in one transaction: the
+// summary writes ws, the segment nodes' labels and their offline
+// knowledge (a node the library no longer holds, its session rewritten
+// meanwhile, is passed over).
+func (s *summarizer) saveDerived(ctx context.Context, pk int64, replayed int, ws []store.SummaryWrite, labels map[string]string, found map[string][]knowledge.Item, now time.Time) error {
+	tx, err := s.c.store.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	ids := make([]string, 0, len(found))
+	for id := range found {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if _, err := tx.Node(id); errors.Is(err, store.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		if err := tx.PutOfflineKnowledge(id, found[id]); err != nil {
+			return err
+		}
+		if t := labels[id]; t != "" {
+			if _, err := tx.SetNodeSummary(id, t); err != nil {
+				return err
+			}
+		}
+	}
+	if err := tx.WriteSummaries(ws, showSummary, now); err != nil {
+		return err
+	}
+	if err := tx.MarkDerived(pk, replayed); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // segmentJob remakes a segment's offline summary from its stored entries

@@ -84,7 +84,7 @@ func (s *summarizer) noteModelMade(item string) {
 
 func newSummarizer(c *core) *summarizer {
 	return &summarizer{c: c, running: map[string]context.CancelFunc{}, wake: make(chan struct{}, 1),
-		now: func() time.Time { return time.Now().UTC() }, timeout: 90 * time.Second, lease: 3 * time.Minute,
+		now: func() time.Time { return time.Now().UTC() }, timeout: 90 * time.Second, lease: 30 * time.Second,
 		idleWait: 10 * time.Second, maxAttempts: 6}
 }
 
@@ -205,10 +205,14 @@ func (s *summarizer) loop(ctx context.Context, untilIdle bool) error {
 		if st, err := s.c.store.SummaryQueue(ctx, s.now()); err == nil {
 			s.mu.Lock()
 			n := len(s.running)
+			drained := n == 0 && st.Offline+st.Model == 0 && s.done > 0
 			if n == 0 && st.Offline+st.Model == 0 {
 				s.done = 0
 			}
 			s.mu.Unlock()
+			if drained {
+				s.c.afterDerivation()
+			}
 			if !st.NextTry.IsZero() {
 				if d := st.NextTry.Sub(s.now()); d > 0 && d < wait {
 					wait = d + 10*time.Millisecond
@@ -232,6 +236,39 @@ func (s *summarizer) loop(ctx context.Context, untilIdle bool) error {
 	}
 }
 
+// afterDerivation hands what the summaries queue wrote to the rest of the
+// background work once it is empty: the full-text indexes it wrote into
+// are merged and the vectors of the items it made are computed, in an app
+// that runs them (StartBackground, DeferRelations), as after an import.
+func (c *core) afterDerivation() {
+	c.mu.RLock()
+	bg, deferRel := c.background, c.deferRel
+	c.mu.RUnlock()
+	if bg {
+		c.vectors.Kick()
+	}
+	if bg || deferRel {
+		c.merger.kick()
+	}
+}
+
+// holdLease renews the lease on item every third of the lease while its
+// job runs (until ctx ends): a process killed mid-job holds it a lease at
+// most, so the next run (the window, `rhizome import` again) takes it
+// over within seconds, not minutes.
+func (s *summarizer) holdLease(ctx context.Context, item string) {
+	t := time.NewTicker(s.lease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			_ = s.c.store.RenewSummaryLease(ctx, item, s.now(), s.lease)
+		}
+	}
+}
+
 // stopAll cancels the jobs under way.
 func (s *summarizer) stopAll() {
 	s.mu.Lock()
@@ -251,6 +288,7 @@ func (s *summarizer) launch(ctx context.Context, j store.SummaryRow, prov llm.Pr
 	jctx, cancel := context.WithCancel(ctx)
 	s.running[j.Item] = cancel
 	s.mu.Unlock()
+	go s.holdLease(jctx, j.Item)
 	go func() {
 		defer cancel()
 		changed, err := s.job(jctx, j, prov, name)
@@ -311,8 +349,12 @@ func (s *summarizer) status(ctx context.Context) (SummaryQueueStatus, error) {
 	if queued < 0 {
 		queued = 0
 	}
+	analysing, err := s.c.store.DerivePending(ctx)
+	if err != nil {
+		return SummaryQueueStatus{}, err
+	}
 	return SummaryQueueStatus{Queued: queued, Running: running, Done: done, Retrying: st.Retrying, Failed: st.Failed,
-		Model: name, Working: running > 0 || queued > st.Retrying}, nil
+		Model: name, Working: running > 0 || queued > st.Retrying, Analysing: analysing}, nil
 }
 
 // cancel empties the queue and stops the jobs under way.

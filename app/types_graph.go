@@ -59,6 +59,10 @@ type GraphEdge struct {
 type GraphData struct {
 	Nodes []GraphNode `json:"nodes"`
 	Edges []GraphEdge `json:"edges"`
+	// Analysing counts the sessions still being analysed: their nodes are
+	// drawn, their summaries, knowledge and relations not derived yet
+	// (issue 25).
+	Analysing int `json:"analysing"`
 }
 
 // NodeDetail is one node with its session context.

@@ -48,19 +48,25 @@ type ImportTotals struct {
 	Entries   int `json:"entries"`
 	Segments  int `json:"segments"`
 	Malformed int `json:"malformed"` // malformed lines, all of them (FileReport.MalformedCount)
+	// ReadableSeconds is how long the import took to make the sessions
+	// readable (their entries, segments and nodes stored and searchable);
+	// CompleteSeconds, when `rhizome import` waited for the derivation
+	// (summaries, knowledge, relations, vectors, index merges) after it,
+	// how long until all of it was done, from the same start; 0 when not
+	// waited for (issue 25).
+	ReadableSeconds float64 `json:"readableSeconds"`
+	CompleteSeconds float64 `json:"completeSeconds"`
 }
 
 // ImportReport is the result of one import request.
 type ImportReport struct {
 	Files  []FileReport `json:"files"`
 	Totals ImportTotals `json:"totals"`
-	// Relations is what deriving the relations across sessions of the
-	// projects the import changed stored (nil when it changed none, or
-	// when it only appended in a running app, which leaves them to the
-	// relations queue: relations_queue.go); RelationsError says why it
-	// failed (the import itself is kept).
-	Relations      *RelationsReport `json:"relations,omitempty"`
-	RelationsError string           `json:"relationsError,omitempty"`
+	// RelationsError says why the projects the import changed could not be
+	// queued for their relations across sessions (the import itself is
+	// kept); the relations queue derives them after the import
+	// (relations_queue.go, issue 25).
+	RelationsError string `json:"relationsError,omitempty"`
 }
 
 // DroppedFile is a file's contents sent by the frontend (a browser File or a

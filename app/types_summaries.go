@@ -58,6 +58,9 @@ type SummaryQueueStatus struct {
 	Model string `json:"model"`
 	// Working: the worker has something to do now (queued and due, or running).
 	Working bool `json:"working"`
+	// Analysing counts the sessions still being analysed: readable, their
+	// summaries and knowledge not derived yet (issue 25).
+	Analysing int `json:"analysing"`
 }
 
 // SummariesUpdated is the payload of "summary:updated": the items whose

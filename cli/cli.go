@@ -5,7 +5,7 @@
 // SIGTERM end (signal.go), with their exit statuses 130 and 143.
 //
 //	rhizome                          open the window on the library
-//	rhizome import [--db PATH] [--json] PATH...
+//	rhizome import [--db PATH] [--json] [--no-wait] PATH...
 //	rhizome search [--db PATH] [--json] [--explain] [--bridges] [--filter K=V]... QUERY
 //	rhizome consolidate [--db PATH] [--json] [--dry-run] [--cycle decay|creative|cluster|forget]
 //	rhizome export [--db PATH] [--project P] --format json|graphml|gexf|markdown|memobrain [ITEM] OUT
@@ -65,10 +65,12 @@ type command struct {
 var commands = []command{
 	{"window", `  rhizome                                   open the window
 `, runWindow},
-	{"import", `  rhizome import [--db PATH] [--json] PATH...  import session files or folders (pi, Claude
+	{"import", `  rhizome import [--db PATH] [--json] [--no-wait] PATH...
+                                            import session files or folders (pi, Claude
                                             Code, Gemini CLI, Qwen Code, Copilot CLI, Cline,
                                             Codex), OpenCode's database (opencode.db, or its
-                                            folder) and MemoBrain snapshots
+                                            folder) and MemoBrain snapshots; readable first,
+                                            then analysed (--no-wait: left to the window)
 `, runImport},
 	{"search", `  rhizome search [--db PATH] [--json] [--explain] [--bridges] [--filter K=V]... QUERY
                                             search the library (hybrid)

@@ -166,10 +166,10 @@ func runBenchmark(ctx context.Context, b *eval.Benchmark, dir string, limit int,
 		if rep.Totals.Failed > 0 {
 			return eval.Report{}, fmt.Errorf("%d of the benchmark's sessions failed to import", rep.Totals.Failed)
 		}
-		// The vectors (offline LSA, or the configured embeddings endpoint)
-		// and the merged keyword index, as the window has them after an
-		// import.
-		if err := a.WaitBackground(ctx); err != nil {
+		// The sessions' derivation (summaries, knowledge, relations), the
+		// vectors (offline LSA, or the configured embeddings endpoint) and
+		// the merged keyword index, as the window has them after an import.
+		if err := a.Complete(ctx); err != nil {
 			return eval.Report{}, err
 		}
 	}

@@ -41,7 +41,7 @@ func TestImportAndExportMemoBrain(t *testing.T) {
 				Edges       int            `json:"edges"`
 			} `json:"reasoning"`
 		} `json:"files"`
-		Totals map[string]int `json:"totals"`
+		Totals map[string]float64 `json:"totals"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("import --json: %v\n%s", err, out.String())

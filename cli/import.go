@@ -20,6 +20,7 @@ import (
 func runImport(ctx context.Context, c *call) int {
 	stdout, stderr := c.stdout, c.stderr
 	asJSON := c.Bool("json", false, "print the report as one JSON object")
+	noWait := c.Bool("no-wait", false, "return once the sessions are readable; leave their summaries, knowledge, relations and vectors to the window, serve or watch")
 	if status, ok := c.parse(); !ok {
 		return status
 	}
@@ -37,15 +38,34 @@ func runImport(ctx context.Context, c *call) int {
 	if !*asJSON {
 		a.SetEmitter(progressPrinter(stderr))
 	}
+	start := time.Now()
 	report, err := a.Import.ImportPaths(c.Args())
 	if err != nil {
 		fmt.Fprintf(stderr, "rhizome import: %v\n", err)
 		return 1
 	}
+	if !*asJSON && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "readable after %s\n", seconds(report.Totals.ReadableSeconds))
+	}
+	completeErr := error(nil)
+	if !*noWait && ctx.Err() == nil {
+		// What the import left to the background, derived now: the
+		// library is complete when the command returns (issue 25).
+		if !*asJSON {
+			a.SetEmitter(derivationPrinter(ctx, stderr, a))
+		}
+		if completeErr = a.Complete(ctx); completeErr == nil {
+			report.Totals.CompleteSeconds = time.Since(start).Seconds()
+		}
+	}
 	if *asJSON {
 		printJSON(stdout, report)
 	} else {
 		printReport(stdout, report)
+	}
+	if completeErr != nil && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "rhizome import: the sessions are imported and readable; deriving their summaries, knowledge and relations failed: %v (the window, serve or watch derive them again)\n", completeErr)
+		return 1
 	}
 	if ctx.Err() != nil {
 		t := report.Totals
@@ -118,6 +138,53 @@ func printReport(w io.Writer, r app.ImportReport) {
 	t := r.Totals
 	fmt.Fprintf(w, "%d files: %d imported, %d appended, %d unchanged, %d failed\n",
 		t.Files, t.Imported, t.Appended, t.Unchanged, t.Failed)
+	if t.CompleteSeconds > 0 {
+		fmt.Fprintf(w, "readable after %s, complete after %s\n", seconds(t.ReadableSeconds), seconds(t.CompleteSeconds))
+	} else if t.ReadableSeconds > 0 {
+		fmt.Fprintf(w, "readable after %s; summaries, knowledge and relations are left to the window, serve or watch\n", seconds(t.ReadableSeconds))
+	}
+}
+
+// seconds is d seconds as a person reads it: "0.42 s", "12.3 s".
+func seconds(d float64) string {
+	if d < 10 {
+		return fmt.Sprintf("%.2f s", d)
+	}
+	return fmt.Sprintf("%.1f s", d)
+}
+
+// derivationPrinter shows on w how many sessions are still being analysed
+// while `rhizome import` waits for their derivation, as a bar over the
+// sessions pending when it began.
+func derivationPrinter(ctx context.Context, w io.Writer, a *app.App) app.Emitter {
+	var bar *progressbar.ProgressBar
+	total := -1
+	return func(event string, data any) {
+		if event != "summary:progress" {
+			return
+		}
+		left, err := a.DerivePending(ctx)
+		if err != nil {
+			return
+		}
+		if total < 0 {
+			total = left
+			if total == 0 {
+				return
+			}
+			bar = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(w),
+				progressbar.OptionSetDescription("analysing sessions"),
+				progressbar.OptionSetWidth(30),
+				progressbar.OptionShowCount(),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+				progressbar.OptionClearOnFinish())
+		}
+		if bar != nil {
+			_ = bar.Set(total - left)
+		}
+	}
 }
 
 // reasoningSummary says what a MemoBrain file made: "memobrain: 9 nodes (1

@@ -10,11 +10,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"rhizome/backend/llm/llmtest"
+	"rhizome/backend/pisession/pitest"
+	"rhizome/store"
 )
 
 type cliReport struct {
@@ -36,7 +39,7 @@ type cliReport struct {
 		PendingTail bool   `json:"pendingTail"`
 		Error       string `json:"error"`
 	} `json:"files"`
-	Totals map[string]int `json:"totals"`
+	Totals map[string]float64 `json:"totals"`
 }
 
 // run is Run as the tests run it: without the embedded frontend.
@@ -350,5 +353,44 @@ func TestImportCommandCountsMalformedLines(t *testing.T) {
 	}
 	if n := strings.Count(text, "\n"); n > 30 {
 		t.Errorf("the report is %d lines long", n)
+	}
+}
+
+// `rhizome import` makes the sessions readable, then waits for their
+// derivation and reports both moments (issue 25); with --no-wait it
+// returns once they are readable, and the library says they are still
+// being analysed.
+func TestImportWaitsForTheDerivation(t *testing.T) {
+	for _, wait := range []bool{true, false} {
+		db := filepath.Join(t.TempDir(), "library.db")
+		args := []string{"import", "--db", db}
+		if !wait {
+			args = append(args, "--no-wait")
+		}
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), append(args, pitest.SamplesDir()), &out, &errb); code != 0 {
+			t.Fatalf("%v: exit status %d: %s", args, code, errb.String())
+		}
+		st, err := store.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pending, err := st.DerivePending(context.Background())
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := out.String()
+		if wait && (pending != 0 || !regexp.MustCompile(`readable after [0-9.]+ s, complete after [0-9.]+ s\n`).MatchString(text)) {
+			t.Errorf("import: %d sessions still being analysed; printed:\n%s", pending, text)
+		}
+		if !wait && (pending != 3 || !strings.Contains(text, "summaries, knowledge and relations are left to the window")) {
+			t.Errorf("import --no-wait: %d sessions still being analysed, want 3; printed:\n%s", pending, text)
+		}
+		r, code := importJSON(t, filepath.Join(t.TempDir(), "other.db"), append(args[3:], pitest.SamplesDir())...)
+		rd, cp := r.Totals["readableSeconds"], r.Totals["completeSeconds"]
+		if code != 0 || rd <= 0 || wait && cp < rd || !wait && cp != 0 {
+			t.Errorf("import --json %v: readableSeconds %v, completeSeconds %v", args[3:], rd, cp)
+		}
 	}
 }

@@ -409,9 +409,20 @@ func TestRulesCommand(t *testing.T) {
 // background queue makes vectors for what it imports: a search uses the
 // vectors the library holds now, not those it held when the server started.
 func TestMCPSearchUsesVectorsSavedSinceStart(t *testing.T) {
-	db := mcpLibrary(t) // imported by the command line: no vectors yet
+	// Imported by the command line without waiting for the derivation: no
+	// vectors yet, and the sessions still being analysed (issue 25).
+	db := filepath.Join(t.TempDir(), "library.db")
+	if _, code := importJSON(t, db, "--no-wait", pitest.SamplesDir()); code != 0 {
+		t.Fatalf("import exit status %d", code)
+	}
 	cs := connectMCP(t, "--db", db)
+	var first struct{ Note string }
+	callTool(t, cs, "search", map[string]any{"query": "theme colors"}, &first)
+	if !strings.HasPrefix(first.Note, "3 sessions are still being analysed") {
+		t.Errorf("search's note while the sessions are analysed: %q", first.Note)
+	}
 	type hits struct {
+		Note  string
 		Items []struct {
 			URI string
 			Why []struct {
@@ -443,16 +454,19 @@ func TestMCPSearchUsesVectorsSavedSinceStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	win := app.New(st, db)
-	win.StartBackground(false)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := win.WaitBackground(ctx); err != nil {
+	if err := win.Complete(ctx); err != nil { // the derivation, then the vectors
 		t.Fatal(err)
 	}
 	st.Close()
 
 	if with, all := vectorShare(); with == 0 {
 		t.Errorf("after the window saved vectors: %d of %d hits have a vector component", with, all)
+	}
+	var after struct{ Note string }
+	if callTool(t, cs, "search", map[string]any{"query": "theme colors"}, &after); after.Note != "" {
+		t.Errorf("search's note once every session is analysed: %q", after.Note)
 	}
 }
 

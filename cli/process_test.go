@@ -108,6 +108,9 @@ func waitForSessions(t *testing.T, path string, n int, done <-chan struct{}) {
 	}
 }
 
+// startedPids maps the result channel start returns to its process's pid.
+var startedPids sync.Map
+
 type processResult struct {
 	out, err string
 	code     int
@@ -124,6 +127,7 @@ func start(t *testing.T, cmd *exec.Cmd) <-chan processResult {
 	}
 	t.Cleanup(func() { cmd.Process.Kill() })
 	ch := make(chan processResult, 1)
+	startedPids.Store((<-chan processResult)(ch), cmd.Process.Pid)
 	go func() {
 		cmd.Wait()
 		ch <- processResult{out: out.String(), err: errb.String(), code: cmd.ProcessState.ExitCode(), end: time.Now()}
@@ -218,7 +222,7 @@ func TestWritersTakeTurns(t *testing.T) {
 		t.Fatalf("long import: exit %d: %s", longRes.code, longRes.err)
 	}
 	var rep cliReport
-	if err := json.Unmarshal([]byte(longRes.out), &rep); err != nil || rep.Totals["imported"] != files {
+	if err := json.Unmarshal([]byte(longRes.out), &rep); err != nil || rep.Totals["imported"] != float64(files) {
 		t.Errorf("long import: %v (%v), want %d imported", rep.Totals, err, files)
 	}
 	t.Logf("%d files, %d MB: long import ran %v after the others began; second import took %v, search %v, serve write %v",

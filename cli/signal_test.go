@@ -71,7 +71,7 @@ func TestImportInterrupted(t *testing.T) {
 		t.Errorf("report: %d files, %d imported, %d not; want all %d, some of each", len(rep.Files), len(imported), notImported, files)
 	}
 	t.Logf("stopped %v after Ctrl-C: %d files imported, %d not", took.Round(time.Millisecond), len(imported), notImported)
-	if rep.Totals["imported"] != len(imported) || rep.Totals["failed"] != notImported {
+	if rep.Totals["imported"] != float64(len(imported)) || rep.Totals["failed"] != float64(notImported) {
 		t.Errorf("totals %v, want %d imported, %d failed", rep.Totals, len(imported), notImported)
 	}
 

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -83,8 +84,34 @@ var recordKinds = map[string]string{
 }
 
 // list wraps a list result: a tool's structured content is an object.
+// Note says, while sessions are still being analysed, that the answer
+// lacks their summaries and knowledge (issue 25).
 type list[T any] struct {
-	Items []T `json:"items"`
+	Items []T    `json:"items"`
+	Note  string `json:"note,omitempty"`
+}
+
+// analysingNote is list.Note for a's library now: "" when every session is
+// analysed.
+func analysingNote(ctx context.Context, a *app.App) string {
+	n, err := a.DerivePending(ctx)
+	if err != nil || n == 0 {
+		return ""
+	}
+	what := "sessions are"
+	if n == 1 {
+		what = "session is"
+	}
+	return fmt.Sprintf("%s %s still being analysed: their messages are searched, their summaries, knowledge and relations are not derived yet", humanCount(n), what)
+}
+
+// humanCount is n with thousands separated: 3,120.
+func humanCount(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // NewServer is the MCP server over a: the tools search, get,
@@ -104,7 +131,7 @@ func NewServer(a *app.App, readOnly bool) *sdk.Server {
 			hits, err := a.Agent.Search(app.AgentSearch{Query: in.Query, Project: in.Project, Kinds: in.Kinds,
 				KnowledgeKinds: in.KnowledgeKinds, From: in.From, To: in.To, Limit: in.Limit, Roles: in.Roles, Tools: in.Tools,
 				Files: in.Files, Models: in.Models, NodeTypes: in.NodeTypes, RelationTypes: in.RelationTypes})
-			return nil, list[app.AgentHit]{Items: hits}, err
+			return nil, list[app.AgentHit]{Items: hits, Note: analysingNote(ctx, a)}, err
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "get", Description: "Read any item of the library by its rhizome: URI: a knowledge item (with versions and supersession chain), a segment node, a session, an entry, a project (its rules and recent work), a loom tree (the text of its active path) or loom node (with the text it continues), a note, a reasoning graph or one of its nodes.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: ro}},
@@ -122,19 +149,23 @@ func NewServer(a *app.App, readOnly bool) *sdk.Server {
 			if err != nil {
 				return nil, nil, err
 			}
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: rules.Markdown}}}, rules, nil
+			text := rules.Markdown
+			if note := analysingNote(ctx, a); note != "" {
+				text += "\n\n(" + note + ": rules they hold may be missing.)"
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}, rules, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "open_questions", Description: "Unanswered questions of a project. Ask only when the conversation touches an unresolved area.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: ro}},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in questionsIn) (*sdk.CallToolResult, list[app.KnowledgeItem], error) {
 			qs, err := a.Agent.OpenQuestions(in.Project, in.Topic)
-			return nil, list[app.KnowledgeItem]{Items: qs}, err
+			return nil, list[app.KnowledgeItem]{Items: qs, Note: analysingNote(ctx, a)}, err
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "recent_work", Description: "What happened lately in a project: its newest session segments with their summaries, newest first.",
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: ro}},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in recentIn) (*sdk.CallToolResult, list[app.WorkItem], error) {
 			work, err := a.Agent.RecentWork(in.Project, in.Limit)
-			return nil, list[app.WorkItem]{Items: work}, err
+			return nil, list[app.WorkItem]{Items: work, Note: analysingNote(ctx, a)}, err
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "record", Description: "Record a decision, lesson, project fact or question (or a correction, failed approach, insight, exception) in the library, marked as made by an agent, with your confidence. supersedes states that it replaces an older item of the same kind."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, in recordIn) (*sdk.CallToolResult, any, error) {

@@ -85,6 +85,33 @@ func (t *Tx) PutNode(sessionPK int64, segmentIdx int, n *graph.Node, trigger str
 	return nil
 }
 
+// SetNodeSummary gives node id the sentence of its segment's summary as its
+// content.summary, in place: the current version is the same analysis
+// with its label derived after the import (issue 25), so no version is
+// added. It reports whether the node changed; a node not stored is not
+// an error (its session was rewritten meanwhile).
+func (t *Tx) SetNodeSummary(id, text string) (bool, error) {
+	n, err := t.Node(id)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil || n.Content.Summary == text {
+		return false, err
+	}
+	n.Content.Summary = text
+	b, err := json.Marshal(n) // as PutNode encodes it
+	if err != nil {
+		return false, fmt.Errorf("store: unable to encode node %s: %w", id, err)
+	}
+	if _, err := t.exec(`UPDATE nodes SET summary = ?, node = ? WHERE id = ?`, text, string(b), id); err != nil {
+		return false, fmt.Errorf("store: unable to set the summary of node %s: %w", id, err)
+	}
+	if _, err := t.exec(`UPDATE node_versions SET node = ? WHERE node_id = ? AND version = ?`, string(b), id, n.Version); err != nil {
+		return false, fmt.Errorf("store: unable to set the summary of node %s: %w", id, err)
+	}
+	return true, nil
+}
+
 // Node returns the current version of node id inside the transaction; the
 // error wraps ErrNotFound when it is not stored.
 func (t *Tx) Node(id string) (*graph.Node, error) {

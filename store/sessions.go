@@ -410,6 +410,39 @@ func (s *Store) FileStamps(ctx context.Context) (map[string]FileStamp, error) {
 // StampFile records the modification time of session pk's file as last
 // read or checked (nanoseconds since 1970; 0 for unknown: the file is then
 // opened next time). See FileStamps.
+// MarkDerivePending marks session pk as made readable by an import that
+// left its derivation to the summaries queue (migration 0140).
+func (t *Tx) MarkDerivePending(pk int64, pending bool) error {
+	v := 0
+	if pending {
+		v = 1
+	}
+	if _, err := t.exec(`UPDATE sessions SET derive_pending = ? WHERE pk = ? AND derive_pending <> ?`, v, pk, v); err != nil {
+		return fmt.Errorf("store: unable to mark the derivation of session %d: %w", pk, err)
+	}
+	return nil
+}
+
+// MarkDerived clears the pending mark of session pk once its derivation
+// ran over its first entries entries: an import that stored more since
+// (and queued the derivation again) leaves it marked.
+func (t *Tx) MarkDerived(pk int64, entries int) error {
+	if _, err := t.exec(`UPDATE sessions SET derive_pending = 0 WHERE pk = ? AND derive_pending = 1 AND entries <= ?`, pk, entries); err != nil {
+		return fmt.Errorf("store: unable to mark session %d derived: %w", pk, err)
+	}
+	return nil
+}
+
+// DerivePending counts the sessions still being analysed: made readable,
+// their summaries and knowledge not yet derived (MarkDerivePending).
+func (s *Store) DerivePending(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE derive_pending = 1`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: unable to count the sessions still being analysed: %w", err)
+	}
+	return n, nil
+}
+
 func (t *Tx) StampFile(pk, mtimeNs int64) error {
 	if _, err := t.exec(`UPDATE sessions SET file_mtime_ns = ? WHERE pk = ? AND file_mtime_ns <> ?`, mtimeNs, pk, mtimeNs); err != nil {
 		return fmt.Errorf("store: unable to stamp the file of session %d: %w", pk, err)

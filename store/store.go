@@ -46,6 +46,9 @@ type Store struct {
 	db   *sql.DB
 	path string
 	gate *writeGate
+	// presence is this Store's hold on <library>.open (presence.go): nil
+	// when the file system has no locks.
+	presence *presence
 
 	stmts stmtCache // statements run often, prepared once per connection
 	docs  docCache  // what searches read of entries and nodes, while unchanged
@@ -140,6 +143,14 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 	if err := s.migrateSideFiles(ctx); err != nil {
 		db.Close()
 		return nil, err
+	}
+	var alone bool
+	if s.presence, alone = takePresence(path); alone {
+		if err := s.releaseOrphanedLeases(ctx, time.Now().UTC()); err != nil {
+			s.presence.release()
+			db.Close()
+			return nil, err
+		}
 	}
 	go s.checkpointer()
 	return s, nil
@@ -265,7 +276,9 @@ func (s *Store) Close() error {
 	<-s.stopped
 	s.docs.close()
 	s.checkpointNow(context.Background())
-	if err := s.db.Close(); err != nil {
+	err := s.db.Close()
+	s.presence.release()
+	if err != nil {
 		return fmt.Errorf("store: unable to close the library %s: %w", s.path, err)
 	}
 	return nil

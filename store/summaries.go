@@ -476,6 +476,16 @@ type SummaryHeading struct {
 	Text  string
 }
 
+// RenewSummaryLease extends the lease ClaimSummaries took on item to now +
+// lease, while it is still held (a finished job's item is left alone).
+func (s *Store) RenewSummaryLease(ctx context.Context, item string, now time.Time, lease time.Duration) error {
+	if _, err := s.execWrite(ctx, `UPDATE summaries SET next_try = ? WHERE item = ? AND queued <> '' AND next_try > ?`,
+		isoTime(now.Add(lease)), item, isoTime(now)); err != nil {
+		return fmt.Errorf("store: unable to renew the lease on %s: %w", item, err)
+	}
+	return nil
+}
+
 // ClaimSummaries takes up to limit queued items that are due (NextTry at
 // or before now), offline jobs first, then in the order they were queued,
 // and leases them: their NextTry becomes now + lease, so that no other
@@ -526,7 +536,15 @@ func (s *Store) ClaimSummaries(ctx context.Context, limit int, want []string, no
 // DequeueSummaries takes every item off the queue (Cancel) and returns how
 // many were on it.
 func (s *Store) DequeueSummaries(ctx context.Context) (int, error) {
-	res, err := s.execWrite(ctx, `UPDATE summaries SET queued = '', queued_at = '', next_try = '', forced = 0 WHERE queued <> ''`)
+	// The sessions still being analysed (migration 0140) keep an offline
+	// job: their derivation is part of their import, not a summary a
+	// person may decline (a model job becomes an offline one).
+	res, err := s.execWrite(ctx, `UPDATE summaries SET
+		queued = CASE WHEN pending THEN 'offline' ELSE '' END, queued_at = CASE WHEN pending THEN queued_at ELSE '' END,
+		next_try = '', forced = 0
+	FROM (SELECT pk AS spk, kind = 'session' AND subject IN (SELECT id FROM sessions WHERE derive_pending = 1) AS pending
+		FROM summaries WHERE queued <> '') AS q
+	WHERE summaries.pk = q.spk AND NOT (q.pending AND summaries.queued = 'offline')`)
 	if err != nil {
 		return 0, fmt.Errorf("store: unable to empty the summary queue: %w", err)
 	}

@@ -83,7 +83,7 @@ type job struct {
 	reader    sessionReader   // past the header
 	counter   *countingReader // under reader: the bytes it has read
 
-	// hooks are the import's (Run): set by the writer.
+	// hooks are the import's (Run).
 	hooks *Hooks
 
 	// Set by the reader before it closes ops.
@@ -105,8 +105,10 @@ type op struct {
 
 	seg  *segment.Segment
 	node *graph.Node
-	// knowledge is what the offline knowledge rules found in seg.
+	// knowledge is what the offline knowledge rules found in seg, when
+	// derived (else the session's derivation job finds it).
 	knowledge []knowledge.Item
+	derived   bool
 	// last: seg is the last segment stored by an earlier import (append);
 	// it is written only if its node changed.
 	last bool
@@ -167,7 +169,7 @@ const opBatch = 128
 
 // readJobs prepares the sources one by one and sends them to the writer,
 // closing jobs after the last one.
-func readJobs(ctx context.Context, st *store.Store, srcs []Source, prog *progress, jobs chan<- *job, waiting chan<- *job) {
+func readJobs(ctx context.Context, st *store.Store, srcs []Source, prog *progress, h *Hooks, jobs chan<- *job, waiting chan<- *job) {
 	defer close(jobs)
 	var inflight []*job
 	titles, keys, beside := &codexTitles{}, &importKeys{}, &besideCache{}
@@ -177,7 +179,7 @@ func readJobs(ctx context.Context, st *store.Store, srcs []Source, prog *progres
 		if err := ahead.Acquire(ctx, weight); err != nil {
 			return // cancelled: Run reports the files not read
 		}
-		j := &job{index: i, src: src, lastIdx: -1, titles: titles, keys: keys, beside: beside, ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{}),
+		j := &job{index: i, src: src, hooks: h, lastIdx: -1, titles: titles, keys: keys, beside: beside, ops: make(chan []op, 16), abort: make(chan struct{}), done: make(chan struct{}),
 			ahead: ahead, aheadWeight: weight}
 		prog.startFile(i, src)
 		j.prepErr = prepareJob(ctx, st, j, inflight, waiting)

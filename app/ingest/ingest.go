@@ -76,6 +76,14 @@ type Hooks struct {
 	// ModelSummaries says summaries are made with a model: the writer
 	// queues what it summarised offline for it.
 	ModelSummaries bool
+	// DeriveLater makes the import make sessions readable only (entries,
+	// raw lines, segments, nodes, the session row, the entries' full-text
+	// index): their summaries and offline knowledge are queued for the
+	// session's derivation job (the summaries queue, store.QueueOffline)
+	// instead of being made as the entries stream by. An append that goes
+	// on from the states the last import kept still derives its new
+	// entries (issue 25).
+	DeriveLater bool
 	// ShowSummary decides what an item shows once the import wrote its
 	// summaries (store.Tx.WriteSummaries): the app's rule. Required.
 	ShowSummary store.ShowFunc
@@ -166,7 +174,7 @@ func Run(ctx context.Context, st *store.Store, srcs []Source, h Hooks) Report {
 
 	jobs := make(chan *job, readAheadFiles)
 	waiting := make(chan *job)
-	go readJobs(ctx, st, orderSources(srcs), prog, jobs, waiting)
+	go readJobs(ctx, st, orderSources(srcs), prog, &h, jobs, waiting)
 	b := &writeBatch{st: st, wrote: prog.wrote}
 	for {
 		var j *job
@@ -186,7 +194,6 @@ func Run(ctx context.Context, st *store.Store, srcs []Source, h Hooks) Report {
 		if !ok {
 			break
 		}
-		j.hooks = &h
 		fr, kept, err := writeJob(ctx, b, j)
 		rep.Files = append(rep.Files, fr)
 		if err != nil {

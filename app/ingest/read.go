@@ -94,8 +94,11 @@ type readResult struct {
 	// session (a Claude Code fork or resumed copy), nil when none.
 	copiedFrom *store.EntryCopy
 
-	session     *summary.Summary // the session's offline summary; nil when the file was not read from its start
-	lastEntryID string           // id of the file's last entry
+	session *summary.Summary // the session's offline summary; nil when the file was not read from its start
+	// underived: the summaries and knowledge were left to the session's
+	// derivation job (Hooks.DeriveLater): the session is marked pending.
+	underived   bool
+	lastEntryID string // id of the file's last entry
 }
 
 // open opens the file of j, finds its format and reads its header.
@@ -193,6 +196,12 @@ type stream struct {
 	acc     *analyze.Accumulator
 	kx      *knowledge.Extractor // the offline knowledge rules, beside the analyzer
 	sums    *importSummaries     // the offline summaries, beside the builder
+	// derive: the summaries and the knowledge rules run as the entries
+	// stream by (Hooks.DeriveLater unset, or an append that goes on from
+	// the states the last import kept); else they are left to the
+	// session's derivation job (app/summary_jobs.go) and the reader only
+	// makes the session readable.
+	derive  bool
 	scan    byteKeeper
 	lastIdx int // the open segment an append goes on with (-1: none)
 	fromSeq int // entries before this one are stored and kept
@@ -242,9 +251,17 @@ func (s *stream) run() error {
 	j.lastIdx = s.lastIdx
 	s.kx = knowledge.NewExtractor()
 	s.sums = newImportSummaries(j.hdr, s.now)
-	if rs := j.resume; rs != nil && rs.Builder.Open != nil && !s.resumeOpen(rs) {
-		if err := s.refeedOpen(rs.Builder.Open, rs.Seq); err != nil {
-			return err
+	s.derive = !j.hooks.DeriveLater
+	if rs := j.resume; rs != nil && rs.Builder.Open != nil {
+		switch {
+		case s.resumeOpen(rs):
+			s.derive = true // an append that goes on from the kept states: cheap
+		case !s.derive:
+			// The session's derivation job derives the open segment again.
+		default:
+			if err := s.refeedOpen(rs.Builder.Open, rs.Seq); err != nil {
+				return err
+			}
 		}
 	}
 	if j.doc != nil {
@@ -327,7 +344,7 @@ func (s *stream) run() error {
 		}
 		if sums, ok, err := s.sums.pass.OpenState(open.StartSeq); err != nil {
 			return err
-		} else if ok {
+		} else if ok && s.derive {
 			if rs.Know, err = s.kx.MarshalJSON(); err != nil {
 				return err
 			}
@@ -343,7 +360,9 @@ func (s *stream) run() error {
 		return err
 	}
 	last := s.builder.Finish()
-	s.sums.finish(last)
+	if s.derive {
+		s.sums.finish(last)
+	}
 	if last != nil {
 		if err := s.closeSegment(last, nil); err != nil {
 			return err
@@ -370,10 +389,11 @@ func (s *stream) run() error {
 		}
 	}
 	s.sums.pass.SessionAccumulator().NameIfNone(title)
-	if sum, ok := s.sums.pass.Session(); ok && j.resume == nil {
+	if sum, ok := s.sums.pass.Session(); ok && j.resume == nil && s.derive {
 		res.session = &sum
 	}
 	res.lastEntryID = s.sums.lastEntryID
+	res.underived = !s.derive
 	// The rest of the file: a half-written last line, trailing bytes.
 	res.fileBytes = j.counter.n
 	if err := s.scan.walkTo(res.fileBytes); err != nil {
@@ -609,7 +629,7 @@ func (s *stream) process(e *session.Entry) error {
 		}
 	}
 	step := s.builder.Add(e)
-	s.sums.add(e, step, s.builder.SegmentOf, step.Segment >= s.lastIdx)
+	s.sums.add(e, step, s.builder.SegmentOf, s.derive && step.Segment >= s.lastIdx)
 	if step.Closed != nil {
 		if err := s.closeSegment(step.Closed, step.Link); err != nil {
 			return err
@@ -623,7 +643,9 @@ func (s *stream) process(e *session.Entry) error {
 	}
 	if step.Segment >= s.lastIdx && e.DuplicateOf == "" && !e.Replayed {
 		s.acc.Add(e)
-		s.kx.Add(e)
+		if s.derive {
+			s.kx.Add(e)
+		}
 	}
 	if e.DuplicateOf != "" {
 		s.res.meta.Duplicates++
@@ -715,9 +737,12 @@ func (s *stream) closeSegment(seg *segment.Segment, next *segment.Link) error {
 		// IsNewProject is the writer's to set.
 		Abandoned: next != nil && (next.Type == segment.EdgeBranch || next.Type == segment.EdgeTreeJump),
 	}, s.now)
+	if !s.derive {
+		return s.add(op{seg: seg, node: &node, last: seg.Index == s.lastIdx})
+	}
 	s.sums.label(&node, seg)
 	items := s.kx.Items(knowledge.Source{Project: j.hdr.Cwd, SessionID: j.hdr.ID, SegmentNodeID: node.ID}, s.now)
-	return s.add(op{seg: seg, node: &node, knowledge: items, last: seg.Index == s.lastIdx})
+	return s.add(op{seg: seg, node: &node, knowledge: items, derived: true, last: seg.Index == s.lastIdx})
 }
 
 // takeSummaries hands the summaries made since the last call to the writer.

@@ -313,8 +313,10 @@ func (w *fileWrite) apply(o *op) error {
 	if o.gap != nil {
 		return w.tx.InsertGap(w.sess.PK, o.gapOffset, o.gap)
 	}
-	if err := w.tx.PutOfflineKnowledge(o.node.ID, o.knowledge); err != nil {
-		return err
+	if o.derived {
+		if err := w.tx.PutOfflineKnowledge(o.node.ID, o.knowledge); err != nil {
+			return err
+		}
 	}
 	n := o.node
 	n.Classification.IsNewProject = w.sess.IsNewProject
@@ -433,6 +435,11 @@ func (w *fileWrite) writeSummaries() error {
 	current := summary.SessionHash(summary.SessionInputs{SessionID: sess.ID, Entries: res.entries,
 		LastEntryID: res.lastEntryID, Name: res.meta.Title})
 	ws := summaryWrites(sess.ID, sess.Cwd, w.sums, res.session, current, w.j.hooks.ModelSummaries)
+	if res.underived {
+		if err := w.tx.MarkDerivePending(sess.PK, true); err != nil {
+			return err
+		}
+	}
 	return w.tx.WriteSummaries(ws, w.j.hooks.ShowSummary, w.now)
 }
 

@@ -215,7 +215,7 @@ describe('at 1024x700 and 1280x900', () => {
       await page.fill('[data-testid=date-to]', '2025-01-01');
       await page.dispatchEvent('[data-testid=date-to]', 'change');
       const alert = page.locator('[role=alert]', { hasText: /after/ });
-      await alert.waitFor({ timeout: 5000 });
+      await alert.waitFor({ timeout: 30000 });
       assert.match(await alert.textContent(), /2025-12-31|Dec/);
       assert.equal(await page.getAttribute('[data-testid=date-from]', 'aria-invalid'), 'true');
       assert.ok(!(await placeholder('from').isVisible()) && !(await placeholder('to').isVisible()), 'a set day hides the placeholder');
@@ -326,7 +326,7 @@ describe('at 1024x700 and 1280x900', () => {
       const thumb = await img.boundingBox();
       await img.click();
       const big = page.locator('[data-testid=lightbox] img');
-      await big.waitFor({ timeout: 5000 });
+      await big.waitFor({ timeout: 30000 });
       await page.waitForTimeout(200);
       const full = await big.boundingBox();
       const natural = await big.evaluate((e) => ({ w: e.naturalWidth, h: e.naturalHeight }));

@@ -305,9 +305,25 @@ export function piSession({ n, cwd, prompt, answer = 'Done.', provider = 'anthro
   return { name: `hand-made-${n}.jsonl`, bytes: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n') + '\n') };
 }
 
-/** Imports files ({name, bytes}) through the use case a browser drop calls; returns the report. */
+/** Imports files ({name, bytes}) through the use case a browser drop calls, then waits for their analysis; returns the report. */
 export async function importFiles(serve, files) {
-  return serve.call('Import', 'ImportFiles', files.map((f) => ({ name: f.name, content: Buffer.from(f.bytes).toString('base64') })));
+  const rep = await serve.call('Import', 'ImportFiles', files.map((f) => ({ name: f.name, content: Buffer.from(f.bytes).toString('base64') })));
+  await analysed(serve);
+  return rep;
+}
+
+/**
+ * Waits until no session is still being analysed: an import makes sessions readable and the
+ * server's background queue derives their summaries, knowledge and relations after it (issue 25).
+ */
+export async function analysed(serve, timeoutMs = 120_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const st = await serve.call('Summaries', 'QueueStatus');
+    if (!st.analysing) return;
+    if (Date.now() > end) throw new Error(`sessions still being analysed after ${timeoutMs} ms: ${JSON.stringify(st)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Whether two boxes ({x, y, width, height}) overlap by more than slack pixels each way. */

@@ -6,12 +6,13 @@
 // Knowledge view.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, shot, startServe, waitNodeCount } from './harness.mjs';
+import { openPage, shot, startServe, waitNodeCount, analysed } from './harness.mjs';
 
 let serve, browser, page, problems, data;
 before(async () => {
   serve = await startServe();
   await serve.call('Import', 'ImportSamples');
+  await analysed(serve);
   data = await serve.call('Graph', 'Graph', {});
   ({ browser, page, problems } = await openPage(serve.url, { width: 1280, height: 800 }));
 });

@@ -3,7 +3,7 @@
 // button; open questions on demand.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, shot, startServe } from './harness.mjs';
+import { openPage, shot, startServe, analysed } from './harness.mjs';
 
 const PROJECT = '/Users/badlogic/workspaces/pi-mono'; // the samples' cwd
 
@@ -11,6 +11,7 @@ let serve, browser, page, problems;
 before(async () => {
   serve = await startServe();
   await serve.call('Import', 'ImportSamples');
+  await analysed(serve);
   ({ browser, page, problems } = await openPage(serve.url, { width: 1280, height: 800 }));
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: serve.origin });
 });

@@ -5,13 +5,14 @@
 // search hit opens the exact message with the words highlighted.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, shot, startServe, waitNodeCount } from './harness.mjs';
+import { openPage, shot, startServe, waitNodeCount, analysed } from './harness.mjs';
 
 let serve, browser, page, problems;
 let tree, graph;
 before(async () => {
   serve = await startServe();
   await serve.call('Import', 'ImportSamples');
+  await analysed(serve);
   ({ tree } = await serve.call('Loom', 'CreateTree', { mode: 'dialogue', title: 'Moss and poems', rootText: 'Write about moss, slowly.' }));
   graph = await serve.call('Graph', 'Graph', {});
   ({ browser, page, problems } = await openPage(serve.url, { width: 1280, height: 800 }));
@@ -340,7 +341,7 @@ test('a link whose target is gone stays, shown as broken ("target gone")', async
   await page.keyboard.press('Enter');
   // (The note mentions this node too: that is a backlink; this is the outgoing one.)
   const row = page.locator(`[data-testid=links-panel][data-item="rhizome:node/${poem.id}"] [data-dir=out] [data-testid=link-row][data-other="${note.uri}"]`);
-  await row.waitFor({ timeout: 5000 }).catch(async (e) => {
+  await row.waitFor({ timeout: 30000 }).catch(async (e) => {
     await shot(page, 'debug-broken');
     throw new Error(`${e.message}\n${JSON.stringify(await serve.call('Links', 'Of', `rhizome:node/${poem.id}`))}\n${problems}`);
   });

@@ -124,7 +124,7 @@ describe('loom at 1024x700', () => {
       const focused = await page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
       assert.notEqual(focused, 'composer-text', 'the focus stayed in the prompt');
       await page.keyboard.press('ArrowRight');
-      await page.waitForFunction(() => document.querySelector('[data-testid=sibling-indicator]')?.textContent === '2/3', null, { timeout: 5000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid=sibling-indicator]')?.textContent === '2/3');
       await shot(page, 'ux-6-arrows-after-generation-1024');
       assert.deepEqual(problems, []);
     } finally {
@@ -142,15 +142,15 @@ describe('loom at 1024x700', () => {
       await page.keyboard.press('p');
       await page.waitForSelector(`[data-testid=map-node][data-node-id="${kids[1].id}"][data-hidden=true]`);
       // The next visible sibling.
-      await page.waitForFunction((id) => window.__rhizome.loom().activePath?.nodeId === id, kids[2].id, { timeout: 5000 });
+      await page.waitForFunction((id) => window.__rhizome.loom().activePath?.nodeId === id, kids[2].id);
       assert.equal(await indicator(page), '3/3');
       await shot(page, 'ux-7-pruned-moved-1024');
       // The last one pruned: the previous visible one (skipping the pruned second).
       await page.keyboard.press('p');
-      await page.waitForFunction((id) => window.__rhizome.loom().activePath?.nodeId === id, kids[0].id, { timeout: 5000 });
+      await page.waitForFunction((id) => window.__rhizome.loom().activePath?.nodeId === id, kids[0].id);
       // None left: the parent.
       await page.keyboard.press('p');
-      await page.waitForFunction((id) => window.__rhizome.loom().activePath?.nodeId === id, tree.rootNodeId, { timeout: 5000 });
+      await page.waitForFunction((id) => window.__rhizome.loom().activePath?.nodeId === id, tree.rootNodeId);
       const steps = await page.evaluate(() => window.__rhizome.loom().steps);
       assert.deepEqual(steps.map((s) => s.id), [tree.rootNodeId]);
       assert.deepEqual(problems, []);

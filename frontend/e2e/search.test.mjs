@@ -1,12 +1,13 @@
 // Search finds text in the library and jumps to its node.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, shot, startServe, waitNodeCount } from './harness.mjs';
+import { openPage, shot, startServe, waitNodeCount, analysed } from './harness.mjs';
 
 let serve, browser, page, problems;
 before(async () => {
   serve = await startServe();
   await serve.call('Import', 'ImportSamples');
+  await analysed(serve);
   ({ browser, page, problems } = await openPage(serve.url, { colorScheme: 'dark' }));
 });
 after(async () => {

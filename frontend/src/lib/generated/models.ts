@@ -273,6 +273,7 @@ export namespace app {
 	export interface GraphData {
 	    nodes: GraphNode[];
 	    edges: GraphEdge[];
+	    analysing: number;
 	}
 	
 	export interface GraphFilter {
@@ -362,6 +363,8 @@ export namespace app {
 	    entries: number;
 	    segments: number;
 	    malformed: number;
+	    readableSeconds: number;
+	    completeSeconds: number;
 	}
 	export interface ImportReport {
 	    files: FileReport[];
@@ -1040,6 +1043,7 @@ export namespace app {
 	    failed: number;
 	    model: string;
 	    working: boolean;
+	    analysing: number;
 	}
 	
 	export interface SummarySettingsInput {

@@ -6,6 +6,7 @@ const node = (id: string, type: string): GraphNode => ({
   id, sessionId: 's', segment: 0, timestamp: '', project: '/p', label: id, type, outcome: '', cost: 0, tokens: 0, entries: 1,
 });
 const data: GraphData = {
+  analysing: 0,
   nodes: [node('a', 'coding'), node('b', 'coding'), node('c', 'debugging'), node('d', 'qa')],
   edges: [
     { id: 'ab', source: 'a', target: 'b', type: 'continuation', confidence: 1, createdBy: 'boundary' },
@@ -31,6 +32,6 @@ describe('visibleCounts: what the graph draws', () => {
     expect(visibleCounts(data, new Set(['debugging']), new Set(['continuation']))).toEqual({ nodes: 3, edges: 0 });
   });
   it('takes empty data', () => {
-    expect(visibleCounts({ nodes: [], edges: [] }, new Set(), new Set())).toEqual({ nodes: 0, edges: 0 });
+    expect(visibleCounts({ nodes: [], edges: [], analysing: 0 }, new Set(), new Set())).toEqual({ nodes: 0, edges: 0 });
   });
 });

@@ -31,7 +31,7 @@ export interface GraphControls {
 }
 
 class KnowledgeGraph {
-  data = $state.raw<GraphData>({ nodes: [], edges: [] });
+  data = $state.raw<GraphData>({ nodes: [], edges: [], analysing: 0 });
   loading = $state(false);
   hiddenNodeTypes = new SvelteSet<string>();
   hiddenEdgeTypes = new SvelteSet<string>();

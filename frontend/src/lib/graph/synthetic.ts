@@ -55,5 +55,5 @@ export function syntheticGraph(n: number, seed = 1): GraphData {
     if (a === b) continue;
     edges.push({ id: `e${edges.length}`, source: a, target: b, type: EDGE_TYPES[1 + Math.floor(rand() * (EDGE_TYPES.length - 1))], confidence: rand(), createdBy: 'offline' });
   }
-  return { nodes, edges };
+  return { nodes, edges, analysing: 0 };
 }

@@ -23,7 +23,7 @@ const sampleReport = (): ImportReport => ({
       edgesByType: { compaction: 1, resume: 1 },
     },
   ],
-  totals: { files: 1, imported: 1, unchanged: 0, appended: 0, failed: 0, entries: 463, segments: 3, malformed: 0 },
+  totals: { files: 1, imported: 1, unchanged: 0, appended: 0, failed: 0, entries: 463, segments: 3, malformed: 0, readableSeconds: 0.2, completeSeconds: 0 },
 });
 
 describe('the import panel', () => {
@@ -61,7 +61,7 @@ describe('an import with no file', () => {
   });
 
   it('knows its import:done (the same report sent again) from its answer', async () => {
-    const answer: ImportReport = { files: [], totals: { files: 0, imported: 0, unchanged: 0, appended: 0, failed: 0, entries: 0, segments: 0, malformed: 0 } };
+    const answer: ImportReport = { files: [], totals: { files: 0, imported: 0, unchanged: 0, appended: 0, failed: 0, entries: 0, segments: 0, malformed: 0, readableSeconds: 0, completeSeconds: 0 } };
     await imports.run(async () => answer);
     imports.showPanel = false;
     imports.onDone({ ...answer, files: [] });

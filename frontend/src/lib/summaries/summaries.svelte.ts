@@ -46,6 +46,9 @@ class Summaries {
   status = $state.raw<SummaryQueueStatus | null>(null);
   /** The highest count of items in the queue since it was last empty: the bar's whole. */
   total = $state(0);
+  /** Seconds left to analyse the sessions still being analysed, at the rate seen so far; 0 unknown. */
+  analysingEta = $state(0);
+  private analysingFrom: { at: number; count: number } | null = null;
   editing = $state.raw<Editing | null>(null);
   saving = $state(false);
   error = $state('');
@@ -80,6 +83,21 @@ class Summaries {
     }
     const left = s.queued + s.running;
     this.total = left === 0 ? 0 : Math.max(this.total, left + s.done);
+    this.estimate(s.analysing ?? 0);
+  }
+
+  /** Estimates the time left to analyse n sessions from the rate since the count was highest. */
+  private estimate(n: number) {
+    const now = Date.now();
+    if (n === 0) {
+      this.analysingFrom = null;
+      this.analysingEta = 0;
+      return;
+    }
+    if (!this.analysingFrom || n > this.analysingFrom.count) this.analysingFrom = { at: now, count: n };
+    const done = this.analysingFrom.count - n;
+    const secs = (now - this.analysingFrom.at) / 1000;
+    this.analysingEta = done > 0 && secs > 1 ? Math.ceil((n * secs) / done) : 0;
   }
 
   /** Counts the statuses received, so that an older answer never replaces a newer event. */
