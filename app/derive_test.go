@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -49,6 +50,16 @@ func TestImportReadableThenDerived(t *testing.T) {
 	}
 	if hits, err := l.Search.Query("theme colors", 5); err != nil || len(hits) == 0 {
 		t.Errorf("the readable sessions' entries are not searched: %d hits (%v)", len(hits), err)
+	}
+	// Titled by their first prompts meanwhile, not their file names.
+	sessions, err := l.Library.Sessions("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sessions {
+		if strings.HasSuffix(s.Title, ".jsonl") || s.Title == "" || s.TitleSource != "" {
+			t.Errorf("session %s titled %q (%s) while it is analysed", s.ID, s.Title, s.TitleSource)
+		}
 	}
 	if got := l.texts(t, `SELECT count(*) FROM knowledge`); got[0] != "0" {
 		t.Errorf("%s knowledge items before the derivation", got[0])

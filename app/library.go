@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -77,6 +78,19 @@ func (l *Library) Sessions(project string) ([]SessionSummary, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A session without a summary yet (still being analysed, issue 25)
+	// that names itself nothing is titled by its first prompt, not its
+	// file name.
+	var untitled []int64
+	for _, s := range ss {
+		if r := sums[s.ID]; s.Name == "" && (r == nil || r.Shown.Title == "") {
+			untitled = append(untitled, s.PK)
+		}
+	}
+	prompts, err := l.c.store.FirstPrompts(l.c.context(), untitled)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]SessionSummary, 0, len(ss))
 	for _, s := range ss {
 		name := s.Name
@@ -84,6 +98,9 @@ func (l *Library) Sessions(project string) ([]SessionSummary, error) {
 			name = s.FileName
 		}
 		title, text, source := name, "", ""
+		if p := promptTitle(prompts[s.PK]); p != "" {
+			title = p
+		}
 		if r := sums[s.ID]; r != nil && r.Shown.Title != "" {
 			title, text, source = r.Shown.Title, r.Shown.Text, r.Shown.Source
 		}
@@ -92,6 +109,12 @@ func (l *Library) Sessions(project string) ([]SessionSummary, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// promptTitle is a prompt's first line, at most 80 runes: a title.
+func promptTitle(prompt string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	return clipRunes(strings.TrimSpace(line), 80)
 }
 
 // sessionSummary is a stored session as the sidebar lists it, named name.

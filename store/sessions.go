@@ -433,6 +433,26 @@ func (t *Tx) MarkDerived(pk int64, entries int) error {
 	return nil
 }
 
+// FirstPrompts returns the text of the first user message of each session
+// pk given that has one (the title a session shows while its summary is
+// still being derived), by pk.
+func (s *Store) FirstPrompts(ctx context.Context, pks []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(pks))
+	for _, pk := range pks {
+		var text string
+		err := s.db.QueryRowContext(ctx, `SELECT text FROM entries WHERE session_pk = ? AND role = 'user' AND text <> ''
+			ORDER BY seq LIMIT 1`, pk).Scan(&text)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: unable to read the first prompt of session %d: %w", pk, err)
+		}
+		out[pk] = text
+	}
+	return out, nil
+}
+
 // DerivePending counts the sessions still being analysed: made readable,
 // their summaries and knowledge not yet derived (MarkDerivePending).
 func (s *Store) DerivePending(ctx context.Context) (int, error) {

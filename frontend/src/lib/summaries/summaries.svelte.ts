@@ -48,6 +48,8 @@ class Summaries {
   total = $state(0);
   /** Seconds left to analyse the sessions still being analysed, at the rate seen so far; 0 unknown. */
   analysingEta = $state(0);
+  /** The most sessions seen being analysed since none were: the analysis bar's whole. */
+  analysingTotal = $state(0);
   private analysingFrom: { at: number; count: number } | null = null;
   editing = $state.raw<Editing | null>(null);
   saving = $state(false);
@@ -92,9 +94,11 @@ class Summaries {
     if (n === 0) {
       this.analysingFrom = null;
       this.analysingEta = 0;
+      this.analysingTotal = 0;
       return;
     }
     if (!this.analysingFrom || n > this.analysingFrom.count) this.analysingFrom = { at: now, count: n };
+    this.analysingTotal = Math.max(this.analysingTotal, n);
     const done = this.analysingFrom.count - n;
     const secs = (now - this.analysingFrom.at) / 1000;
     this.analysingEta = done > 0 && secs > 1 ? Math.ceil((n * secs) / done) : 0;
