@@ -296,8 +296,28 @@ func (a *App) WaitBackground(ctx context.Context) error {
 // background work of StartBackground without the consolidation schedule
 // (the relations, the full-text index merges, the vectors), waited for.
 // A process that runs the summaries worker already (the window, serve)
-// has no need of it.
-func (a *App) Complete(ctx context.Context) error {
+// has no need of it. When changed is false (the import changed nothing)
+// and nothing is queued or being analysed, there is nothing to derive and
+// it returns at once: the background's start (the vectors' index, the
+// search index's refresh) alone costs seconds on a large library.
+func (a *App) Complete(ctx context.Context, changed bool) error {
+	if !changed {
+		n, err := a.c.store.DerivePending(ctx)
+		if err != nil {
+			return err
+		}
+		st, err := a.c.store.SummaryQueue(ctx, a.c.summaries.now())
+		if err != nil {
+			return err
+		}
+		rel, err := a.c.store.RelationsPending(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 && st.Offline+st.Model == 0 && len(rel) == 0 {
+			return nil
+		}
+	}
 	for {
 		if err := a.c.summaries.runUntilIdle(ctx); err != nil {
 			return err

@@ -54,7 +54,8 @@ func runImport(ctx context.Context, c *call) int {
 		if !*asJSON {
 			a.SetEmitter(derivationPrinter(ctx, stderr, a))
 		}
-		if completeErr = a.Complete(ctx); completeErr == nil {
+		t := report.Totals
+		if completeErr = a.Complete(ctx, t.Imported+t.Appended > 0); completeErr == nil {
 			report.Totals.CompleteSeconds = time.Since(start).Seconds()
 		}
 	}
