@@ -26,7 +26,9 @@ import (
 // summary, its segments', pi's; then asks the model for the session's when
 // the job is a model one.
 func (s *summarizer) sessionJob(ctx context.Context, j store.SummaryRow, prov llm.Provider, name string) ([]string, error) {
-	sess, err := s.c.store.SessionByID(ctx, j.Subject)
+	// The session's own row: its cost and counts (summed over its nodes,
+	// a millisecond a session) are not needed here.
+	sess, err := s.c.store.ImportedSession(ctx, j.Subject)
 	if err != nil {
 		return nil, err
 	}
