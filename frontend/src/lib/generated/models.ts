@@ -347,13 +347,6 @@ export namespace app {
 	    phase: string;
 	    committed: number;
 	}
-	export interface RelationsReport {
-	    projects: number;
-	    segments: number;
-	    edges: number;
-	    skipped: number;
-	    byType: Record<string, number>;
-	}
 	export interface ImportTotals {
 	    files: number;
 	    imported: number;
@@ -369,7 +362,6 @@ export namespace app {
 	export interface ImportReport {
 	    files: FileReport[];
 	    totals: ImportTotals;
-	    relations?: RelationsReport;
 	    relationsError?: string;
 	}
 	
@@ -951,7 +943,13 @@ export namespace app {
 	    directed: boolean;
 	    vocabulary: 'automem' | 'ccmemory';
 	}
-	
+	export interface RelationsReport {
+	    projects: number;
+	    segments: number;
+	    edges: number;
+	    skipped: number;
+	    byType: Record<string, number>;
+	}
 	
 	
 	export interface SearchHit {
