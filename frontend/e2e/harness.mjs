@@ -232,8 +232,8 @@ export async function waitImportDone(page, timeout = 60_000) {
   return page.$$eval('[data-testid=import-result]', (els) => els.map((e) => e.getAttribute('data-status')));
 }
 
-/** Waits until the node count shown equals n. */
-export async function waitNodeCount(page, n, timeout = 15_000) {
+/** Waits until the node count shown equals n (the bound is for a hang: a busy machine took over 15 s). */
+export async function waitNodeCount(page, n, timeout = 60_000) {
   await page.waitForFunction(
     (want) => document.querySelector('[data-testid=node-count]')?.textContent?.trim() === String(want),
     n,
