@@ -44,7 +44,7 @@ export class NodeMarks {
     try {
       await api.loom.setPruned(id, node.id, pruning);
       if (pruning && id === tree.id) {
-        await tree.refresh();
+        await tree.refresh(true); // what the move below reads: the tree with the node pruned
         if (await this.leaveHidden(node)) return;
       }
       await tree.reload();

@@ -53,14 +53,19 @@ export class OpenTree {
     this.loom.path.view = null;
   }
 
-  /** Reads the open tree again (every node: the map, bookmarks). */
-  async refresh() {
+  /**
+   * Reads the open tree again (every node: the map, bookmarks). A read that
+   * a later one overtook is dropped, unless force: a change's own read
+   * (togglePrune acts on what it shows, and the loom:changed reload the
+   * change set off can start before it returns on a busy machine).
+   */
+  async refresh(force = false) {
     const id = this.id;
     const seq = ++this.seq;
     if (!id) return;
     try {
       const t = await api.loom.tree(id);
-      if (seq === this.seq && id === this.id) this.view = t;
+      if ((seq === this.seq || force) && id === this.id) this.view = t;
     } catch (e) {
       if (seq === this.seq && id === this.id) this.error = errorText(e);
     }
