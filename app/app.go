@@ -296,17 +296,18 @@ func (a *App) WaitBackground(ctx context.Context) error {
 // background work of StartBackground without the consolidation schedule
 // (the relations, the full-text index merges, the vectors), waited for.
 // A process that runs the summaries worker already (the window, serve)
-// has no need of it. When changed is false (the import changed nothing)
-// and nothing is queued or being analysed, there is nothing to derive and
-// it returns at once: the background's start (the vectors' index, the
-// search index's refresh) alone costs seconds on a large library.
-func (a *App) Complete(ctx context.Context, changed bool) error {
-	if !changed {
-		n, err := a.c.store.DerivePending(ctx)
-		if err != nil {
-			return err
-		}
-		st, err := a.c.store.SummaryQueue(ctx, a.c.summaries.now())
+// has no need of it. sessions are the sessions the import changed (header
+// ids): their items and their projects' are derived, those another import
+// queues meanwhile left to it; none: those earlier imports left pending
+// (--no-wait, a kill), and when there are none and no relations are
+// pending it returns at once (the background's start, the vectors' index
+// and the search index's refresh, alone costs seconds on a large library).
+func (a *App) Complete(ctx context.Context, sessions []string) error {
+	if len(sessions) == 0 || a.c.store.Alone() {
+		// What earlier imports left (--no-wait, a kill): when nothing was
+		// imported, or when no other process had the library open (no
+		// other import is deriving them).
+		ids, err := a.c.store.DerivePendingIDs(ctx)
 		if err != nil {
 			return err
 		}
@@ -314,17 +315,46 @@ func (a *App) Complete(ctx context.Context, changed bool) error {
 		if err != nil {
 			return err
 		}
-		if n == 0 && st.Offline+st.Model == 0 && len(rel) == 0 {
+		if len(sessions) == 0 && len(ids) == 0 && len(rel) == 0 {
 			return nil
 		}
+		seen := map[string]bool{}
+		for _, id := range sessions {
+			seen[id] = true
+		}
+		for _, id := range ids {
+			if !seen[id] {
+				sessions = append(sessions, id)
+			}
+		}
 	}
+	// The sessions' own items: another import's, queued meanwhile, are
+	// left to it, and so are their projects' summaries (each session that
+	// import derives queues its project again). Alone, every item (nil): a
+	// killed run's half-finished jobs too.
+	var items []string
+	if !a.c.store.Alone() {
+		items = make([]string, 0, len(sessions))
+		for _, id := range sessions {
+			items = append(items, sessionKey(id).Item)
+		}
+	}
+	a.c.summaries.mu.Lock()
+	a.c.summaries.only = items
+	a.c.summaries.mu.Unlock()
+	defer func() {
+		a.c.summaries.mu.Lock()
+		a.c.summaries.only = nil
+		a.c.summaries.mu.Unlock()
+	}()
 	for {
 		if err := a.c.summaries.runUntilIdle(ctx); err != nil {
 			return err
 		}
-		// Sessions another worker holds (the window, or a process killed
-		// mid-job, whose lease runs out within seconds) are waited for.
-		n, err := a.c.store.DerivePending(ctx)
+		// Sessions another worker holds (the window, another import, or
+		// a process killed mid-job, whose lease runs out within seconds)
+		// are waited for.
+		n, err := a.c.store.DerivePendingOf(ctx, sessions)
 		if err != nil {
 			return err
 		}
@@ -332,12 +362,18 @@ func (a *App) Complete(ctx context.Context, changed bool) error {
 			break
 		}
 		now := a.c.summaries.now()
-		st, err := a.c.store.SummaryQueue(ctx, now)
+		st, err := a.c.store.SummaryQueueOf(ctx, items, now)
 		if err != nil {
 			return err
 		}
 		if st.Offline+st.Model == 0 || st.NextTry.IsZero() {
 			break // nothing queued for them: nothing to wait for
+		}
+		if !a.c.store.Alone() && st.NextTry.After(now) {
+			// Held by another process that has the library open (the
+			// window, serve, another import), which derives them in its
+			// turn: waiting would wait for all it holds before them.
+			break
 		}
 		select {
 		case <-time.After(max(st.NextTry.Sub(now), 0) + 50*time.Millisecond):
@@ -348,6 +384,10 @@ func (a *App) Complete(ctx context.Context, changed bool) error {
 	a.StartBackground(false)
 	return a.WaitBackground(ctx)
 }
+
+// Alone reports whether no other process had the library open when this
+// App's store opened it (store.Store.Alone).
+func (a *App) Alone() bool { return a.c.store.Alone() }
 
 // DerivePending counts the sessions still being analysed: readable, their
 // summaries and knowledge not derived yet.

@@ -32,6 +32,9 @@ type summarizer struct {
 	useModel *bool   // this run's choice (summarize --offline, a model given); nil: the setting
 	log      *runLog // what App.Summarize made and what failed; nil outside it
 	lastSent SummaryQueueStatus
+	// only, when not nil, is the items a run until idle takes (App.Complete:
+	// those of the sessions it imported), the others left to their workers.
+	only     []string
 	queueing sync.WaitGroup // observe's writes to the queue under way
 
 	// Tunables; tests set them.
@@ -192,7 +195,10 @@ func (s *summarizer) loop(ctx context.Context, untilIdle bool) error {
 		free := s.concurrency() - len(s.running)
 		s.mu.Unlock()
 		if free > 0 {
-			jobs, err := s.c.store.ClaimSummaries(ctx, free, []string{store.QueueOffline, store.QueueModel}, s.now(), s.lease)
+			s.mu.Lock()
+			only := s.only
+			s.mu.Unlock()
+			jobs, err := s.c.store.ClaimSummariesOf(ctx, free, []string{store.QueueOffline, store.QueueModel}, only, s.now(), s.lease)
 			if err != nil && ctx.Err() == nil {
 				jobs = nil
 			}
@@ -202,7 +208,7 @@ func (s *summarizer) loop(ctx context.Context, untilIdle bool) error {
 		}
 		s.emitProgress(false)
 		wait := 2 * time.Second
-		if st, err := s.c.store.SummaryQueue(ctx, s.now()); err == nil {
+		if st, err := s.queue(ctx); err == nil {
 			s.mu.Lock()
 			n := len(s.running)
 			drained := n == 0 && st.Offline+st.Model == 0 && s.done > 0
@@ -250,6 +256,14 @@ func (c *core) afterDerivation() {
 	if bg || deferRel {
 		c.merger.kick()
 	}
+}
+
+// queue counts the queue, or only the items of s.only.
+func (s *summarizer) queue(ctx context.Context) (store.SummaryQueueStats, error) {
+	s.mu.Lock()
+	only := s.only
+	s.mu.Unlock()
+	return s.c.store.SummaryQueueOf(ctx, only, s.now())
 }
 
 // holdLease renews the lease on item every third of the lease while its

@@ -169,7 +169,7 @@ func runBenchmark(ctx context.Context, b *eval.Benchmark, dir string, limit int,
 		// The sessions' derivation (summaries, knowledge, relations), the
 		// vectors (offline LSA, or the configured embeddings endpoint) and
 		// the merged keyword index, as the window has them after an import.
-		if err := a.Complete(ctx, true); err != nil {
+		if err := a.Complete(ctx, nil); err != nil { // every session: the library is new
 			return eval.Report{}, err
 		}
 	}

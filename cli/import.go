@@ -48,14 +48,26 @@ func runImport(ctx context.Context, c *call) int {
 		fmt.Fprintf(stderr, "readable after %s\n", seconds(report.Totals.ReadableSeconds))
 	}
 	completeErr := error(nil)
-	if !*noWait && ctx.Err() == nil {
+	shared := !a.Alone()
+	if shared && !*noWait && !*asJSON {
+		// The window, serve, watch or another import has the library open
+		// and analyses what is queued: waiting here would wait for all it
+		// holds (a large import's vectors, its sessions' analysis).
+		fmt.Fprintln(stderr, "another Rhizome process has the library open: it analyses the sessions")
+	}
+	if !*noWait && !shared && ctx.Err() == nil {
 		// What the import left to the background, derived now: the
 		// library is complete when the command returns (issue 25).
 		if !*asJSON {
 			a.SetEmitter(derivationPrinter(ctx, stderr, a))
 		}
-		t := report.Totals
-		if completeErr = a.Complete(ctx, t.Imported+t.Appended > 0); completeErr == nil {
+		var changed []string
+		for _, f := range report.Files {
+			if (f.Status == "imported" || f.Status == "appended") && f.SessionID != "" {
+				changed = append(changed, f.SessionID)
+			}
+		}
+		if completeErr = a.Complete(ctx, changed); completeErr == nil {
 			report.Totals.CompleteSeconds = time.Since(start).Seconds()
 		}
 	}

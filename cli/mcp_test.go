@@ -456,7 +456,7 @@ func TestMCPSearchUsesVectorsSavedSinceStart(t *testing.T) {
 	win := app.New(st, db)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := win.Complete(ctx, true); err != nil { // the derivation, then the vectors
+	if err := win.Complete(ctx, nil); err != nil { // the derivation, then the vectors
 		t.Fatal(err)
 	}
 	st.Close()

@@ -48,6 +48,11 @@ func takePresence(libraryPath string) (*presence, bool) {
 	return &presence{lock: l}, true
 }
 
+// Alone reports whether this Store was the library's only user when it
+// opened it: what other processes left half done (a kill -9) is then
+// its to finish.
+func (s *Store) Alone() bool { return s.alone }
+
 func (p *presence) release() {
 	if p != nil {
 		_ = p.lock.Unlock()

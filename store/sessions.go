@@ -453,6 +453,36 @@ func (s *Store) FirstPrompts(ctx context.Context, pks []int64) (map[int64]string
 	return out, nil
 }
 
+// DerivePendingIDs lists the header ids of the sessions still being
+// analysed.
+func (s *Store) DerivePendingIDs(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM sessions WHERE derive_pending = 1 ORDER BY pk`)
+	if err != nil {
+		return nil, fmt.Errorf("store: unable to list the sessions still being analysed: %w", err)
+	}
+	defer rows.Close()
+	ids := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("store: unable to list the sessions still being analysed: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// DerivePendingOf counts the sessions among ids (header ids) still being
+// analysed.
+func (s *Store) DerivePendingOf(ctx context.Context, ids []string) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE derive_pending = 1 AND id IN (SELECT value FROM json_each(?))`,
+		jsonStrings(ids)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: unable to count the sessions still being analysed: %w", err)
+	}
+	return n, nil
+}
+
 // DerivePending counts the sessions still being analysed: made readable,
 // their summaries and knowledge not yet derived (MarkDerivePending).
 func (s *Store) DerivePending(ctx context.Context) (int, error) {

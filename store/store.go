@@ -47,8 +47,10 @@ type Store struct {
 	path string
 	gate *writeGate
 	// presence is this Store's hold on <library>.open (presence.go): nil
-	// when the file system has no locks.
+	// when the file system has no locks; alone, that no other process had
+	// the library open when this Store opened it.
 	presence *presence
+	alone    bool
 
 	stmts stmtCache // statements run often, prepared once per connection
 	docs  docCache  // what searches read of entries and nodes, while unchanged
@@ -146,6 +148,7 @@ func OpenContext(ctx context.Context, path string) (*Store, error) {
 	}
 	var alone bool
 	if s.presence, alone = takePresence(path); alone {
+		s.alone = true
 		if err := s.releaseOrphanedLeases(ctx, time.Now().UTC()); err != nil {
 			s.presence.release()
 			db.Close()

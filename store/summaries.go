@@ -493,7 +493,14 @@ func (s *Store) RenewSummaryLease(ctx context.Context, item string, now time.Tim
 // that dies leaves them to the next once the lease ends. Only the queue
 // values in want are taken (QueueOffline, QueueModel).
 func (s *Store) ClaimSummaries(ctx context.Context, limit int, want []string, now time.Time, lease time.Duration) ([]SummaryRow, error) {
-	if limit <= 0 || len(want) == 0 {
+	return s.ClaimSummariesOf(ctx, limit, want, nil, now, lease)
+}
+
+// ClaimSummariesOf is ClaimSummaries among items only (nil: every item):
+// a process that derives what it imported takes its own items, not those
+// another import is queueing meanwhile.
+func (s *Store) ClaimSummariesOf(ctx context.Context, limit int, want, items []string, now time.Time, lease time.Duration) ([]SummaryRow, error) {
+	if limit <= 0 || len(want) == 0 || items != nil && len(items) == 0 {
 		return nil, nil
 	}
 	tx, err := s.beginWrite(ctx)
@@ -501,9 +508,15 @@ func (s *Store) ClaimSummaries(ctx context.Context, limit int, want []string, no
 		return nil, fmt.Errorf("store: unable to take summary jobs: %w", err)
 	}
 	defer tx.Rollback()
+	only := ""
+	args := []any{jsonStrings(want), isoTime(now)}
+	if items != nil {
+		only = ` AND item IN (SELECT value FROM json_each(?))`
+		args = append(args, jsonStrings(items))
+	}
 	rows, err := tx.QueryContext(ctx, `SELECT `+summaryColumns+` FROM summaries
-		WHERE queued IN (SELECT value FROM json_each(?)) AND next_try <= ?
-		ORDER BY queued = 'model', queued_at, pk LIMIT ?`, jsonStrings(want), isoTime(now), limit)
+		WHERE queued IN (SELECT value FROM json_each(?)) AND next_try <= ?`+only+`
+		ORDER BY queued = 'model', queued_at, pk LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: unable to take summary jobs: %w", err)
 	}
@@ -563,15 +576,25 @@ type SummaryQueueStats struct {
 
 // SummaryQueue counts the queue at time now.
 func (s *Store) SummaryQueue(ctx context.Context, now time.Time) (SummaryQueueStats, error) {
+	return s.SummaryQueueOf(ctx, nil, now)
+}
+
+// SummaryQueueOf counts the queue among items only (nil: every item).
+func (s *Store) SummaryQueueOf(ctx context.Context, items []string, now time.Time) (SummaryQueueStats, error) {
 	var st SummaryQueueStats
 	var next string
+	where, args := "", []any{isoTime(now)}
+	if items != nil {
+		where = ` WHERE item IN (SELECT value FROM json_each(?))`
+		args = append(args, jsonStrings(items))
+	}
 	err := s.db.QueryRowContext(ctx, `SELECT
 		count(*) FILTER (WHERE queued = 'offline'),
 		count(*) FILTER (WHERE queued = 'model'),
 		count(*) FILTER (WHERE queued <> '' AND attempts > 0 AND next_try > ?),
 		count(*) FILTER (WHERE error <> ''),
 		coalesce(min(next_try) FILTER (WHERE queued <> ''), '')
-		FROM summaries`, isoTime(now)).Scan(&st.Offline, &st.Model, &st.Retrying, &st.Failed, &next)
+		FROM summaries`+where, args...).Scan(&st.Offline, &st.Model, &st.Retrying, &st.Failed, &next)
 	if err != nil {
 		return st, fmt.Errorf("store: unable to count the summary queue: %w", err)
 	}
