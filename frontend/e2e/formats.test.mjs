@@ -11,7 +11,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { REPO, SAMPLE, dropFiles, openPage, shot, startServe, startWatcher, waitImportDone } from './harness.mjs';
+import { REPO, SAMPLE, dropFiles, openPage, shot, startServe, startWatcher, waitImportDone, analysed } from './harness.mjs';
 
 const CLAUDE = join(
   REPO,
@@ -80,6 +80,7 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
     { name: `${evilID}.jsonl`, bytes: Buffer.from(claudeEvil) },
   ]);
   assert.deepEqual(await waitImportDone(page), ['imported', 'imported', 'imported', 'imported', 'imported']);
+  await analysed(serve);
 
   const sessions = await serve.call('Library', 'Sessions', '');
   const byFormat = {};

@@ -132,6 +132,40 @@ describe('loom at 1024x700', () => {
     }
   });
 
+  test('a path read that the loom:changed reload overtakes still focuses the node just added (a busy machine)', async () => {
+    const v = await serve.call('Loom', 'CreateTree', { mode: 'dialogue', title: 'Overtaken', rootText: 'Write a haiku about bark.' });
+    const { browser, page, problems } = await openTree(v.tree.id);
+    try {
+      // The composer's own read of the path is held until another read (the
+      // reload that AddNode's loom:changed sets off) has been answered: the
+      // order a busy machine can give.
+      let answered;
+      const another = new Promise((r) => (answered = r));
+      let reads = 0;
+      await page.route('**/api/Loom/ActivePathView*', async (route) => {
+        if (++reads === 1) {
+          await another;
+          await route.continue();
+          return;
+        }
+        await route.fulfill({ response: await route.fetch() });
+        answered();
+      });
+      await page.click('[data-testid=composer-text]');
+      await page.keyboard.type('Bark holds the rain.');
+      await page.keyboard.press('Control+Enter');
+      await page.waitForFunction(() => window.__rhizome.loom().steps.length === 2);
+      const added = await page.evaluate(() => window.__rhizome.loom().steps[1].id);
+      await page.waitForFunction((id) => window.__rhizome.loom().focus === id, added, { timeout: 10_000 });
+      assert.ok(reads >= 2, `${reads} reads of the path`);
+      await page.waitForSelector(`[data-testid=links-panel][data-item="rhizome:loom/${v.tree.id}/${added}"]`, { state: "attached" });
+      await page.unroute('**/api/Loom/ActivePathView*');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  });
+
   test('item 7: pruning the node you are on moves to the nearest visible one', async () => {
     const { tree, kids } = await dialogueTree('Moss to prune');
     await serve.call('Loom', 'SetActivePath', tree.id, { nodeId: kids[1].id });

@@ -2,7 +2,7 @@
 // (in the window it could call the Go bindings).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dropFiles, openPage, shot, startServe, waitImportDone } from './harness.mjs';
+import { dropFiles, openPage, shot, startServe, waitImportDone, analysed } from './harness.mjs';
 
 const SCRIPT = '<script>window.__pwned=1</script>';
 const IMG = '<img src=x onerror="window.__pwned=2">';
@@ -46,6 +46,7 @@ test('script in session text is shown as text and never runs', async () => {
   await dropFiles(page, [{ name: 'xss<img src=x onerror="window.__pwned=4">.jsonl', bytes: xssSession() }]);
   const statuses = await waitImportDone(page);
   assert.deepEqual(statuses, ['imported']);
+  await analysed(serve);
 
   const graph = await serve.call('Graph', 'Graph', {});
   assert.ok(graph.nodes.length >= 1);

@@ -32,6 +32,13 @@ export class PathWalk {
   private lastChild = new Map<string, string>();
   /** The active path last asked for (what a reload shows). */
   private wantPath: ActivePath = { nodeId: '' };
+  /**
+   * The focus the last navigation asked for, until a read of the path applies
+   * it: a reload (loom:changed) that overtakes the navigation's own read
+   * focuses it too, not the step focused before (which may still be on the
+   * new path: the parent of a node just added or generated).
+   */
+  private wantFocus: string | undefined;
   private seq = 0;
   /** A sibling asked for whose path is not shown yet (quick repeated ←/→ keep counting from it). */
   private pendingSibling: { index: number; sib: string } | null = null;
@@ -47,6 +54,7 @@ export class PathWalk {
   reset(ap: ActivePath) {
     this.view = null;
     this.focus = '';
+    this.wantFocus = undefined;
     this.lastChild.clear();
     this.pendingSibling = null;
     this.wantPath = activePath(ap);
@@ -68,6 +76,8 @@ export class PathWalk {
     if (!treeId) return;
     const seq = ++this.seq;
     this.wantPath = activePath(ap);
+    if (focus !== undefined) this.wantFocus = focus;
+    else if (remember) this.wantFocus = undefined;
     // A navigation (not a reload of what is asked for) ends a pending sibling walk.
     if (remember) this.pendingSibling = null;
     try {
@@ -86,12 +96,14 @@ export class PathWalk {
       this.loom.tree.error = '';
       rememberChildren(view.steps, this.lastChild);
       const positions = view.steps.map(positionOf);
-      const want = focus ?? this.focus;
+      const want = this.wantFocus ?? this.focus;
+      this.wantFocus = undefined;
       this.focus = positions.includes(want) ? want : (positions[positions.length - 1] ?? '');
       if (remember) api.loom.setActivePath(treeId, view.activePath).catch((e) => toasts.fail(e));
     } catch (e) {
       if (seq === this.seq && treeId === this.loom.tree.id) {
         this.pendingSibling = null;
+        this.wantFocus = undefined;
         if (this.view) toasts.fail(e);
         else this.loom.tree.error = errorText(e);
       }
@@ -105,6 +117,7 @@ export class PathWalk {
   }
 
   setFocus(pos: string) {
+    this.wantFocus = undefined;
     this.focus = pos;
   }
 
@@ -164,7 +177,7 @@ export class PathWalk {
   /** Focus the parent step. */
   up() {
     const i = this.focusIndex;
-    if (i > 0) this.focus = positionOf(this.steps[i - 1]);
+    if (i > 0) this.setFocus(positionOf(this.steps[i - 1]));
   }
 
   /** Focus the next step; at the end, continue the path to a child (the one last visited). */
@@ -172,7 +185,7 @@ export class PathWalk {
     const i = this.focusIndex;
     if (i < 0) return;
     if (i < this.steps.length - 1) {
-      this.focus = positionOf(this.steps[i + 1]);
+      this.setFocus(positionOf(this.steps[i + 1]));
       return;
     }
     const child = childOf(positionOf(this.steps[i]), this.loom.tree.byId, this.lastChild);
