@@ -444,7 +444,8 @@ func TestOfflineModelRetrainedAsTheLibraryGrows(t *testing.T) {
 	first := waitVectors(t, l)
 	ctx := context.Background()
 	m1 := loadLSA(t, l)
-	if m1.ID() != first.Model || int64(m1.Corpus()) > int64(first.Vectors)+10 {
+	_, id1 := offlineEmbedder(m1)
+	if id1 != first.Model || int64(m1.Corpus()) > int64(first.Vectors)+10 {
 		t.Fatalf("first model %s learnt from %d texts; status %+v", m1.ID(), m1.Corpus(), first)
 	}
 	if _, err := l.Import.ImportPaths([]string{filepath.Join(samples, "large-session.jsonl"), filepath.Join(samples, "compact-with-images.jsonl")}); err != nil {
@@ -453,13 +454,14 @@ func TestOfflineModelRetrainedAsTheLibraryGrows(t *testing.T) {
 	l.Search.RefreshVectors()
 	second := waitVectors(t, l)
 	m2 := loadLSA(t, l)
-	if m2.ID() == m1.ID() || second.Model != m2.ID() || m2.Corpus() < 2*m1.Corpus() {
+	_, id2 := offlineEmbedder(m2)
+	if m2.ID() == m1.ID() || second.Model != id2 || m2.Corpus() < 2*m1.Corpus() {
 		t.Fatalf("after the library grew: model %s (%d texts), status %+v; first %s (%d texts)", m2.ID(), m2.Corpus(), second, m1.ID(), m1.Corpus())
 	}
-	if n := countVectors(t, l, m1.ID()); n != 0 {
+	if n := countVectors(t, l, id1); n != 0 {
 		t.Errorf("%d vectors of the outgrown model kept", n)
 	}
-	if n, err := l.st.CountVectors(ctx, m2.ID()); err != nil || int(n) != second.Vectors || n < int64(m2.Corpus())-10 {
+	if n, err := l.st.CountVectors(ctx, id2); err != nil || int(n) != second.Vectors || n < int64(m2.Corpus())-10 {
 		t.Errorf("%d vectors of the new model (%v), status says %d, it learnt from %d texts", n, err, second.Vectors, m2.Corpus())
 	}
 	// A word only the large session uses is known to the new model.

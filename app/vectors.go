@@ -175,12 +175,13 @@ func (q *vectorQueue) embedder(ctx context.Context, set SearchSettings) (search.
 			// The model knows only the words of the texts it learnt from:
 			// once the library holds twice as many, it learns again (and
 			// every text is embedded anew under the new model's id).
-			n, err := st.CountVectors(ctx, m.ID())
+			e, model := offlineEmbedder(m)
+			n, err := st.CountVectors(ctx, model)
 			if err != nil {
 				return nil, "", err
 			}
 			if n < lsaRetrainGrowth*int64(m.Corpus()) {
-				return m, m.ID(), nil
+				return e, model, nil
 			}
 		}
 	} else if !errors.Is(err, store.ErrNotFound) {
@@ -214,7 +215,21 @@ func (q *vectorQueue) embedder(ctx context.Context, set SearchSettings) (search.
 	if err := st.PutSearchBlob(ctx, lsaBlob, "lsa", b); err != nil {
 		return nil, "", err
 	}
-	return m, m.ID(), nil
+	e, model := offlineEmbedder(m)
+	return e, model, nil
+}
+
+// offlineEmbedder is the embedder of the library's offline model m and the
+// model name its vectors are stored under: m blended with the embedded
+// GloVe word vectors (search.Blended; m alone if they cannot be read). On
+// build/evalgen's LoCoMo-shaped tune file recall@10 0.705 -> 0.715 and @5
+// 0.606 -> 0.64; on the real sessions' held-out test set by entry 0.551 ->
+// 0.573, by segment 0.922 -> 0.956 (issue 23).
+func offlineEmbedder(m *search.LSA) (search.Embedder, string) {
+	if b, ok := search.WithWordVectors(m).(*search.Blended); ok {
+		return b, b.ID()
+	}
+	return m, m.ID()
 }
 
 // run embeds what lacks a vector for the configured model and rebuilds the
@@ -291,7 +306,11 @@ func (q *vectorQueue) run(ctx context.Context) error {
 		}
 		after = last
 	}
-	if m, ok := emb.(*search.LSA); ok {
+	m, ok := emb.(*search.LSA)
+	if b, blended := emb.(*search.Blended); blended {
+		m, ok = b.LSA, true
+	}
+	if ok {
 		// The library outgrew the offline model: run again, which trains
 		// a new one (embedder); the index below serves until then.
 		n, err := st.CountVectors(ctx, model)
@@ -390,7 +409,7 @@ func (q *vectorQueue) loadBlobs(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("app: the offline model in the library: %w", err)
 		}
-		emb, model = m, m.ID()
+		emb, model = offlineEmbedder(m)
 	}
 	b, err := q.c.store.SearchBlob(ctx, indexBlob(model))
 	if errors.Is(err, store.ErrNotFound) {

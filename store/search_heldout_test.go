@@ -36,8 +36,10 @@ func TestHeldOutRetrieval(t *testing.T) {
 	if _, err := s.RefreshSearchIndex(ctx); err != nil {
 		t.Fatal(err)
 	}
-	lsa := trainLSA(t, s, search.LSAOptions{Seed: 1})
-	idx := embedLibrary(t, s, lsa, lsa.ID())
+	// The offline model the window uses: the library's LSA blended with
+	// the GloVe word vectors.
+	emb := search.WithWordVectors(trainLSA(t, s, search.LSAOptions{Seed: 1})).(*search.Blended)
+	idx := embedLibrary(t, s, emb, emb.ID())
 	floors := map[string]heldOut{
 		"tune": {entry: 0.5, segment: 0.8},
 		"test": {entry: 0.45, segment: 0.75},
@@ -52,7 +54,7 @@ func TestHeldOutRetrieval(t *testing.T) {
 		if err := json.Unmarshal(b, &set); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		engine := &search.Engine{Source: s.SearchSource(), Embedder: lsa, Index: idx, Settings: search.DefaultSettings(), Narrower: &search.NarrowerCache{},
+		engine := &search.Engine{Source: s.SearchSource(), Embedder: emb, Index: idx, Settings: search.DefaultSettings(), Narrower: &search.NarrowerCache{},
 			Now: func() time.Time { return set.Now }}
 		var got heldOut
 		for _, q := range set.Queries {
