@@ -159,3 +159,27 @@ func looksLikeURI(s string) bool {
 	}
 	return isAbsPath(s)
 }
+
+// Readable returns text with each mention as a person reads its chip: the
+// alias, else the target (a query, a URI, a path), without the brackets.
+// "And then, as in [[rhizome:node/6e5e…|the poem]]" reads "And then, as in
+// the poem". Text without mentions is returned as it is.
+func Readable(text string) string {
+	ms := Mentions(text)
+	if len(ms) == 0 {
+		return text
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		b.WriteString(text[last:m.Start])
+		if m.Alias != "" {
+			b.WriteString(m.Alias)
+		} else {
+			b.WriteString(m.Target)
+		}
+		last = m.End
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}

@@ -69,3 +69,18 @@ func TestMentions(t *testing.T) {
 		})
 	}
 }
+
+// A mention reads as its chip: the alias, else the target; code keeps its brackets.
+func TestReadable(t *testing.T) {
+	for in, want := range map[string]string{
+		"And then, as in [[rhizome:node/6e5e069b2e7aece1|Write a little poem]], moss again.": "And then, as in Write a little poem, moss again.",
+		"See [[login rate limit]] and [[https://example.com/a]].":                            "See login rate limit and https://example.com/a.",
+		"No mention here.":                 "No mention here.",
+		"In code: `[[not|a mention]]` ok.": "In code: `[[not|a mention]]` ok.",
+		"[[a|b]][[c]]":                     "bc",
+	} {
+		if got := Readable(in); got != want {
+			t.Errorf("Readable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

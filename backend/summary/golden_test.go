@@ -388,3 +388,31 @@ func TestNoRestatedRequest(t *testing.T) {
 		}
 	}
 }
+
+// A mention in a loom node reads as its chip in the node's and the tree's
+// summaries: its alias, never its [[rhizome:…|…]] markup.
+func TestLoomSummariesReadMentions(t *testing.T) {
+	you := loom.Agent{ID: "a1", Type: loom.AuthorHuman, Name: "you"}
+	tree, err := loom.NewTree(loom.TreeSpec{GroveID: "g1", Mode: loom.ModeDialogue, Root: loom.Text("Write about moss, slowly."), Author: you})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := tree.AddContinuation(tree.RootNodeID, loom.Text("And then, as in [[rhizome:node/6e5e069b2e7aece1|the little poem]], moss again."), you, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := LoomNode(tree, n.ID, madeAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := LoomTree(tree, loom.ActivePath{NodeID: n.ID}, madeAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns.Text != "And then, as in the little poem, moss again." {
+		t.Errorf("node summary %q", ns.Text)
+	}
+	if strings.Contains(ts.Text, "[[") || !strings.Contains(ts.Text, "the little poem") {
+		t.Errorf("tree summary %q", ts.Text)
+	}
+}

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"fmt"
+	"rhizome/backend/link"
 	"strconv"
 	"strings"
 	"time"
@@ -86,7 +87,8 @@ func LoomNode(t *loom.Tree, nodeID string, now time.Time) (Summary, error) {
 
 // nodeSentence is the one offline sentence of a node's content.
 func nodeSentence(content loom.Content) string {
-	text := strings.TrimSpace(content.PlainText())
+	// A mention reads as its chip does, not as its [[URI|alias]] markup.
+	text := strings.TrimSpace(link.Readable(content.PlainText()))
 	switch {
 	case text == "" && content.Type == loom.ContentAudio:
 		return "An audio clip of " + strconv.FormatInt((content.DurationMs+500)/1000, 10) + " seconds."
@@ -162,7 +164,7 @@ func LoomTree(t *loom.Tree, main loom.ActivePath, now time.Time) (Summary, error
 			if first == "" {
 				first = nodeSentence(n.Content)
 			}
-			last = n.Content.PlainText()
+			last = link.Readable(n.Content.PlainText())
 		}
 	}
 	s.Title = strings.TrimSpace(t.Title)
