@@ -15,6 +15,8 @@ import (
 	"unicode"
 
 	"github.com/kljensen/snowball/english"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -319,9 +321,35 @@ func (a *csr) tMulDense(b *mat.Dense) *mat.Dense {
 }
 
 // orthonormalize returns an orthonormal basis of y's columns (a thin QR's
-// Q), by modified Gram-Schmidt done twice for stability. gonum's QR.QTo
-// would build the full rows x rows Q: 20 GB for 50,000 documents.
+// Q) by CholeskyQR2 (Fukaya et al., "CholeskyQR2: a simple and
+// communication-avoiding algorithm for computing a tall-skinny QR
+// factorization", 2014): twice, the Gram matrix YᵀY is factorised as RᵀR
+// and Y becomes YR⁻¹. Its work is two blocked BLAS calls per pass, about
+// twice as fast here as Gram-Schmidt column by column (BenchmarkOrthonormalize:
+// 150-177 ms against 310-443 ms for 12,000 x 144 on two cores);
+// gonum's QR.QTo would build the full rows x rows Q (20 GB for 50,000
+// documents). Columns that are nearly dependent make the Gram matrix
+// singular: then modified Gram-Schmidt, done twice, is used instead.
 func orthonormalize(y *mat.Dense) *mat.Dense {
+	q := mat.DenseCopyOf(y)
+	_, c := q.Dims()
+	for range 2 {
+		g := mat.NewSymDense(c, nil)
+		g.SymOuterK(1, q.T())
+		var ch mat.Cholesky
+		if !ch.Factorize(g) || ch.Cond() > 1e12 {
+			return gramSchmidt(y)
+		}
+		var r mat.TriDense
+		ch.UTo(&r)
+		blas64.Trsm(blas.Right, blas.NoTrans, 1, r.RawTriangular(), q.RawMatrix())
+	}
+	return q
+}
+
+// gramSchmidt is orthonormalize by modified Gram-Schmidt done twice for
+// stability; a column dependent on those before it is left zero.
+func gramSchmidt(y *mat.Dense) *mat.Dense {
 	r, c := y.Dims()
 	cols := make([][]float64, c)
 	for j := range cols {

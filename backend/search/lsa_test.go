@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // topicCorpus makes documents on a few topics, each a bag of its topic's
@@ -135,4 +137,63 @@ func TestLSAMemory(t *testing.T) {
 	if got := (after.TotalAlloc - before.TotalAlloc) >> 20; got > 2000 {
 		t.Errorf("training allocated %d MB", got)
 	}
+}
+
+// orthonormalize gives an orthonormal basis of the same span by either
+// route: CholeskyQR2 for well-conditioned columns, Gram-Schmidt when a
+// column depends on the others.
+func TestOrthonormalize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, dependent := range []bool{false, true} {
+		y := mat.NewDense(500, 20, nil)
+		for i := range 500 {
+			for j := range 20 {
+				y.Set(i, j, rng.NormFloat64())
+			}
+			if dependent {
+				y.Set(i, 7, y.At(i, 2)+y.At(i, 3))
+			}
+		}
+		q := orthonormalize(y)
+		var qtq mat.Dense
+		qtq.Mul(q.T(), q)
+		for i := range 20 {
+			for j := range 20 {
+				want := 0.0
+				if i == j && !(dependent && i == 7) {
+					want = 1
+				}
+				if math.Abs(qtq.At(i, j)-want) > 1e-9 {
+					t.Fatalf("dependent %v: QᵀQ[%d,%d] = %g", dependent, i, j, qtq.At(i, j))
+				}
+			}
+		}
+		// Q's columns span y's: projecting y onto them loses nothing.
+		var proj, back mat.Dense
+		proj.Mul(q.T(), y)
+		back.Mul(q, &proj)
+		back.Sub(&back, y)
+		if n := mat.Norm(&back, 2); n > 1e-8 {
+			t.Fatalf("dependent %v: y - QQᵀy has norm %g", dependent, n)
+		}
+	}
+}
+
+func BenchmarkOrthonormalize(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	y := mat.NewDense(12000, 144, nil)
+	raw := y.RawMatrix()
+	for i := range raw.Data {
+		raw.Data[i] = rng.NormFloat64()
+	}
+	b.Run("CholeskyQR2", func(b *testing.B) {
+		for b.Loop() {
+			orthonormalize(y)
+		}
+	})
+	b.Run("Gram-Schmidt", func(b *testing.B) {
+		for b.Loop() {
+			gramSchmidt(y)
+		}
+	})
 }
