@@ -306,6 +306,11 @@ func (s *summarizer) launch(ctx context.Context, j store.SummaryRow, prov llm.Pr
 	go func() {
 		defer cancel()
 		changed, err := s.job(jctx, j, prov, name)
+		if jctx.Err() != nil {
+			// Stopped (Cancel, or the app closing): what is still queued
+			// of it is due again now, not when its lease would end.
+			_ = s.c.store.ReleaseSummaryLease(context.WithoutCancel(ctx), j.Item, s.now())
+		}
 		if err != nil && jctx.Err() == nil {
 			// Not a model failure (those are recorded on the item): the
 			// library could not be read or written. Try again later.

@@ -48,3 +48,35 @@ func TestOrphanedLeasesReleasedByTheOnlyUser(t *testing.T) {
 		t.Errorf("the only user finds %d jobs due, want the orphaned one", n)
 	}
 }
+
+// A job its worker stopped (Cancel) gives its lease back: still queued, it
+// is due again at once, not when its lease would have ended.
+func TestStoppedJobReleasesItsLease(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	now := time.Now().UTC()
+	key := SessionSummaryKey("s1")
+	if err := s.WriteSummaries(ctx, []SummaryWrite{{Key: key, Queue: QueueOffline}}, showNewest, now); err != nil {
+		t.Fatal(err)
+	}
+	claim := func(at time.Time) []SummaryRow {
+		jobs, err := s.ClaimSummaries(ctx, 1, []string{QueueOffline}, at, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jobs
+	}
+	if jobs := claim(now); len(jobs) != 1 {
+		t.Fatalf("claimed %d jobs", len(jobs))
+	}
+	later := now.Add(time.Second)
+	if jobs := claim(later); len(jobs) != 0 {
+		t.Fatalf("a leased job was claimed again: %+v", jobs)
+	}
+	if err := s.ReleaseSummaryLease(ctx, key.Item, later); err != nil {
+		t.Fatal(err)
+	}
+	if jobs := claim(later); len(jobs) != 1 || jobs[0].SummaryKey != key {
+		t.Fatalf("after the release: %+v", jobs)
+	}
+}

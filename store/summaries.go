@@ -486,6 +486,18 @@ func (s *Store) RenewSummaryLease(ctx context.Context, item string, now time.Tim
 	return nil
 }
 
+// ReleaseSummaryLease takes the lease ClaimSummaries took on item off
+// while the item is still queued: a job stopped before its end (Cancel
+// stops the running jobs and keeps a session's derivation queued) is due
+// again at once instead of when its lease would have ended.
+func (s *Store) ReleaseSummaryLease(ctx context.Context, item string, now time.Time) error {
+	if _, err := s.execWrite(ctx, `UPDATE summaries SET next_try = '' WHERE item = ? AND queued <> '' AND next_try > ?`,
+		item, isoTime(now)); err != nil {
+		return fmt.Errorf("store: unable to release the lease on %s: %w", item, err)
+	}
+	return nil
+}
+
 // ClaimSummaries takes up to limit queued items that are due (NextTry at
 // or before now), offline jobs first, then in the order they were queued,
 // and leases them: their NextTry becomes now + lease, so that no other
