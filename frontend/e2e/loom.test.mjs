@@ -71,6 +71,8 @@ describe('dialogue mode', () => {
     await page.click('[data-testid=new-tree-create]');
     await page.waitForSelector('[data-testid=new-tree-dialog]', { state: 'detached' });
     await page.waitForSelector('[data-testid=loom-tree-item]');
+    // The title reads "…" until the new tree's view has loaded.
+    await page.waitForFunction(() => document.querySelector('[data-testid=loom-title]')?.textContent !== '…');
     assert.equal(await page.textContent('[data-testid=loom-title]'), 'Moss haiku');
     const [root] = await steps(page);
     assert.equal(root.text, 'Write a haiku about moss.');
