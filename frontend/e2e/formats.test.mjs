@@ -266,6 +266,15 @@ test('one file of each format dropped: imported, drawn, their blocks rendered', 
   assert.deepEqual(problems.filter((p) => !/favicon/.test(p)), []);
 });
 
+/** Waits (10 s at most) until Go says the watched folder dir is enabled or not. */
+async function goSays(dir, enabled) {
+  for (let i = 0; ; i++) {
+    if ((await serve.call('Watch', 'Folders')).find((f) => f.path === dir).enabled === enabled) return;
+    assert.ok(i < 100, `Go never said ${dir} is ${enabled ? 'on' : 'off'}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 test('watched folders: a switch each; a session written shows up live and stays when deleted', async () => {
   await page.keyboard.press('Escape');
   await page.click('[data-testid=settings-button]');
@@ -279,10 +288,11 @@ test('watched folders: a switch each; a session written shows up live and stays 
   // Switched off and on again, as Go keeps it.
   await row.locator('[data-testid=watched-folder-switch]').click();
   await page.waitForFunction((p) => document.querySelector(`[data-testid=watched-folder][data-path="${p}"] input`)?.checked === false, codexDir);
-  assert.equal((await serve.call('Watch', 'Folders')).find((f) => f.path === codexDir).enabled, false);
+  // The switch turns at once; Go has it when its call returns.
+  await goSays(codexDir, false);
   await row.locator('[data-testid=watched-folder-switch]').click();
   await page.waitForFunction((p) => document.querySelector(`[data-testid=watched-folder][data-path="${p}"] input`)?.checked === true, codexDir);
-  assert.equal((await serve.call('Watch', 'Folders')).find((f) => f.path === codexDir).enabled, true);
+  await goSays(codexDir, true);
   await shot(page, 'formats-3-watched-folders');
   await page.keyboard.press('Escape');
 
