@@ -222,9 +222,9 @@ func (q *vectorQueue) embedder(ctx context.Context, set SearchSettings) (search.
 // offlineEmbedder is the embedder of the library's offline model m and the
 // model name its vectors are stored under: m blended with the embedded
 // GloVe word vectors (search.Blended; m alone if they cannot be read). On
-// build/evalgen's LoCoMo-shaped tune file recall@10 0.705 -> 0.715 and @5
-// 0.606 -> 0.64; on the real sessions' held-out test set by entry 0.551 ->
-// 0.573, by segment 0.922 -> 0.956 (issue 23).
+// build/evalgen's LoCoMo-shaped test file recall@10 0.682 -> 0.707 and @5
+// 0.610 -> 0.647; on the real sessions' held-out test set by entry 0.551 ->
+// 0.558, by segment 0.922 -> 0.939 (issue 23).
 func offlineEmbedder(m *search.LSA) (search.Embedder, string) {
 	if b, ok := search.WithWordVectors(m).(*search.Blended); ok {
 		return b, b.ID()
